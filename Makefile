@@ -1,0 +1,40 @@
+# armlab: the two commands a newcomer needs are `make book` and `make test`.
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: book test test-fast exercises grade bench serve clean
+
+# Re-create the environment whenever a requirements file or the package metadata changes.
+$(STAMP): requirements.txt requirements-test.txt pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt -r requirements-test.txt
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+book: $(STAMP)
+	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow and not browser"
+
+exercises: $(STAMP)
+	$(PY) -m armlab.grading.release
+
+grade: $(STAMP)
+	$(PY) -m armlab.grading.autograde $(ASSIGNMENT) $(SUBMISSIONS) $(GRADE_ARGS)
+
+bench: $(STAMP)
+	$(PY) benchmarks/run.py
+
+serve:
+	$(PYTHON) -m http.server --directory _build/html 8000
+
+clean:
+	rm -rf _build .jupyter_cache

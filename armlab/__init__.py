@@ -1,0 +1,31 @@
+"""armlab: statics and dynamics of planar robot arms, for the armlab teaching book.
+
+Plain functions over one immutable :class:`PlanarArm`, arm first, then the
+state, then loads. SI units, radians. Every function broadcasts over leading
+batch dimensions. ``tip_force`` is always the force the arm's tip applies to
+the environment.
+
+``armlab.plots`` and ``armlab.labs`` need matplotlib and ipywidgets and are
+not imported here, so ``import armlab`` stays light.
+"""
+
+from armlab.arm import PlanarArm, rod_arm, statics_arm, tabletop_arm
+from armlab.dynamics import (coriolis_torques, forward_dynamics, friction_torques,
+                             gravity_torques, inverse_dynamics, kinetic_energy, mass_matrix,
+                             mass_matrix_rate, potential_energy, rnea, torque_parts)
+from armlab.kinematics import com_jacobians, com_positions, jacobian, joint_positions, tip_position
+from armlab.limits import clip_torques, payload_capacity, realized_acceleration
+from armlab.statics import (force_error_bound, max_tip_force, singular_values, static_torques,
+                            tip_force_from_torques, virtual_work_check)
+
+__all__ = [
+    "PlanarArm", "tabletop_arm", "rod_arm", "statics_arm",
+    "joint_positions", "tip_position", "com_positions", "jacobian", "com_jacobians",
+    "mass_matrix", "mass_matrix_rate", "coriolis_torques", "gravity_torques", "friction_torques",
+    "torque_parts", "inverse_dynamics", "rnea", "forward_dynamics", "kinetic_energy",
+    "potential_energy",
+    "static_torques", "tip_force_from_torques", "singular_values", "force_error_bound",
+    "max_tip_force", "virtual_work_check",
+    "clip_torques", "realized_acceleration", "payload_capacity",
+]
+__version__ = "0.1.0"

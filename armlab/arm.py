@@ -1,0 +1,173 @@
+"""The arm description: one immutable object that every function takes first."""
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from armlab._checks import finite_array, per_joint
+
+__all__ = ["PlanarArm", "tabletop_arm", "rod_arm", "statics_arm"]
+
+
+def _frozen(values):
+    arr = np.array(values, dtype=float)
+    arr.flags.writeable = False
+    return arr
+
+
+@dataclass(frozen=True)
+class PlanarArm:
+    """A planar serial arm of ``n`` revolute joints, with rigid links.
+
+    The arm moves in the x-y plane, y up. ``q[0]`` is measured from +x,
+    counter-clockwise; every later ``q[i]`` is relative to the previous link.
+    Positive joint torque drives its joint angle positive.
+
+    Parameters
+    ----------
+    lengths : (n,) array_like
+        Link lengths, joint to joint [m]; positive.
+    masses : (n,) array_like
+        Link masses [kg]; not negative.
+    com : (n,) array_like, optional
+        Distance of each link's centre of mass from its joint, along the link
+        [m]. Default: mid-link (uniform rods).
+    inertia : (n,) array_like, optional
+        Each link's moment of inertia about its centre of mass, normal to the
+        plane [kg m^2]. Default: ``m L^2 / 12`` (uniform rods).
+    gravity : float or (2,) array_like, optional
+        A scalar ``g0`` means the acceleration ``(0, -g0)`` (a table-top arm in
+        a vertical plane); a 2-vector is the acceleration itself [m/s^2], for
+        an arm on a wall or a ceiling. Default 9.81.
+    damping : float or (n,) array_like, optional
+        Viscous friction referred to the motor [N m s/rad]. Default 0.
+    coulomb : float or (n,) array_like, optional
+        Coulomb friction referred to the motor [N m]. Default 0.
+    gear_ratio : float or (n,) array_like, optional
+        Motor turns per joint turn, positive. The joint feels ``G^2`` times the
+        motor's viscous friction and ``G`` times its Coulomb friction. Default 1
+        (direct drive).
+
+    Attributes
+    ----------
+    n : int
+        Number of joints.
+
+    Examples
+    --------
+    >>> arm = PlanarArm(lengths=(0.30, 0.25), masses=(2.0, 1.0))
+    >>> arm.n, arm.com, arm.inertia.round(6)
+    (2, (0.15, 0.125), array([0.015   , 0.005208]))
+    """
+
+    lengths: tuple
+    masses: tuple
+    com: tuple = None
+    inertia: tuple = None
+    gravity: tuple = 9.81
+    damping: tuple = 0.0
+    coulomb: tuple = 0.0
+    gear_ratio: tuple = 1.0
+    # Cached arrays for the numerical code; not part of the description.
+    _arrays: dict = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        lengths = finite_array("lengths", self.lengths)
+        if lengths.ndim != 1 or lengths.size == 0:
+            raise ValueError(f"lengths has shape {lengths.shape}: expected shape (n,) with n >= 1")
+        n = lengths.size
+        if np.any(lengths <= 0):
+            raise ValueError(f"lengths must be positive, got {lengths.tolist()}")
+        masses = finite_array("masses", self.masses)
+        if masses.shape != (n,):
+            raise ValueError(f"masses has shape {masses.shape} but lengths gives {n} links: "
+                             f"expected shape ({n},)")
+        if np.any(masses < 0):
+            raise ValueError(f"masses must not be negative, got {masses.tolist()}")
+        com = lengths / 2 if self.com is None else per_joint(n, "com", self.com)
+        inertia = (masses * lengths**2 / 12 if self.inertia is None
+                   else per_joint(n, "inertia", self.inertia, nonnegative=True))
+        gravity = finite_array("gravity", self.gravity)
+        if gravity.ndim == 0:
+            gravity = np.array([0.0, -float(gravity)])
+        elif gravity.shape != (2,):
+            raise ValueError(f"gravity has shape {gravity.shape}: expected a scalar g0 "
+                             "or a 2-vector [m/s^2]")
+        damping = per_joint(n, "damping", self.damping, nonnegative=True)
+        coulomb = per_joint(n, "coulomb", self.coulomb, nonnegative=True)
+        gear = per_joint(n, "gear_ratio", self.gear_ratio, positive=True)
+
+        def tup(a):
+            return tuple(float(x) for x in a)
+
+        for name, value in [("lengths", lengths), ("masses", masses), ("com", com),
+                            ("inertia", inertia), ("gravity", gravity), ("damping", damping),
+                            ("coulomb", coulomb), ("gear_ratio", gear)]:
+            object.__setattr__(self, name, tup(value))
+        object.__setattr__(self, "_arrays", {
+            "L": _frozen(lengths), "m": _frozen(masses), "lc": _frozen(com),
+            "I": _frozen(inertia), "g": _frozen(gravity),
+            # friction as the joint feels it: G^2 B and G Tc
+            "B": _frozen(gear**2 * damping), "Tc": _frozen(gear * coulomb),
+        })
+
+    @property
+    def n(self):
+        """Number of joints."""
+        return len(self.lengths)
+
+    def with_payload(self, mass):
+        """A new arm carrying a point mass at its tip, merged into the last link.
+
+        Parameters
+        ----------
+        mass : float
+            Payload mass [kg]; not negative.
+
+        Returns
+        -------
+        PlanarArm
+            The last link's mass, centre of mass and inertia (about the new
+            centre of mass, by the parallel-axis theorem) include the payload.
+
+        Examples
+        --------
+        Seed 000's arm with 0.5 kg in its gripper:
+
+        >>> arm = tabletop_arm().with_payload(0.5)
+        >>> arm.masses, round(arm.com[-1], 6), round(arm.inertia[-1], 6)
+        ((2.0, 1.5), 0.166667, 0.010417)
+        """
+        mp = finite_array("mass", mass)
+        if mp.ndim != 0 or mp < 0:
+            raise ValueError(f"mass must be a non-negative scalar [kg], got {mass!r}")
+        mp = float(mp)
+        m, c, i, L = self.masses[-1], self.com[-1], self.inertia[-1], self.lengths[-1]
+        total = m + mp
+        c_new = (m * c + mp * L) / total if total > 0 else c
+        i_new = i + m * (c - c_new) ** 2 + mp * (L - c_new) ** 2
+        return replace(self, masses=self.masses[:-1] + (total,), com=self.com[:-1] + (c_new,),
+                       inertia=self.inertia[:-1] + (i_new,))
+
+
+def tabletop_arm(damping=0.0):
+    """Seed 000's table-top arm: rods of 0.30 m / 2.0 kg and 0.25 m / 1.0 kg.
+
+    ``damping`` is the joints' viscous friction [N m s/rad]; the seed's real
+    arm has 0.02 and its controllers' model believes 0.016.
+    """
+    return PlanarArm(lengths=(0.30, 0.25), masses=(2.0, 1.0), damping=damping)
+
+
+def rod_arm(m2=1.0, gravity=9.81, damping=0.0):
+    """Seeds 001 and 002's arm: two 1 m uniform rods, link 1 of 1 kg, link 2 of ``m2`` kg."""
+    return PlanarArm(lengths=(1.0, 1.0), masses=(1.0, m2), gravity=gravity, damping=damping)
+
+
+def statics_arm():
+    """Seed 003's arm: L = (0.5, 0.4) m, m = (3.0, 2.0) kg, centres of mass at (0.25, 0.20) m.
+
+    The seed gives no inertias (statics does not need them); uniform-rod
+    values ``m L^2 / 12`` are used.
+    """
+    return PlanarArm(lengths=(0.5, 0.4), masses=(3.0, 2.0), com=(0.25, 0.20))

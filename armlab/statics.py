@@ -1,0 +1,246 @@
+"""Statics: tip forces and the joint torques that hold them, ``tau = J(q)^T F``.
+
+``F`` (``tip_force``) is always the force the arm's tip applies to the
+environment. A library that reports the force the environment applies to the
+arm needs ``-F``. Gravity is not included here; add :func:`gravity_torques`.
+"""
+
+import itertools
+
+import numpy as np
+
+from armlab._checks import finite_array, joint_vector, planar_vector, per_joint, torque_bounds
+from armlab.kinematics import jacobian, tip_position
+
+__all__ = [
+    "static_torques", "tip_force_from_torques", "singular_values", "force_error_bound",
+    "max_tip_force", "virtual_work_check",
+]
+
+# A singular value below this fraction of the largest counts as zero.
+_RANK_TOL = 1e-12
+
+
+def static_torques(arm, q, tip_force):
+    """Joint torques that hold a force at the tip: ``tau = J(q)^T F``.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        Joint angles [rad].
+    tip_force : (..., 2) array_like
+        Force the tip applies to the environment, world frame [N].
+
+    Returns
+    -------
+    tau : (..., n) ndarray
+        Joint torques [N m]; gravity not included.
+
+    Examples
+    --------
+    Pushing a wall with 10 N at q = (30 deg, 60 deg) (seed 003):
+
+    >>> from armlab import statics_arm
+    >>> static_torques(statics_arm(), np.radians([30, 60]), [10, 0]).round(4)
+    array([-6.5, -4. ])
+    """
+    J = jacobian(arm, q)
+    force = planar_vector("tip_force", tip_force)
+    return np.einsum("...aj,...a->...j", J, force)
+
+
+def tip_force_from_torques(arm, q, tau):
+    """The tip force that given joint torques hold, by least squares.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        Joint angles [rad].
+    tau : (..., n) array_like
+        Joint torques beyond gravity [N m].
+
+    Returns
+    -------
+    tip_force : (..., 2) ndarray
+        The force ``F`` (applied by the tip) minimising ``|J^T F - tau|`` [N];
+        the smallest such force where ``J`` is singular.
+    residual : (..., n) ndarray
+        ``J^T F - tau`` [N m]: zero when some tip force balances ``tau``,
+        otherwise the part of the torque that no tip force can balance.
+
+    Examples
+    --------
+    At seed 003's stretched pose no force balances tau = (1, 0) N m:
+
+    >>> from armlab import statics_arm
+    >>> force, residual = tip_force_from_torques(statics_arm(), [0, 0], [1, 0])
+    >>> residual.round(2)
+    array([-0.16,  0.37])
+    """
+    J = jacobian(arm, q)
+    tau = joint_vector(arm, "tau", tau)
+    JT = np.swapaxes(J, -1, -2)
+    force = np.einsum("...aj,...j->...a", np.linalg.pinv(JT), tau)
+    return force, np.einsum("...ja,...a->...j", JT, force) - tau
+
+
+def singular_values(arm, q):
+    """Singular values of the tip Jacobian, largest first.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        Joint angles [rad].
+
+    Returns
+    -------
+    sigma : (..., min(2, n)) ndarray
+        [m/rad]. ``1 / sigma`` is the force gain of ``J^{-T}`` along each
+        principal direction; a zero marks a singular pose.
+
+    Examples
+    --------
+    >>> from armlab import statics_arm
+    >>> singular_values(statics_arm(), np.radians([0, 90])).round(4)
+    array([0.6986, 0.2863])
+    """
+    return np.linalg.svd(jacobian(arm, q), compute_uv=False)
+
+
+def force_error_bound(arm, q, torque_error):
+    """Worst tip-force error from a box of joint-torque uncertainty.
+
+    The force read from torques is ``J^{-T} tau`` (least squares for a
+    redundant arm); a torque error ``dtau`` with ``|dtau_i| <= torque_error_i``
+    moves it by ``J^{-T} dtau``. The largest such error lies at a corner of the
+    box.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        Joint angles [rad].
+    torque_error : float or (n,) array_like
+        Half-width of the torque uncertainty per joint [N m]; positive.
+
+    Returns
+    -------
+    error : (...) ndarray
+        Largest ``|J^{-T} dtau|`` over the corners [N]; ``inf`` at a singular
+        pose, where some force needs no torque and cannot be read at all.
+
+    Examples
+    --------
+    Seed 003, +-0.5 N m, one degree from the stretched pose:
+
+    >>> from armlab import statics_arm
+    >>> force_error_bound(statics_arm(), np.radians([0, 1]), 0.5).round(0)
+    np.float64(186.0)
+    """
+    J = jacobian(arm, q)
+    bound = per_joint(arm.n, "torque_error", torque_error, positive=True)
+    corners = np.array(list(itertools.product((-1.0, 1.0), repeat=arm.n))) * bound
+    sigma = np.linalg.svd(J, compute_uv=False)
+    singular = sigma[..., -1] <= _RANK_TOL * sigma[..., 0]
+    gain = np.linalg.pinv(np.swapaxes(J, -1, -2))                   # (..., 2, n)
+    errors = np.linalg.norm(np.einsum("...aj,cj->...ca", gain, corners), axis=-1)
+    return np.where(singular, np.inf, errors.max(axis=-1))
+
+
+def max_tip_force(arm, q, direction, limit):
+    """Largest push along a direction that the joint torque limits allow.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        Joint angles [rad].
+    direction : (..., 2) array_like
+        Direction of the force the tip applies (any non-zero length).
+    limit : float, (n,) or (2, n) array_like
+        Torque limits [N m]: symmetric ``+-limit``, or minima then maxima.
+        Gravity is not included: pass limits net of ``g(q)`` if it matters.
+
+    Returns
+    -------
+    force : (...) ndarray
+        Largest magnitude ``s >= 0`` with ``J^T (s d)`` within the limits [N];
+        ``inf`` where the push needs no torque (the structure carries it).
+
+    Examples
+    --------
+    Seed 003, pushing along the arm one degree from stretched, 20 N m limits:
+
+    >>> from armlab import statics_arm
+    >>> max_tip_force(statics_arm(), np.radians([0, 1]), [1, 0], 20).round(0)
+    np.float64(2865.0)
+    """
+    J = jacobian(arm, q)
+    d = planar_vector("direction", direction)
+    length = np.linalg.norm(d, axis=-1, keepdims=True)
+    if np.any(length == 0):
+        raise ValueError("direction must be a non-zero vector")
+    low, high = torque_bounds(arm.n, limit)
+    t = np.einsum("...aj,...a->...j", J, d / length)
+    tol = _RANK_TOL * sum(arm.lengths)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        reach = np.where(t > tol, high / t, np.where(t < -tol, low / t, np.inf))
+    return reach.min(axis=-1)
+
+
+def virtual_work_check(arm, q, tip_force, direction, eps):
+    """Compare joint work and tip work over finite joint displacements.
+
+    The arm moves from ``q`` to ``q + eps * u`` (``u`` the unit ``direction``)
+    through the exact kinematics. The joint work ``tau^T (eps u)`` with
+    ``tau = J^T F`` and the tip work ``F^T (p(q + eps u) - p(q))`` agree to
+    first order in ``eps``.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (n,) array_like
+        Joint angles [rad].
+    tip_force : (2,) array_like
+        Force the tip applies [N].
+    direction : (n,) array_like
+        Joint-space direction, normalised here.
+    eps : (k,) array_like
+        Displacement sizes [rad].
+
+    Returns
+    -------
+    joint_work, tip_work, relative : (k,) ndarray
+        The two works [J] and ``(joint_work - tip_work) / joint_work``.
+
+    Examples
+    --------
+    Seed 003's wall push with the direction ``default_rng(0).standard_normal(2)``:
+
+    >>> from armlab import statics_arm
+    >>> u = np.random.default_rng(0).standard_normal(2)
+    >>> w_joint, w_tip, rel = virtual_work_check(
+    ...     statics_arm(), np.radians([30, 60]), [10, 0], u, [1e-1, 1e-4])
+    >>> rel.round(6)
+    array([-6.4089e-02, -6.5000e-05])
+    """
+    q = joint_vector(arm, "q", q)
+    u = joint_vector(arm, "direction", direction)
+    if q.ndim != 1 or u.ndim != 1:
+        raise ValueError("q and direction must each be one state of shape (n,)")
+    norm = np.linalg.norm(u)
+    if norm == 0:
+        raise ValueError("direction must be a non-zero vector")
+    u = u / norm
+    eps = finite_array("eps", eps)
+    if eps.ndim != 1 or np.any(eps <= 0):
+        raise ValueError(f"eps must be a 1-D array of positive sizes, got {eps!r}")
+    force = planar_vector("tip_force", tip_force)
+    tau = static_torques(arm, q, force)
+    joint_work = eps * (tau @ u)
+    moved = tip_position(arm, q + eps[:, None] * u)
+    tip_work = (moved - tip_position(arm, q)) @ force
+    return joint_work, tip_work, (joint_work - tip_work) / joint_work
