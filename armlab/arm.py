@@ -56,8 +56,8 @@ class PlanarArm:
     Examples
     --------
     >>> arm = PlanarArm(lengths=(0.30, 0.25), masses=(2.0, 1.0))
-    >>> arm.n, arm.com, arm.inertia.round(6)
-    (2, (0.15, 0.125), array([0.015   , 0.005208]))
+    >>> arm.n, arm.com, tuple(round(i, 6) for i in arm.inertia)
+    (2, (0.15, 0.125), (0.015, 0.005208))
     """
 
     lengths: tuple

@@ -56,9 +56,9 @@ def joint_positions(arm, q):
     --------
     >>> from armlab import statics_arm
     >>> joint_positions(statics_arm(), np.radians([30, 60])).round(4)
-    array([[0.    , 0.    ],
-           [0.433 , 0.25  ],
-           [0.433 , 0.65  ]])
+    array([[0.   , 0.   ],
+           [0.433, 0.25 ],
+           [0.433, 0.65 ]])
     """
     q = joint_vector(arm, "q", q)
     return _frames(arm, q)[0]
