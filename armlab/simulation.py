@@ -1,0 +1,596 @@
+"""Simulating the real arm under a controller, and the controllers themselves.
+
+The loop (:func:`simulate`) imitates a digital controller driving a physical
+arm. Every control tick (1 ms by default) the controller reads the exact
+joint angles and speeds, returns a torque, the torque is clipped to the
+motors' limits if any, and that torque is held for the whole tick while the
+plant (the *real* arm) is integrated in ``substeps`` smaller steps:
+
+* ``method="euler"``: semi-implicit (symplectic) Euler, the order of seed
+  000's pseudocode: ``qd += qdd h`` then ``q += qd h`` with the new ``qd``;
+* ``method="rk4"``: the classical fourth-order Runge-Kutta method.
+
+A controller is any callable ``controller(t, q, qd) -> tau`` taking the time
+[s] and ``(n,)`` arrays of angles [rad] and speeds [rad/s], returning ``n``
+torques [N m]. The controllers built here (:func:`pd`, :func:`pid`,
+:func:`pd_gravity`, :func:`feedforward_pid`, :func:`computed_torque`) hold
+a *model* arm, which may differ from the real one, and a plan
+(:func:`armlab.quintic`); :func:`simulate` resets them before each run.
+
+Conventions: SI units; error = plan - measured; positive torque drives its
+joint angle positive; the equation of motion is that of
+:mod:`armlab.dynamics` (no tip force here).
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from armlab import _scalar
+from armlab._checks import finite_array, joint_vector, per_joint
+from armlab.limits import clip_torques
+from armlab.trajectory import Quintic, quintic
+
+__all__ = ["Simulation", "simulate", "tracking_error", "Controller", "pd", "pid", "pd_gravity",
+           "feedforward_pid", "computed_torque"]
+
+
+# ----------------------------------------------------------------------------- the result
+
+@dataclass(frozen=True)
+class Simulation:
+    """What :func:`simulate` recorded, one row per control tick and one at the end.
+
+    Row ``k`` is the state at ``time[k] = k * control_dt``, the torque the
+    controller commanded there and the torque applied (held) from there to
+    the next tick. The last row is the final state; its torques are what the
+    controller would command there (they are never applied).
+
+    Attributes
+    ----------
+    time : (N + 1,) ndarray
+        [s].
+    q, qd : (N + 1, n) ndarray
+        Joint angles [rad] and speeds [rad/s] of the real arm.
+    qdd : (N + 1, n) ndarray
+        Acceleration at that state under the applied torque [rad/s^2].
+    tau_command, tau : (N + 1, n) ndarray
+        Torque the controller asked for and torque applied after the limits [N m].
+    saturated : (N + 1, n) bool ndarray
+        Where the limit clipped the command.
+    kinetic, potential : (N + 1,) ndarray
+        Energies of the real arm [J]; potential zero with every centre of mass
+        at the shoulder's height.
+    motor_work, friction_work : (N + 1,) ndarray
+        Work done so far by the motors on the arm, and energy taken out by
+        friction (not negative) [J]. In exact arithmetic
+        ``kinetic + potential`` changes by exactly ``motor_work - friction_work``.
+    method : str
+        ``"euler"`` (semi-implicit) or ``"rk4"``.
+    control_dt : float
+        Control period [s].
+    substeps : int
+        Plant steps per control tick.
+    """
+
+    time: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau_command: np.ndarray
+    tau: np.ndarray
+    saturated: np.ndarray
+    kinetic: np.ndarray
+    potential: np.ndarray
+    motor_work: np.ndarray
+    friction_work: np.ndarray
+    method: str
+    control_dt: float
+    substeps: int
+
+    @property
+    def energy(self):
+        """Total mechanical energy ``kinetic + potential``, ``(N + 1,)`` [J]."""
+        return self.kinetic + self.potential
+
+    @property
+    def energy_error(self):
+        """The integrator's energy error, ``(N + 1,)`` [J].
+
+        ``E(t) - E(0) - motor_work + friction_work``: zero for the exact motion,
+        so what is left is made by the time step.
+        """
+        return self.energy - self.energy[0] - self.motor_work + self.friction_work
+
+
+def tracking_error(sim, plan):
+    """Plan minus measured angle at every recorded time, ``(N + 1, n)`` [rad].
+
+    Parameters
+    ----------
+    sim : Simulation
+    plan : Quintic or (n,) array_like
+        The plan the controller followed, or a fixed pose.
+
+    Returns
+    -------
+    error : (N + 1, n) ndarray
+        [rad]; positive where the arm is behind (below) the plan.
+
+    Examples
+    --------
+    >>> from armlab import tabletop_arm
+    >>> sim = simulate(tabletop_arm(), np.radians([30, 45]), 0.01)
+    >>> np.degrees(tracking_error(sim, np.radians([30, 45]))[-1]).round(3)
+    array([ 0.117, -0.221])
+    """
+    plan = _as_plan(plan, sim.q.shape[-1])
+    return plan(sim.time)[0] - sim.q
+
+
+# ----------------------------------------------------------------------------- the loop
+
+def _torque_bounds(n, limit):
+    """Lower and upper limits as lists, through the public clip_torques."""
+    if limit is None:
+        return None, None
+    low = clip_torques(np.full(n, -1e300), limit).tolist()
+    high = clip_torques(np.full(n, 1e300), limit).tolist()
+    return low, high
+
+
+def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, substeps=10,
+             method="euler", torque_limit=None):
+    """Run the real ``arm`` under ``controller`` for ``duration`` seconds.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        The real arm (the plant), with its real friction.
+    q0 : (n,) array_like
+        Initial joint angles [rad].
+    duration : float
+        Simulated time [s]; a whole number of control ticks.
+    controller : callable, optional
+        ``controller(t, q, qd) -> tau``: time [s], ``(n,)`` arrays of angles
+        [rad] and speeds [rad/s] in, ``n`` torques [N m] out. Called once per
+        tick (and once at the end, for the record). Default: zero torque.
+        If it has a ``reset()`` method it is called first.
+    qd0 : (n,) array_like, optional
+        Initial speeds [rad/s]; default at rest.
+    control_dt : float, optional
+        Control period [s]; default 1 ms (1 kHz).
+    substeps : int, optional
+        Plant steps per tick (zero-order hold); default 10 (0.1 ms steps).
+    method : {"euler", "rk4"}, optional
+        Semi-implicit Euler (default, seed 000's pseudocode) or RK4.
+    torque_limit : float, (n,) or (2, n) array_like, optional
+        Motor limits as in :func:`armlab.clip_torques` [N m]; each clipped
+        tick is flagged in ``saturated``.
+
+    Returns
+    -------
+    Simulation
+        ``N + 1`` rows for ``N = duration / control_dt`` ticks.
+
+    Examples
+    --------
+    Seed 000's arm falling from rest at (30, 45) deg with its motors off:
+
+    >>> from armlab import tabletop_arm
+    >>> sim = simulate(tabletop_arm(damping=0.02), np.radians([30, 45]), 0.25)
+    >>> np.degrees(sim.q[[150, 250]]).round(1)
+    array([[  5.9,  80.6],
+           [-35.4,  98.7]])
+    """
+    q = joint_vector(arm, "q0", q0)
+    if q.ndim != 1:
+        raise ValueError(f"q0 has shape {q.shape}: expected one state of shape ({arm.n},)")
+    qd = np.zeros(arm.n) if qd0 is None else joint_vector(arm, "qd0", qd0)
+    if qd.shape != q.shape:
+        raise ValueError(f"qd0 has shape {qd.shape}: expected ({arm.n},)")
+    dt = finite_array("control_dt", control_dt)
+    if dt.ndim != 0 or dt <= 0:
+        raise ValueError(f"control_dt must be a positive time [s], got {control_dt!r}")
+    dt = float(dt)
+    T = finite_array("duration", duration)
+    if T.ndim != 0 or T < 0:
+        raise ValueError(f"duration must be a non-negative time [s], got {duration!r}")
+    ticks = round(float(T) / dt)
+    if abs(ticks * dt - float(T)) > 1e-9 * max(1.0, float(T)):
+        raise ValueError(f"duration {duration!r} is not a whole number of control ticks "
+                         f"of {dt!r} s")
+    if not (isinstance(substeps, (int, np.integer)) and substeps >= 1):
+        raise ValueError(f"substeps must be a positive integer, got {substeps!r}")
+    if method not in ("euler", "rk4"):
+        raise ValueError(f"method must be 'euler' (semi-implicit) or 'rk4', got {method!r}")
+    low, high = _torque_bounds(arm.n, torque_limit)
+
+    if controller is None:
+        controller = _zero_torque
+    if hasattr(controller, "reset"):
+        controller.reset()
+    if isinstance(controller, Controller):
+        controller._check(arm.n)
+        command = controller._torque                       # plain floats in and out
+    else:
+        command = _array_caller(controller, arm.n)
+
+    P = _scalar.params(arm)
+    h = dt / substeps
+    step = _euler_tick if method == "euler" else _rk4_tick
+    q, qd = q.tolist(), qd.tolist()
+    rows = []
+    w_motor = w_friction = 0.0
+    for k in range(ticks + 1):
+        t = k * dt
+        tau_cmd = command(t, q, qd)
+        tau, sat = tau_cmd, None
+        if low is not None:
+            tau = [lo if x < lo else hi if x > hi else x for x, lo, hi in zip(tau_cmd, low, high)]
+            sat = [x != y for x, y in zip(tau_cmd, tau)]
+        kin, pot = _scalar.energies(P, q, qd)
+        if k == ticks:
+            qdd = _scalar.forward_dynamics(P, q, qd, tau)
+        else:
+            qdd, q_new, qd_new, dw_m, dw_f = step(P, q, qd, tau, h, substeps)
+        rows.append((t, q, qd, qdd, tau_cmd, tau, sat, kin, pot, w_motor, w_friction))
+        if k < ticks:
+            q, qd = q_new, qd_new
+            w_motor += dw_m
+            w_friction += dw_f
+
+    cols = list(zip(*rows))
+    n = arm.n
+    saturated = (np.zeros((ticks + 1, n), bool) if low is None
+                 else np.array(cols[6], dtype=bool).reshape(ticks + 1, n))
+    arr = [np.array(c, dtype=float) for c in cols]
+    return Simulation(time=arr[0], q=arr[1], qd=arr[2], qdd=arr[3], tau_command=arr[4],
+                      tau=arr[5], saturated=saturated, kinetic=arr[7], potential=arr[8],
+                      motor_work=arr[9], friction_work=arr[10], method=method, control_dt=dt,
+                      substeps=int(substeps))
+
+
+def _zero_torque(t, q, qd):
+    return np.zeros(len(q))
+
+
+def _array_caller(controller, n):
+    """Wrap a user's callable: arrays in, a checked list of n floats out."""
+    if not callable(controller):
+        raise ValueError(f"controller must be callable as controller(t, q, qd), got {controller!r}")
+
+    def command(t, q, qd):
+        out = controller(t, np.array(q), np.array(qd))
+        tau = np.asarray(out, dtype=float)
+        if tau.shape != (n,):
+            raise ValueError(f"controller returned shape {tau.shape} at t = {t:g} s: "
+                             f"expected ({n},) torques")
+        if not np.all(np.isfinite(tau)):
+            raise ValueError(f"controller returned non-finite torques {tau.tolist()} "
+                             f"at t = {t:g} s")
+        return tau.tolist()
+    return command
+
+
+def _euler_tick(P, q, qd, tau, h, substeps):
+    """One control tick of semi-implicit Euler steps under a held torque.
+
+    Work is counted as force times displacement within each step: the motors
+    do ``tau . (q_new - q)``; friction takes ``f(qd) . (q_new - q)`` with the
+    friction that acted in the step (evaluated at the step's starting speed).
+    """
+    qdd0, q_new, qd_new, w_f = _scalar.euler_steps(P, q, qd, tau, h, substeps)
+    w_m = sum(t * (b - a) for t, a, b in zip(tau, q, q_new))
+    return qdd0, q_new, qd_new, w_m, w_f
+
+
+def _rk4_tick(P, q, qd, tau, h, substeps):
+    """One control tick of classical RK4 steps; the work is integrated with the state."""
+    n = P.n
+    w_m = w_f = 0.0
+    qdd0 = None
+    fric = _scalar.friction
+    fd = _scalar.forward_dynamics
+    for _ in range(substeps):
+        a1 = fd(P, q, qd, tau)
+        if qdd0 is None:
+            qdd0 = a1
+        v1 = qd
+        q2 = [x + 0.5 * h * v for x, v in zip(q, v1)]
+        v2 = [v + 0.5 * h * a for v, a in zip(qd, a1)]
+        a2 = fd(P, q2, v2, tau)
+        q3 = [x + 0.5 * h * v for x, v in zip(q, v2)]
+        v3 = [v + 0.5 * h * a for v, a in zip(qd, a2)]
+        a3 = fd(P, q3, v3, tau)
+        q4 = [x + h * v for x, v in zip(q, v3)]
+        v4 = [v + h * a for v, a in zip(qd, a3)]
+        a4 = fd(P, q4, v4, tau)
+        pm = pf = 0.0
+        for v, wgt in ((v1, 1.0), (v2, 2.0), (v3, 2.0), (v4, 1.0)):
+            pm += wgt * sum(t * x for t, x in zip(tau, v))
+            pf += wgt * sum(f * x for f, x in zip(fric(P, v), v))
+        w_m += pm * h / 6.0
+        w_f += pf * h / 6.0
+        q = [x + h / 6.0 * (b1 + 2.0 * b2 + 2.0 * b3 + b4)
+             for x, b1, b2, b3, b4 in zip(q, v1, v2, v3, v4)]
+        qd = [x + h / 6.0 * (b1 + 2.0 * b2 + 2.0 * b3 + b4)
+              for x, b1, b2, b3, b4 in zip(qd, a1, a2, a3, a4)]
+    return qdd0, q, qd, w_m, w_f
+
+
+# ----------------------------------------------------------------------------- controllers
+
+def _as_plan(plan, n):
+    if isinstance(plan, Quintic):
+        if plan.n != n:
+            raise ValueError(f"plan has {plan.n} joints: expected {n}")
+        return plan
+    pose = finite_array("plan", plan)
+    if pose.shape != (n,):
+        raise ValueError(f"plan has shape {pose.shape}: expected a Quintic or a pose of "
+                         f"shape ({n},)")
+    return quintic(pose, pose, 0.0)
+
+
+def _gains(n, name, value):
+    g = per_joint(n, name, value, nonnegative=True)
+    return tuple(g.tolist())
+
+
+class Controller:
+    """Base of the built-in controllers: ``controller(t, q, qd) -> tau``.
+
+    Call it with the time [s] and ``(n,)`` arrays ``q`` [rad], ``qd`` [rad/s];
+    it returns an ``(n,)`` array of torques [N m]. ``reset()`` restores the
+    state it starts with (the PID integral). Inside :func:`simulate` the
+    same computation runs on plain floats.
+    """
+
+    n = None
+
+    def reset(self):
+        """Restore the initial state (nothing, unless the controller integrates)."""
+
+    def __call__(self, t, q, qd):
+        q = finite_array("q", q)
+        qd = finite_array("qd", qd)
+        for name, x in (("q", q), ("qd", qd)):
+            if x.shape != (self.n,):
+                raise ValueError(f"{name} has shape {x.shape}: expected ({self.n},)")
+        return np.array(self._torque(float(t), q.tolist(), qd.tolist()))
+
+    def _check(self, n):
+        if n != self.n:
+            raise ValueError(f"the controller is for {self.n} joints but the arm has {n}")
+
+    def _torque(self, t, q, qd):
+        raise NotImplementedError
+
+
+class _PID(Controller):
+    """PID on the plan's error, plus an optional model term.
+
+    ``tau = Kp e + Kd de + I + extra``, ``e = q_plan - q``, ``de = qd_plan - qd``,
+    with the integral torque ``I`` advanced by ``Ki e dt`` before it is used
+    (``dt``: time since the previous call; 0 on the first call after a reset).
+    ``extra`` is nothing, the model's ``g(q)`` at the measured pose, or the
+    model's inverse dynamics of the plan.
+    """
+
+    def __init__(self, plan, kp, kd, ki=0.0, integral=None, model=None, extra=None, n=None):
+        n = model.n if model is not None else n
+        if n is None:
+            n = plan.n if isinstance(plan, Quintic) else np.size(plan)
+        self.n = n
+        self.plan = _as_plan(plan, n)
+        self.kp, self.kd, self.ki = _gains(n, "kp", kp), _gains(n, "kd", kd), _gains(n, "ki", ki)
+        start = np.zeros(n) if integral is None else finite_array("integral", integral)
+        if start.shape != (n,):
+            raise ValueError(f"integral has shape {start.shape}: expected ({n},) torques [N m]")
+        self.integral0 = tuple(start.tolist())
+        self.model = model
+        self._P = None if model is None else _scalar.params(model)
+        self.extra = extra
+        self.reset()
+
+    def reset(self):
+        """Restore the integral torque to its starting value."""
+        self.integral = list(self.integral0)
+        self._t_last = None
+
+    def _torque(self, t, q, qd):
+        q_ref, qd_ref, qdd_ref = self.plan._at(t)
+        dt = 0.0 if self._t_last is None else t - self._t_last
+        self._t_last = t
+        integral = self.integral
+        out = []
+        for i in range(self.n):
+            e = q_ref[i] - q[i]
+            integral[i] += self.ki[i] * e * dt
+            out.append(self.kp[i] * e + self.kd[i] * (qd_ref[i] - qd[i]) + integral[i])
+        if self.extra == "gravity":
+            out = [a + b for a, b in zip(out, _scalar.gravity(self._P, q))]
+        elif self.extra == "feedforward":
+            ff = _scalar.inverse_dynamics(self._P, q_ref, qd_ref, qdd_ref)
+            out = [a + b for a, b in zip(out, ff)]
+        return out
+
+
+class _ComputedTorque(Controller):
+    """``tau = ID_model(q, qd, qdd_plan + Kp e + Kd de)``."""
+
+    def __init__(self, model, plan, kp, kd):
+        self.n = model.n
+        self.model = model
+        self._P = _scalar.params(model)
+        self.plan = _as_plan(plan, self.n)
+        self.kp, self.kd = _gains(self.n, "kp", kp), _gains(self.n, "kd", kd)
+
+    def _torque(self, t, q, qd):
+        q_ref, qd_ref, qdd_ref = self.plan._at(t)
+        wanted = [a + kp * (r - x) + kd * (rd - v)
+                  for a, kp, kd, r, x, rd, v in zip(qdd_ref, self.kp, self.kd, q_ref, q, qd_ref, qd)]
+        return _scalar.inverse_dynamics(self._P, q, qd, wanted)
+
+
+def pd(plan, kp, kd):
+    """Proportional-derivative control on the plan: ``tau = Kp e + Kd de``.
+
+    Parameters
+    ----------
+    plan : Quintic or (n,) array_like
+        The planned motion, or a fixed pose to hold [rad].
+    kp : float or (n,) array_like
+        Stiffness [N m/rad].
+    kd : float or (n,) array_like
+        Damping [N m s/rad].
+
+    Returns
+    -------
+    Controller
+        ``e = q_plan - q`` [rad], ``de = qd_plan - qd`` [rad/s].
+
+    Examples
+    --------
+    Seed 000's PD holding (30, 45) deg sags under gravity, 5.5 and 0.9 deg:
+
+    >>> from armlab import tabletop_arm
+    >>> target = np.radians([30, 45])
+    >>> sim = simulate(tabletop_arm(damping=0.02), target, 3.0, pd(target, [60, 30], [4, 1.5]))
+    >>> np.degrees(tracking_error(sim, target)[-1]).round(1)
+    array([5.5, 0.9])
+    """
+    return _PID(plan, kp, kd)
+
+
+def pid(plan, kp, kd, ki, integral=None):
+    """PID control on the plan: ``tau = Kp e + Kd de + I``, ``dI/dt = Ki e``.
+
+    Parameters
+    ----------
+    plan : Quintic or (n,) array_like
+        The planned motion, or a fixed pose [rad].
+    kp, kd, ki : float or (n,) array_like
+        Gains [N m/rad], [N m s/rad], [N m/(rad s)].
+    integral : (n,) array_like, optional
+        The integral torque ``I`` at the start [N m], e.g. ``g(q0)`` for an
+        arm that has stood still at ``q0`` long enough. Default zero.
+
+    Returns
+    -------
+    Controller
+        Holds ``I``, advanced by ``Ki e dt`` at each call before it is used;
+        ``reset()`` restores the starting value.
+
+    Examples
+    --------
+    With ``I`` pre-loaded with ``g``, a PID holds seed 000's arm without sag:
+
+    >>> from armlab import tabletop_arm, gravity_torques
+    >>> arm, target = tabletop_arm(damping=0.02), np.radians([30, 45])
+    >>> c = pid(target, [60, 30], [4, 1.5], [60, 30], integral=gravity_torques(arm, target))
+    >>> c(0.0, target, [0, 0]).round(4)
+    array([5.4148, 0.3174])
+    """
+    return _PID(plan, kp, kd, ki, integral=integral)
+
+
+def pd_gravity(model, plan, kp, kd, ki=0.0):
+    """PD (or PID) plus gravity compensation: ``tau = g_model(q) + Kp e + Kd de (+ I)``.
+
+    The model's gravity torque at the *measured* pose. With ``kp = kd = 0``
+    this is pure gravity compensation, the "free drive" of a hand-guided arm.
+
+    Parameters
+    ----------
+    model : PlanarArm
+        The controller's model of the arm.
+    plan : Quintic or (n,) array_like
+        The planned motion, or a fixed pose [rad].
+    kp, kd : float or (n,) array_like
+        [N m/rad], [N m s/rad].
+    ki : float or (n,) array_like, optional
+        Integral gain [N m/(rad s)]; default 0 (PD).
+
+    Returns
+    -------
+    Controller
+
+    Examples
+    --------
+    Holding (30, 45) deg, the torque settles on g(q) and the error on zero:
+
+    >>> from armlab import tabletop_arm
+    >>> target = np.radians([30, 45])
+    >>> c = pd_gravity(tabletop_arm(damping=0.016), target, [60, 30], [4, 1.5])
+    >>> sim = simulate(tabletop_arm(damping=0.02), target, 3.0, c)
+    >>> sim.tau[-1].round(4), np.abs(tracking_error(sim, target)[-1]).max() < 1e-12
+    (array([5.4148, 0.3174]), np.True_)
+    """
+    return _PID(plan, kp, kd, ki, model=model, extra="gravity")
+
+
+def feedforward_pid(model, plan, kp, kd, ki, integral=None):
+    """Inverse dynamics of the plan plus PID: ``tau = ID_model(plan) + Kp e + Kd de + I``.
+
+    Parameters
+    ----------
+    model : PlanarArm
+        The controller's model (its friction included in the feed-forward).
+    plan : Quintic or (n,) array_like
+        The planned motion [rad].
+    kp, kd, ki : float or (n,) array_like
+        Gains [N m/rad], [N m s/rad], [N m/(rad s)].
+    integral : (n,) array_like, optional
+        Starting integral torque [N m]; default zero.
+
+    Returns
+    -------
+    Controller
+
+    Examples
+    --------
+    At the start of seed 000's move the feed-forward is the holding torque:
+
+    >>> from armlab import tabletop_arm
+    >>> plan = quintic(np.radians([-45, 90]), np.radians([60, -30]), 0.8)
+    >>> c = feedforward_pid(tabletop_arm(damping=0.016), plan, [60, 30], [4, 1.5], [60, 30])
+    >>> c(0.0, np.radians([-45, 90]), [0, 0]).round(4)
+    array([5.0291, 0.8671])
+    """
+    return _PID(plan, kp, kd, ki, integral=integral, model=model, extra="feedforward")
+
+
+def computed_torque(model, plan, kp, kd):
+    """Computed-torque control: ``tau = ID_model(q, qd, qdd_plan + Kp e + Kd de)``.
+
+    With an exact model each joint's error obeys ``e'' + Kd e' + Kp e = 0``:
+    ``Kp = w^2``, ``Kd = 2 w`` is critically damped at ``w`` rad/s.
+
+    Parameters
+    ----------
+    model : PlanarArm
+        The controller's model of the arm (with its friction).
+    plan : Quintic or (n,) array_like
+        The planned motion [rad].
+    kp : float or (n,) array_like
+        [1/s^2].
+    kd : float or (n,) array_like
+        [1/s].
+
+    Returns
+    -------
+    Controller
+
+    Examples
+    --------
+    Seed 000's 20 rad/s tuning, Kp = 400 and Kd = 40, on the worked instant:
+
+    >>> from armlab import tabletop_arm
+    >>> c = computed_torque(tabletop_arm(), np.radians([30, 45]), 400, 40)
+    >>> c(0.0, np.radians([30, 45]), [0, 0]).round(4)
+    array([5.4148, 0.3174])
+    """
+    return _ComputedTorque(model, plan, kp, kd)

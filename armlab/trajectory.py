@@ -1,0 +1,154 @@
+"""Planned motions: a quintic rest-to-rest move between two poses, then a hold.
+
+A quintic move from ``q_start`` to ``q_end`` in time ``T`` follows
+
+    q(t) = q_start + (q_end - q_start) s(t / T),   s(u) = 10 u^3 - 15 u^4 + 6 u^5,
+
+so speed and acceleration are zero at both ends. Before ``t = 0`` the plan
+sits at ``q_start``; after ``T`` it holds ``q_end`` (for ``hold`` seconds, which
+only sets :attr:`Quintic.end_time`, the natural length of a simulation).
+SI units: [s], [rad], [rad/s], [rad/s^2].
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from armlab._checks import finite_array
+
+__all__ = ["Quintic", "quintic"]
+
+
+@dataclass(frozen=True)
+class Quintic:
+    """A quintic rest-to-rest move followed by a hold; build it with :func:`quintic`.
+
+    Attributes
+    ----------
+    start, end : tuple of float
+        Start and end poses [rad], one angle per joint.
+    duration : float
+        Time of the move [s]; 0 means a step to ``end`` at ``t = 0``.
+    hold : float
+        Time spent at ``end`` after the move [s].
+    """
+
+    start: tuple
+    end: tuple
+    duration: float
+    hold: float = 0.0
+
+    @property
+    def n(self):
+        """Number of joints."""
+        return len(self.start)
+
+    @property
+    def end_time(self):
+        """``duration + hold`` [s]: the move and its hold."""
+        return self.duration + self.hold
+
+    def __call__(self, t):
+        """Planned angles, speeds and accelerations at the times ``t``.
+
+        Parameters
+        ----------
+        t : (...) array_like
+            Times [s]; any shape.
+
+        Returns
+        -------
+        q, qd, qdd : (..., n) ndarray
+            [rad], [rad/s], [rad/s^2], one row per time.
+
+        Examples
+        --------
+        Half-way through seed 000's move the speed peaks at 15/8 of the mean:
+
+        >>> plan = quintic(np.radians([-45, 90]), np.radians([60, -30]), 0.8, hold=0.7)
+        >>> q, qd, qdd = plan([0.0, 0.4, 1.5])
+        >>> np.degrees(q).round(6)
+        array([[-45. ,  90. ],
+               [  7.5,  30. ],
+               [ 60. , -30. ]])
+        >>> (qd[1] / np.radians([105, -120]) * 0.8).round(6), qdd[1].round(12) + 0
+        (array([1.875, 1.875]), array([0., 0.]))
+        """
+        t = finite_array("t", t)
+        s, sd, sdd = _profile(t, self.duration)
+        start, delta = np.array(self.start), np.subtract(self.end, self.start)
+        return (start + s[..., None] * delta, sd[..., None] * delta, sdd[..., None] * delta)
+
+    def _at(self, t):
+        """One time, plain floats: lists ``(q, qd, qdd)``. The controllers' fast path."""
+        T = self.duration
+        if t >= T:
+            return list(self.end), [0.0] * self.n, [0.0] * self.n
+        if t <= 0.0:
+            return list(self.start), [0.0] * self.n, [0.0] * self.n
+        u = t / T
+        u2 = u * u
+        s = u2 * u * (10.0 + u * (-15.0 + 6.0 * u))
+        sd = 30.0 * u2 * (1.0 - u) * (1.0 - u) / T
+        sdd = 60.0 * u * (1.0 - u) * (1.0 - 2.0 * u) / (T * T)
+        q, qd, qdd = [], [], []
+        for a, b in zip(self.start, self.end):
+            d = b - a
+            q.append(a + s * d)
+            qd.append(sd * d)
+            qdd.append(sdd * d)
+        return q, qd, qdd
+
+
+def _profile(t, T):
+    """The quintic time law ``s`` and its first two time derivatives, clamped to [0, T]."""
+    if T == 0:
+        s = (t >= 0).astype(float)
+        return s, np.zeros_like(t), np.zeros_like(t)
+    u = np.clip(t / T, 0.0, 1.0)
+    s = u**3 * (10 - 15 * u + 6 * u**2)
+    sd = 30 * u**2 * (1 - u) ** 2 / T
+    sdd = 60 * u * (1 - u) * (1 - 2 * u) / T**2
+    return s, sd, sdd
+
+
+def quintic(q_start, q_end, duration, hold=0.0):
+    """A quintic rest-to-rest move from ``q_start`` to ``q_end`` in ``duration``, then a hold.
+
+    Parameters
+    ----------
+    q_start, q_end : (n,) array_like
+        Start and end poses [rad].
+    duration : float
+        Time of the move [s], not negative (0: jump to ``q_end`` at ``t = 0``).
+    hold : float, optional
+        Time to stay at ``q_end`` afterwards [s]; sets ``end_time``. Default 0.
+
+    Returns
+    -------
+    Quintic
+        Call it with times ``t`` of shape ``(...)`` to get ``q, qd, qdd`` of
+        shape ``(..., n)``. A fixed pose is ``quintic(q, q, 0.0)``.
+
+    Examples
+    --------
+    Seed 000's move, (-45, 90) deg to (60, -30) deg in 0.8 s, held 0.7 s:
+
+    >>> plan = quintic(np.radians([-45, 90]), np.radians([60, -30]), 0.8, hold=0.7)
+    >>> plan.end_time
+    1.5
+    >>> q, qd, qdd = plan(0.2)
+    >>> np.degrees(q).round(4), qd.round(4)
+    (array([-34.1309,  77.5781]), array([ 2.416 , -2.7612]))
+    """
+    start = finite_array("q_start", q_start)
+    end = finite_array("q_end", q_end)
+    if start.ndim != 1 or start.size == 0:
+        raise ValueError(f"q_start has shape {start.shape}: expected shape (n,)")
+    if end.shape != start.shape:
+        raise ValueError(f"q_end has shape {end.shape}: expected {start.shape}, like q_start")
+    for name, value in (("duration", duration), ("hold", hold)):
+        v = finite_array(name, value)
+        if v.ndim != 0 or v < 0:
+            raise ValueError(f"{name} must be a non-negative time [s], got {value!r}")
+    return Quintic(tuple(start.tolist()), tuple(end.tolist()), float(duration), float(hold))
