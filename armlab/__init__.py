@@ -13,10 +13,15 @@ from armlab.arm import PlanarArm, rod_arm, statics_arm, tabletop_arm
 from armlab.dynamics import (coriolis_torques, forward_dynamics, friction_torques,
                              gravity_torques, inverse_dynamics, kinetic_energy, mass_matrix,
                              mass_matrix_rate, potential_energy, rnea, torque_parts)
+from armlab.identification import (GravityFit, fit_gravity, gravity_parameters, gravity_regressor,
+                                   holding_torques, payload_mass)
 from armlab.kinematics import com_jacobians, com_positions, jacobian, joint_positions, tip_position
 from armlab.limits import clip_torques, payload_capacity, realized_acceleration
+from armlab.simulation import (Controller, Simulation, computed_torque, feedforward_pid, pd,
+                               pd_gravity, pid, simulate, tracking_error)
 from armlab.statics import (force_error_bound, max_tip_force, singular_values, static_torques,
                             tip_force_from_torques, virtual_work_check)
+from armlab.trajectory import Quintic, quintic
 
 __all__ = [
     "PlanarArm", "tabletop_arm", "rod_arm", "statics_arm",
@@ -27,5 +32,10 @@ __all__ = [
     "static_torques", "tip_force_from_torques", "singular_values", "force_error_bound",
     "max_tip_force", "virtual_work_check",
     "clip_torques", "realized_acceleration", "payload_capacity",
+    "Quintic", "quintic",
+    "simulate", "Simulation", "tracking_error", "Controller", "pd", "pid", "pd_gravity",
+    "feedforward_pid", "computed_torque",
+    "gravity_regressor", "gravity_parameters", "holding_torques", "GravityFit", "fit_gravity",
+    "payload_mass",
 ]
 __version__ = "0.1.0"
