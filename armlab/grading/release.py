@@ -1,0 +1,102 @@
+"""Regenerate ``exercises/`` from ``solutions/`` with nbgrader (``make exercises``).
+
+``python -m armlab.grading.release [ASSIGNMENT ...]`` runs nbgrader's own
+``generate_assignment`` in a temporary course directory (its gradebook lives
+and dies there, so nothing is left in the repository) and copies the release
+into ``exercises/<assignment>/``, replacing what was there. The output depends
+only on ``solutions/``: running it twice gives the same files.
+"""
+
+import argparse
+import os
+import pathlib
+import shutil
+import sys
+import tempfile
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def venv_on_path():
+    """Put this interpreter's ``bin/`` first on PATH: nbgrader runs ``alembic``
+    (to stamp a new gradebook) and ``jupyter`` by name."""
+    bindir = os.path.dirname(sys.executable)
+    if os.environ.get("PATH", "").split(os.pathsep)[0] != bindir:
+        os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
+
+
+def load_config(root, **overrides):
+    """The repository's ``nbgrader_config.py`` with the course moved to ``root``."""
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    cfg = PyFileConfigLoader("nbgrader_config.py", path=str(REPO)).load_config()
+    extra = Config()
+    extra.CourseDirectory.root = str(root)
+    extra.CourseDirectory.source_directory = "source"
+    extra.CourseDirectory.release_directory = "release"
+    extra.CourseDirectory.submitted_directory = "submitted"
+    extra.CourseDirectory.autograded_directory = "autograded"
+    extra.CourseDirectory.feedback_directory = "feedback"
+    extra.CourseDirectory.db_url = "sqlite:///" + str(pathlib.Path(root) / "gradebook.db")
+    for key, value in overrides.items():
+        section, name = key.split(".")
+        extra[section][name] = value
+    cfg.merge(extra)
+    return cfg
+
+
+def generate(assignment, course, solutions=None):
+    """Run ``generate_assignment`` for one assignment in the course directory ``course``.
+
+    Copies ``solutions/<assignment>`` to ``course/source/<assignment>``; the
+    release lands in ``course/release/<assignment>`` and the gradebook in
+    ``course/gradebook.db``. Returns nbgrader's log.
+    """
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    venv_on_path()
+    solutions = pathlib.Path(solutions or REPO / "solutions")
+    course = pathlib.Path(course)
+    source = course / "source" / assignment
+    if source.exists():
+        shutil.rmtree(source)
+    shutil.copytree(solutions / assignment, source,
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    cfg = load_config(course)
+    api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
+    result = api.generate_assignment(assignment, force=True, create=True)
+    if not result["success"]:
+        raise RuntimeError(f"generate_assignment {assignment} failed:\n{result['log']}\n"
+                           f"{result.get('error', '')}")
+    return result["log"]
+
+
+def release(assignment, exercises=None, solutions=None):
+    """Replace ``exercises/<assignment>`` with a fresh nbgrader release of it."""
+    exercises = pathlib.Path(exercises or REPO / "exercises")
+    with tempfile.TemporaryDirectory(prefix="armlab-release-") as tmp:
+        generate(assignment, tmp, solutions)
+        target = exercises / assignment
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(pathlib.Path(tmp) / "release" / assignment, target)
+    return target
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("assignments", nargs="*",
+                        help="assignment names (default: every folder in solutions/)")
+    args = parser.parse_args(argv)
+    names = args.assignments or sorted(
+        p.name for p in (REPO / "solutions").iterdir() if p.is_dir() and not p.name.startswith("."))
+    for name in names:
+        target = release(name)
+        print(f"released {name} -> {target.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
