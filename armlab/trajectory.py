@@ -76,8 +76,11 @@ class Quintic:
         """
         t = finite_array("t", t)
         s, sd, sdd = _profile(t, self.duration)
-        start, delta = np.array(self.start), np.subtract(self.end, self.start)
-        return (start + s[..., None] * delta, sd[..., None] * delta, sdd[..., None] * delta)
+        start, end = np.array(self.start), np.array(self.end)
+        delta = end - start
+        s = s[..., None]
+        # (1 - s) start + s end is exactly start at s = 0 and exactly end at s = 1
+        return ((1.0 - s) * start + s * end, sd[..., None] * delta, sdd[..., None] * delta)
 
     def _at(self, t):
         """One time, plain floats: lists ``(q, qd, qdd)``. The controllers' fast path."""
@@ -94,7 +97,7 @@ class Quintic:
         q, qd, qdd = [], [], []
         for a, b in zip(self.start, self.end):
             d = b - a
-            q.append(a + s * d)
+            q.append((1.0 - s) * a + s * b)
             qd.append(sd * d)
             qdd.append(sdd * d)
         return q, qd, qdd

@@ -1,0 +1,110 @@
+"""Quintic rest-to-rest plans: boundary conditions, derivatives, batches, seed 000's torques."""
+
+import numpy as np
+import pytest
+
+import armlab as al
+
+START, END = np.radians([-45, 90]), np.radians([60, -30])
+
+
+@pytest.fixture(scope="module")
+def plan():
+    """Seed 000's move: (-45, 90) deg to (60, -30) deg in 0.8 s, then a 0.7 s hold."""
+    return al.quintic(START, END, 0.8, hold=0.7)
+
+
+def test_rest_to_rest(plan):
+    q, qd, qdd = plan([0.0, 0.8])
+    np.testing.assert_allclose(q, [START, END], atol=1e-15)
+    np.testing.assert_allclose(qd, 0, atol=1e-15)
+    np.testing.assert_allclose(qdd, 0, atol=1e-12)
+
+
+def test_before_start_and_during_hold(plan):
+    q, qd, qdd = plan([-1.0, 0.9, 1.5, 7.0])
+    np.testing.assert_array_equal(q, [START, END, END, END])
+    assert not qd.any() and not qdd.any()
+    assert plan.end_time == 1.5
+
+
+def test_speed_and_acceleration_are_the_time_derivatives(plan):
+    """Central differences of q give qd, of qd give qdd."""
+    t = np.linspace(0.01, 0.79, 40)
+    dt = 1e-6
+    q_hi, qd_hi, _ = plan(t + dt)
+    q_lo, qd_lo, _ = plan(t - dt)
+    _, qd, qdd = plan(t)
+    np.testing.assert_allclose((q_hi - q_lo) / (2 * dt), qd, atol=1e-6)
+    np.testing.assert_allclose((qd_hi - qd_lo) / (2 * dt), qdd, atol=1e-4)
+
+
+def test_peak_speed_and_symmetry(plan):
+    """The quintic's speed peaks at mid-move at 15/8 of the mean speed; the
+    acceleration is odd about the middle."""
+    _, qd, qdd = plan(0.4)
+    np.testing.assert_allclose(qd, 15 / 8 * (END - START) / 0.8, rtol=1e-12)
+    t = np.linspace(0, 0.4, 9)
+    np.testing.assert_allclose(plan(t)[2], -plan(0.8 - t)[2], atol=1e-9)
+
+
+@pytest.mark.parametrize("shape", [(), (5,), (3, 4)])
+def test_batch_shapes_and_batch_equals_loop(plan, shape):
+    t = np.random.default_rng(0).uniform(-0.2, 1.6, shape)
+    out = plan(t)
+    for x in out:
+        assert x.shape == shape + (2,)
+    for idx in np.ndindex(shape):
+        single = plan._at(float(t[idx]))
+        for batch, one in zip(out, single):
+            np.testing.assert_allclose(batch[idx], one, rtol=1e-12, atol=1e-12)
+
+
+def test_fixed_pose_and_step():
+    pose = al.quintic([0.1, 0.2, 0.3], [0.1, 0.2, 0.3], 0.0)
+    q, qd, qdd = pose([-1.0, 0.0, 2.0])
+    np.testing.assert_array_equal(q, [[0.1, 0.2, 0.3]] * 3)
+    assert not qd.any() and not qdd.any()
+    step = al.quintic([0.0], [1.0], 0.0)
+    assert step(-0.1)[0].tolist() == [0.0] and step(0.0)[0].tolist() == [1.0]
+
+
+@pytest.mark.parametrize("args, word", [
+    (([0, 0], [1], 1.0), "q_end"),
+    ((0.0, 1.0, 1.0), "q_start"),
+    (([0, 0], [1, 1], -1.0), "duration"),
+    (([0, 0], [1, 1], 1.0, np.nan), "hold"),
+    (([0, np.inf], [1, 1], 1.0), "q_start"),
+])
+def test_bad_input(args, word):
+    with pytest.raises(ValueError, match=word):
+        al.quintic(*args)
+
+
+def test_seed000_torque_parts_along_the_move(plan):
+    """Seed 000: the rigid-body parts of the torque along the 0.8 s move (friction not
+    included), at the seed's printed precision."""
+    t = np.linspace(0.0, 0.8, 8001)
+    parts = al.torque_parts(al.tabletop_arm(), *plan(t))
+    grav, inert, speed = parts["gravity"], parts["inertia"], parts["velocity"]
+    total = grav + inert + speed
+    # shoulder: gravity 4.0-6.8, inertia -2.9 to +2.5, speed part at most 0.45, total 1.5-8.8
+    assert (grav[:, 0].min().round(1), grav[:, 0].max().round(1)) == (4.0, 6.8)
+    assert (inert[:, 0].min().round(1), inert[:, 0].max().round(1)) == (-2.9, 2.5)
+    assert np.abs(speed[:, 0]).max().round(2) == 0.45
+    assert (total[:, 0].min().round(1), total[:, 0].max().round(1)) == (1.5, 8.8)
+    # elbow: gravity about 0.9-1.1, speed part up to 0.46
+    assert (grav[:, 1].min().round(1), grav[:, 1].max().round(1)) == (0.9, 1.1)
+    assert np.abs(speed[:, 1]).max().round(2) == 0.46
+    # the inertia part is positive while the arm speeds up, negative while it slows
+    assert (inert[1:4000, 0] > 0).all() and (inert[4001:-1, 0] < 0).all()
+
+
+def test_seed000_payload_raises_the_largest_shoulder_torque(plan):
+    """Seed 000: 0.5 kg at the tip raises the move's largest shoulder torque from 8.8 to 12.1 N m."""
+    t = np.linspace(0.0, 0.8, 8001)
+    peaks = []
+    for arm in (al.tabletop_arm(), al.tabletop_arm().with_payload(0.5)):
+        p = al.torque_parts(arm, *plan(t))
+        peaks.append((p["inertia"] + p["velocity"] + p["gravity"])[:, 0].max().round(1))
+    assert peaks == [8.8, 12.1]
