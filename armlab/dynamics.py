@@ -10,15 +10,24 @@ friction, and ``tip_force`` the force the arm's tip applies to the environment.
 Units are SI: [rad], [rad/s], [rad/s^2], [N m], [kg m^2], [J].
 
 Two independent routes compute inverse dynamics: the closed form
-``M qdd + c + g`` assembled from centre-of-mass Jacobians
+``M qdd + c + g`` assembled from the centre-of-mass Jacobians
 (:func:`inverse_dynamics`) and the recursive Newton-Euler algorithm
 (:func:`rnea`). They agree to rounding for any number of links.
+
+How the code is laid out (for speed)
+------------------------------------
+Each route is one *link-loop kernel*: plain arithmetic over the links, written
+once, that runs either on Python floats (one state: no numpy overhead per
+operation) or on 1-D numpy arrays holding one joint's values for a block of
+states (a batch, processed block by block so that the temporaries stay small
+and in cache). Loops run over links, never over states.
 """
+
+import math
 
 import numpy as np
 
-from armlab._checks import joint_vector, tip_force as _tip_force
-from armlab.kinematics import _com_jacobians, _com_positions, _frames, _perp
+from armlab._checks import joint_vector, planar_vector
 
 __all__ = [
     "mass_matrix", "mass_matrix_rate", "coriolis_torques", "gravity_torques",
@@ -26,36 +35,308 @@ __all__ = [
     "kinetic_energy", "potential_energy",
 ]
 
-
-def _states(arm, **named):
-    """Validate joint vectors and broadcast them to one batch shape."""
-    arrays = [joint_vector(arm, name, value) for name, value in named.items()]
-    return np.broadcast_arrays(*arrays)
+# ---------------------------------------------------------------------------
+# Per-arm constants, the two back ends, and the driver that feeds the kernels.
 
 
-def _rotor_matrix(arm):
-    """Rotational part of M: entry (j, k) sums I_i over links i >= max(j, k)."""
-    inertia = arm._arrays["I"]
-    tail = np.cumsum(inertia[::-1])[::-1]
-    idx = np.arange(arm.n)
-    return tail[np.maximum.outer(idx, idx)]
+class _Consts:
+    """Plain-float constants of one arm, derived once and cached on it."""
+
+    __slots__ = ("backward", "zeros", "n", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "tail_mass",
+                 "coef", "a0", "two_L", "m_lc", "friction")
+
+    def __init__(self, arm):
+        A = arm._arrays
+        n = arm.n
+        self.n = n
+        self.zeros = [0.0] * n
+        self.L, self.lc, self.m = arm.lengths, arm.com, arm.masses
+        self.inertia = arm.inertia
+        self.gx, self.gy = arm.gravity
+        self.B = tuple(float(b) for b in A["B"])
+        self.Tc = tuple(float(t) for t in A["Tc"])
+        self.friction = any(self.B) or any(self.Tc)
+        # mass of the links beyond link k
+        tail = [0.0] * (n + 1)
+        for k in reversed(range(n)):
+            tail[k] = tail[k + 1] + self.m[k]
+        self.tail_mass = tuple(tail)
+        L, lc, m, inertia = self.L, self.lc, self.m, self.inertia
+        # B_k = coef_k e_k + B_{k+1};  A_k = a0_k + A_{k+1} + 2 L_k e_k . B_{k+1}
+        self.coef = tuple(m[k] * lc[k] + tail[k + 1] * L[k] for k in range(n))
+        self.a0 = tuple(m[k] * lc[k] ** 2 + inertia[k] + tail[k + 1] * L[k] ** 2
+                        for k in range(n))
+        self.two_L = tuple(2.0 * x for x in L)
+        self.m_lc = tuple(m[k] * lc[k] for k in range(n))
+        # what the closed form's inward loop needs about link j, tip first
+        self.backward = [(j, L[j], m[j], self.m_lc[j], self.coef[j], self.a0[j], self.two_L[j])
+                         for j in reversed(range(n))]
 
 
-def _mass_matrix(arm, Jc):
-    m = arm._arrays["m"]
-    return np.einsum("...iaj,...iak,i->...jk", Jc, Jc, m) + _rotor_matrix(arm)
+def _consts(arm):
+    k = arm._arrays.get("consts")
+    if k is None:
+        k = arm._arrays["consts"] = _Consts(arm)
+    return k
 
 
-def _link_speeds(qd):
-    return np.cumsum(qd, axis=-1)
+def _fsign(x):
+    return float((x > 0) - (x < 0))
 
 
-def _centripetal(arm, e, omega):
-    """Centre-of-mass accelerations ``Jc_dot qd`` ``(..., n, 2)`` at zero qdd."""
-    w2 = (omega**2)[..., None]
-    step = -w2 * arm._arrays["L"][:, None] * e
-    joint_acc = np.cumsum(step, axis=-2) - step            # at each link's own joint
-    return joint_acc - w2 * arm._arrays["lc"][:, None] * e
+# (sin, cos, sqrt, sign) for one state in floats, or for blocks of states in arrays
+_FLOATS = (math.sin, math.cos, math.sqrt, _fsign)
+_ARRAYS = (np.sin, np.cos, np.sqrt, np.sign)
+_BLOCK = 8192            # states per block in a batch
+
+
+def _one_state(n, *values):
+    """Lists of n numbers, one per argument, when each is plainly one finite state; else None.
+
+    The fast path of the public functions: a ``(n,)`` array, list or tuple of
+    finite numbers each. Anything else (other shapes, NaN, inf, non-numbers)
+    returns None and goes to the general path, which validates it and raises
+    the proper error.
+    """
+    out = []
+    try:
+        for v in values:
+            if len(v) != n:
+                return None
+            out.append(v.tolist() if type(v) is np.ndarray else list(v))
+        total = sum(map(sum, out))
+    except (TypeError, AttributeError, ValueError):
+        return None
+    if (type(total) is float or type(total) is int) and total - total == 0:
+        return out
+    return None
+
+
+def _drive(kernel, arrays, tails):
+    """Run a link-loop kernel over a broadcast batch.
+
+    ``arrays`` are validated arrays of shape ``(..., w)``; ``kernel`` is called
+    with one list of components per array (floats for a single state, 1-D
+    arrays for a block of states) and the back end, and returns one flat list
+    of components per output; ``tails`` gives each output's trailing shape.
+    """
+    batch = np.broadcast_shapes(*(a.shape[:-1] for a in arrays))
+    sizes = [math.prod(t) for t in tails]
+    if batch == ():
+        res = kernel(*[a.tolist() for a in arrays], _FLOATS)
+        return [np.array(r, dtype=float).reshape(t) for r, t in zip(res, tails)]
+    count = math.prod(batch)
+    flat = []
+    for a in arrays:
+        if a.ndim == 1:
+            flat.append(a.tolist())          # shared by every state
+        else:
+            flat.append(np.broadcast_to(a, batch + a.shape[-1:]).reshape(count, a.shape[-1]))
+    outs = [np.empty((count, s)) for s in sizes]
+    with np.errstate(all="ignore"):          # checked by the callers where it matters
+        for start in range(0, count, _BLOCK):
+            stop = min(start + _BLOCK, count)
+            comps = [f if type(f) is list else list(np.ascontiguousarray(f[start:stop].T))
+                     for f in flat]
+            for out, res in zip(outs, kernel(*comps, _ARRAYS)):
+                for j, value in enumerate(res):
+                    out[start:stop, j] = value
+    return [out.reshape(batch + t) for out, t in zip(outs, tails)]
+
+
+def _batch_states(arm, **named):
+    """Validate joint vectors ``(..., n)`` (general path)."""
+    return [joint_vector(arm, name, value) for name, value in named.items()]
+
+
+# ---------------------------------------------------------------------------
+# Route 1: the closed form M(q) qdd + c(q, qd) + g(q), from centre-of-mass Jacobians.
+#
+# With P_j the joint positions, C_i the centres of mass and z x the planar
+# cross product, column j of link i's centre-of-mass Jacobian is z x (C_i - P_j)
+# (j <= i). Then, summing over links i >= max(j, k):
+#   M_jk = sum m_i (C_i - P_j).(C_i - P_k) + I_i
+#   c_j  = sum m_i (C_i - P_j) x (Jc_dot qd)_i
+#   g_j  = -sum m_i (C_i - P_j) x gravity
+# Gathering links beyond k into  B_k = sum_{i>=k} m_i (C_i - P_k)  and
+# A_k = sum_{i>=k} m_i |C_i - P_k|^2 + I_i  gives every entry in O(1):
+#   M_kk = A_k,  M_jk = A_k + (P_k - P_j).B_k  (j < k),  g_k = -B_k x gravity.
+
+
+def _closed_form(k, ops, q, qd, qdd=None, force=None, mass=False):
+    """The closed form's pieces for one state (floats) or one block of states (arrays).
+
+    ``qd`` is required (pass zeros when it does not matter: floats zeros cost
+    nothing in a batch). Returns ``(M, Mqdd, c, g, JtF)``, each a list over the
+    joints: ``M`` flat row-major (None unless ``mass``), ``M qdd`` (None
+    without ``qdd``), ``J^T F`` (None without ``force``).
+    """
+    sin, cos = ops[0], ops[1]
+    n, L = k.n, k.L
+    # outwards: link directions e, squared link speeds, centripetal acceleration of each joint
+    ex, ey, w2, jx, jy = [], [], [], [], []
+    phi, w, ax, ay = q[0], qd[0], 0.0, 0.0
+    for i in range(n):
+        if i:
+            phi = phi + q[i]
+            w = w + qd[i]
+        c = cos(phi)
+        s = sin(phi)
+        ww = w * w
+        ex.append(c)
+        ey.append(s)
+        w2.append(ww)
+        jx.append(ax)
+        jy.append(ay)
+        if i < n - 1:
+            t = ww * L[i]
+            ax = ax - t * c
+            ay = ay - t * s
+    M = [None] * (n * n) if mass else None
+    mq = [0.0] * n if qdd is not None else None
+    cv = [None] * n
+    g = [None] * n
+    jtf = [None] * n if force is not None else None
+    gx, gy = k.gx, k.gy
+    # beyond link j: B_{j+1}, A_{j+1}, sum m_i a_i, sum m_i (C_i - P_{j+1}) x a_i, tip - P_{j+1}
+    Bx = By = A = Px = Py = Q = Rx = Ry = 0.0
+    for j, Lj, mj, mlc, cj, a0j, twoL in k.backward:
+        c, s = ex[j], ey[j]
+        A = a0j + A + twoL * (c * Bx + s * By)
+        Bx = cj * c + Bx
+        By = cj * s + By
+        # column j of M: M_jj = A_j, M_ij = A_j + (P_j - P_i).B_j for i < j
+        if mass:
+            M[j * n + j] = A
+        if mq is not None:
+            mq[j] = mq[j] + A * qdd[j]
+        if j:
+            acc = A
+            for i in range(j - 1, -1, -1):
+                acc = acc + L[i] * (ex[i] * Bx + ey[i] * By)
+                if mass:
+                    M[i * n + j] = M[j * n + i] = acc
+                if mq is not None:
+                    mq[i] = mq[i] + acc * qdd[j]
+                    mq[j] = mq[j] + acc * qdd[i]
+        g[j] = By * gx - Bx * gy
+        # c_j: link j's own centre of mass, then the links beyond seen from joint j
+        t = mlc * w2[j]
+        Q = mlc * (c * jy[j] - s * jx[j]) + Q + Lj * (c * Py - s * Px)
+        Px = mj * jx[j] - t * c + Px
+        Py = mj * jy[j] - t * s + Py
+        cv[j] = Q
+        if jtf is not None:
+            Rx = Lj * c + Rx
+            Ry = Lj * s + Ry
+            jtf[j] = Rx * force[1] - Ry * force[0]
+    return M, mq, cv, g, jtf
+
+
+def _friction(k, ops, qd):
+    sign = ops[3]
+    return [k.B[j] * qd[j] + k.Tc[j] * sign(qd[j]) if (k.B[j] or k.Tc[j]) else 0.0
+            for j in range(k.n)]
+
+
+def _closed_tau(k, ops, q, qd, qdd, force=None):
+    """Inverse dynamics by the closed form, as a list over joints."""
+    _, mq, cv, g, jtf = _closed_form(k, ops, q, qd, qdd, force)
+    tau = [a + b + c for a, b, c in zip(mq, cv, g)]
+    if jtf is not None:
+        tau = [t + f for t, f in zip(tau, jtf)]
+    if k.friction:
+        tau = [t + f for t, f in zip(tau, _friction(k, ops, qd))]
+    return tau
+
+
+def _solve_spd(M, b):
+    """Solve ``M x = b`` for a symmetric positive definite ``M`` (flat, row-major).
+
+    Gaussian elimination without pivoting, which is stable for a positive
+    definite matrix (it is the ``L D L^T`` factorisation), then back
+    substitution; no inverse is formed. Works on floats or on blocks.
+    """
+    n = len(b)
+    a = list(M)
+    x = list(b)
+    for j in range(n - 1):
+        row = j * n
+        d = a[row + j]
+        for r in range(j + 1, n):
+            f = a[row + r] / d                 # = a[r, j]: the upper part is kept
+            for c in range(r, n):              # the rest stays symmetric: upper part only
+                a[r * n + c] = a[r * n + c] - f * a[row + c]
+            x[r] = x[r] - f * x[j]
+    for j in range(n - 1, -1, -1):
+        t = x[j]
+        for c in range(j + 1, n):
+            t = t - a[j * n + c] * x[c]
+        x[j] = t / a[j * n + j]
+    return x
+
+
+def _forward(k, ops, q, qd, tau, force=None):
+    """Forward dynamics: solve ``M qdd = tau - (c + g + friction + J^T F)``."""
+    M, _, cv, g, jtf = _closed_form(k, ops, q, qd, None, force, mass=True)
+    rhs = [t - a - b for t, a, b in zip(tau, cv, g)]
+    if jtf is not None:
+        rhs = [r - f for r, f in zip(rhs, jtf)]
+    if k.friction:
+        rhs = [r - f for r, f in zip(rhs, _friction(k, ops, qd))]
+    return _solve_spd(M, rhs)
+
+
+# ---------------------------------------------------------------------------
+# Route 2: recursive Newton-Euler. Accelerations outwards from the base (gravity
+# enters as an upward acceleration of the base), forces and moments inwards.
+
+
+def _rnea(k, ops, q, qd, qdd, force=None):
+    sin, cos = ops[0], ops[1]
+    n = k.n
+    L, lc = k.L, k.lc
+    ex, ey, al, ax_c, ay_c = [None] * n, [None] * n, [None] * n, [None] * n, [None] * n
+    ax, ay = -k.gx, -k.gy                 # the base accelerates up at g
+    phi, w, a = q[0], qd[0], qdd[0]
+    for i in range(n):
+        if i:
+            phi = phi + q[i]
+            w = w + qd[i]
+            a = a + qdd[i]
+        ex[i] = c = cos(phi)
+        ey[i] = s = sin(phi)
+        al[i] = a
+        w2 = w * w
+        ux = -(a * s) - w2 * c            # alpha z x e - w^2 e, per unit length
+        uy = a * c - w2 * s
+        ax_c[i] = ax + lc[i] * ux
+        ay_c[i] = ay + lc[i] * uy
+        if i < n - 1:
+            ax = ax + L[i] * ux
+            ay = ay + L[i] * uy
+    fx, fy = (0.0, 0.0) if force is None else (force[0], force[1])
+    moment = 0.0
+    tau = [None] * n
+    for i in reversed(range(n)):
+        c, s = ex[i], ey[i]
+        mx, my = k.m[i] * ax_c[i], k.m[i] * ay_c[i]
+        moment = (moment + k.inertia[i] * al[i] + lc[i] * (c * my - s * mx)
+                  + L[i] * (c * fy - s * fx))
+        fx = fx + mx
+        fy = fy + my
+        tau[i] = moment
+    if k.friction:
+        tau = [t + f for t, f in zip(tau, _friction(k, ops, qd))]
+    return tau
+
+
+# ---------------------------------------------------------------------------
+# Public functions: a fast path for one plain state, a validated general path.
+
+
+def _force_or_none(value):
+    return None if value is None else planar_vector("tip_force", value)
 
 
 def mass_matrix(arm, q):
@@ -81,9 +362,13 @@ def mass_matrix(arm, q):
     array([[0.2239, 0.0473],
            [0.0473, 0.0208]])
     """
+    k = _consts(arm)
     q = joint_vector(arm, "q", q)
-    p, e = _frames(arm, q)
-    return _mass_matrix(arm, _com_jacobians(arm, p, _com_positions(arm, p, e)))
+
+    def kernel(q, ops):
+        return [_closed_form(k, ops, q, k.zeros, mass=True)[0]]
+
+    return _drive(kernel, [q], [(k.n, k.n)])[0]
 
 
 def mass_matrix_rate(arm, q, qd):
@@ -109,12 +394,14 @@ def mass_matrix_rate(arm, q, qd):
     array([[-1. , -0.5],
            [-0.5,  0. ]])
     """
-    q, qd = _states(arm, q=q, qd=qd)
+    from armlab.kinematics import _com_jacobians, _com_positions, _frames
+
+    q, qd = np.broadcast_arrays(*_batch_states(arm, q=q, qd=qd))
     p, e = _frames(arm, q)
     com = _com_positions(arm, p, e)
     Jc = _com_jacobians(arm, p, com)
     # Jc_i[:, j] = z x (c_i - p_j)  =>  d/dt = -(sum over links l = j..i of w_l r_l e_l)
-    omega = _link_speeds(qd)
+    omega = np.cumsum(qd, axis=-1)
     step = omega[..., None] * arm._arrays["L"][:, None] * e
     u = np.cumsum(step, axis=-2) - step
     uc = u + omega[..., None] * arm._arrays["lc"][:, None] * e
@@ -146,11 +433,13 @@ def coriolis_torques(arm, q, qd):
     >>> coriolis_torques(tabletop_arm(), np.radians([30, 45]), [1, 2]).round(4)
     array([-0.2121,  0.0265])
     """
-    q, qd = _states(arm, q=q, qd=qd)
-    p, e = _frames(arm, q)
-    Jc = _com_jacobians(arm, p, _com_positions(arm, p, e))
-    acc = _centripetal(arm, e, _link_speeds(qd))
-    return np.einsum("...iaj,...ia,i->...j", Jc, acc, arm._arrays["m"])
+    k = _consts(arm)
+    q, qd = _batch_states(arm, q=q, qd=qd)
+
+    def kernel(q, qd, ops):
+        return [_closed_form(k, ops, q, qd)[2]]
+
+    return _drive(kernel, [q, qd], [(k.n,)])[0]
 
 
 def gravity_torques(arm, q):
@@ -176,11 +465,16 @@ def gravity_torques(arm, q):
     >>> gravity_torques(tabletop_arm(), np.radians([30, 45])).round(4)
     array([5.4148, 0.3174])
     """
+    k = _consts(arm)
+    fast = _one_state(k.n, q)
+    if fast is not None:
+        return np.array(_closed_form(k, _FLOATS, fast[0], k.zeros)[3])
     q = joint_vector(arm, "q", q)
-    p, e = _frames(arm, q)
-    Jc = _com_jacobians(arm, p, _com_positions(arm, p, e))
-    weights = -arm._arrays["m"][:, None] * arm._arrays["g"]            # (n, 2)
-    return np.einsum("...iaj,ia->...j", Jc, weights)
+
+    def kernel(q, ops):
+        return [_closed_form(k, ops, q, k.zeros)[3]]
+
+    return _drive(kernel, [q], [(k.n,)])[0]
 
 
 def friction_torques(arm, qd):
@@ -240,23 +534,20 @@ def torque_parts(arm, q, qd, qdd, tip_force=None):
     >>> parts["inertia"].round(4), parts["total"].round(4)
     (array([0.5769, 0.1004]), array([5.7796, 0.4443]))
     """
-    from armlab.kinematics import jacobian
+    k = _consts(arm)
+    n = k.n
+    q, qd, qdd = _batch_states(arm, q=q, qd=qd, qdd=qdd)
+    force = (np.zeros(2) if tip_force is None
+             else planar_vector("tip_force", tip_force))
 
-    q, qd, qdd = _states(arm, q=q, qd=qd, qdd=qdd)
-    force = _tip_force(arm, tip_force, q)
-    p, e = _frames(arm, q)
-    Jc = _com_jacobians(arm, p, _com_positions(arm, p, e))
-    m = arm._arrays["m"]
-    parts = {
-        "inertia": np.einsum("...jk,...k->...j", _mass_matrix(arm, Jc), qdd),
-        "velocity": np.einsum("...iaj,...ia,i->...j", Jc,
-                              _centripetal(arm, e, _link_speeds(qd)), m),
-        "gravity": np.einsum("...iaj,ia->...j", Jc, -m[:, None] * arm._arrays["g"]),
-        "friction": arm._arrays["B"] * qd + arm._arrays["Tc"] * np.sign(qd),
-        "tip": np.einsum("...aj,...a->...j", jacobian(arm, q), force),
-    }
-    parts["total"] = sum(parts.values())
-    return parts
+    def kernel(q, qd, qdd, force, ops):
+        _, inertia, cv, g, jtf = _closed_form(k, ops, q, qd, qdd, force)
+        fr = _friction(k, ops, qd)
+        total = [a + b + c + d + e for a, b, c, d, e in zip(inertia, cv, g, fr, jtf)]
+        return [inertia, cv, g, fr, jtf, total]
+
+    names = ["inertia", "velocity", "gravity", "friction", "tip", "total"]
+    return dict(zip(names, _drive(kernel, [q, qd, qdd, force], [(n,)] * 6)))
 
 
 def inverse_dynamics(arm, q, qd, qdd, tip_force=None):
@@ -284,11 +575,20 @@ def inverse_dynamics(arm, q, qd, qdd, tip_force=None):
     >>> inverse_dynamics(tabletop_arm(), np.radians([30, 45]), [1, 2], [3, -2]).round(4)
     array([5.7796, 0.4443])
     """
-    return torque_parts(arm, q, qd, qdd, tip_force)["total"]
+    k = _consts(arm)
+    if tip_force is None:
+        fast = _one_state(k.n, q, qd, qdd)
+        if fast is not None:
+            return np.array(_closed_tau(k, _FLOATS, *fast))
+    return _dynamics(arm, k, _closed_tau, "qdd", q, qd, qdd, tip_force)
 
 
-def _cross(a, b):
-    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+def _dynamics(arm, k, route, third, q, qd, x, tip_force):
+    """General path shared by the two inverse-dynamics routes and forward dynamics."""
+    arrays = _batch_states(arm, **{"q": q, "qd": qd, third: x})
+    if tip_force is not None:
+        arrays.append(planar_vector("tip_force", tip_force))
+    return _drive(lambda *a: [route(k, a[-1], *a[:-1])], arrays, [(k.n,)])[0]
 
 
 def rnea(arm, q, qd, qdd, tip_force=None):
@@ -318,33 +618,18 @@ def rnea(arm, q, qd, qdd, tip_force=None):
     >>> rnea(tabletop_arm(), np.radians([30, 45]), [1, 2], [3, -2]).round(4)
     array([5.7796, 0.4443])
     """
-    q, qd, qdd = _states(arm, q=q, qd=qd, qdd=qdd)
-    force = _tip_force(arm, tip_force, q)
-    batch = np.broadcast_shapes(q.shape[:-1], force.shape[:-1])
-    q, qd, qdd = (np.broadcast_to(x, batch + (arm.n,)) for x in (q, qd, qdd))
-    force = np.broadcast_to(force, batch + (2,))
-    A = arm._arrays
-    phi = np.cumsum(q, axis=-1)
-    omega = np.cumsum(qd, axis=-1)
-    alpha = np.cumsum(qdd, axis=-1)
-    e = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
-    a_joint = np.broadcast_to(-A["g"], batch + (2,))
-    a_com = []
-    for i in range(arm.n):                                    # outward pass
-        w2, al, ei = omega[..., i, None] ** 2, alpha[..., i, None], e[..., i, :]
-        a_com.append(a_joint + A["lc"][i] * (al * _perp(ei) - w2 * ei))
-        a_joint = a_joint + A["L"][i] * (al * _perp(ei) - w2 * ei)
-    f_next = force
-    n_next = np.zeros(batch)
-    tau = np.empty(batch + (arm.n,))
-    for i in reversed(range(arm.n)):                          # inward pass
-        ei = e[..., i, :]
-        ma = A["m"][i] * a_com[i]
-        n_next = (n_next + A["I"][i] * alpha[..., i] + A["lc"][i] * _cross(ei, ma)
-                  + A["L"][i] * _cross(ei, f_next))
-        f_next = f_next + ma
-        tau[..., i] = n_next
-    return tau + A["B"] * qd + A["Tc"] * np.sign(qd)
+    k = _consts(arm)
+    if tip_force is None:
+        fast = _one_state(k.n, q, qd, qdd)
+        if fast is not None:
+            return np.array(_rnea(k, _FLOATS, *fast))
+    return _dynamics(arm, k, _rnea, "qdd", q, qd, qdd, tip_force)
+
+
+def _singular(arm):
+    return ValueError(
+        f"the mass matrix of this arm is singular (masses {arm.masses}, inertia "
+        f"{arm.inertia}): some joint moves no mass, so its acceleration is undefined")
 
 
 def forward_dynamics(arm, q, qd, tau, tip_force=None):
@@ -364,7 +649,13 @@ def forward_dynamics(arm, q, qd, tau, tip_force=None):
     -------
     qdd : (..., n) ndarray
         [rad/s^2]. The mass matrix is symmetric positive definite, so the
-        system is solved directly, never by forming ``M^-1``.
+        system is solved by its Cholesky factors, never by forming ``M^-1``.
+
+    Raises
+    ------
+    ValueError
+        Also when the mass matrix is singular (an arm whose outer links have
+        no mass and no inertia).
 
     Examples
     --------
@@ -376,14 +667,21 @@ def forward_dynamics(arm, q, qd, tau, tip_force=None):
     >>> forward_dynamics(arm, q, [1, 2], tau).round(12)
     array([ 3., -2.])
     """
-    q, qd, tau = _states(arm, q=q, qd=qd, tau=tau)
-    p, e = _frames(arm, q)
-    Jc = _com_jacobians(arm, p, _com_positions(arm, p, e))
-    zero = np.zeros(arm.n)
-    bias = torque_parts(arm, q, qd, zero, tip_force)["total"]
-    M = _mass_matrix(arm, Jc)
-    M, rhs = np.broadcast_arrays(M, (tau - bias)[..., None])
-    return np.linalg.solve(M, rhs)[..., 0]
+    k = _consts(arm)
+    if tip_force is None:
+        fast = _one_state(k.n, q, qd, tau)
+        if fast is not None:
+            try:
+                return np.array(_forward(k, _FLOATS, *fast))
+            except (ValueError, ZeroDivisionError):       # sqrt of <= 0, or 1 / 0
+                raise _singular(arm) from None
+    try:
+        qdd = _dynamics(arm, k, _forward, "tau", q, qd, tau, tip_force)
+    except ZeroDivisionError:
+        raise _singular(arm) from None
+    if not np.all(np.isfinite(qdd)):
+        raise _singular(arm)
+    return qdd
 
 
 def kinetic_energy(arm, q, qd):
@@ -408,8 +706,18 @@ def kinetic_energy(arm, q, qd):
     >>> kinetic_energy(rod_arm(), np.radians([30, -60]), [1, -0.5]).round(6)
     np.float64(0.833333)
     """
-    q, qd = _states(arm, q=q, qd=qd)
-    return 0.5 * np.einsum("...j,...jk,...k->...", qd, mass_matrix(arm, q), qd)
+    k = _consts(arm)
+    n = k.n
+    q, qd = _batch_states(arm, q=q, qd=qd)
+
+    def kernel(q, qd, ops):
+        Mqd = _closed_form(k, ops, q, k.zeros, qd)[1]
+        total = 0.5 * Mqd[0] * qd[0]
+        for j in range(1, n):
+            total = total + 0.5 * Mqd[j] * qd[j]
+        return [[total]]
+
+    return _drive(kernel, [q, qd], [()])[0][()]
 
 
 def potential_energy(arm, q):
@@ -432,6 +740,8 @@ def potential_energy(arm, q):
     >>> potential_energy(rod_arm(), np.radians([30, -60])).round(6)
     np.float64(4.905)
     """
+    from armlab.kinematics import _com_positions, _frames
+
     q = joint_vector(arm, "q", q)
     p, e = _frames(arm, q)
     com = _com_positions(arm, p, e)
