@@ -31,6 +31,8 @@ API (private to armlab, but kept small and stable for reuse):
     [J], potential zero with every centre of mass at the shoulder's height.
 ``euler_steps(P, q, qd, tau, h, steps) -> (qdd, q, qd, friction_work)``
     Semi-implicit Euler steps under a held torque (the simulation's inner loop).
+``rk4_steps(P, q, qd, tau, h, steps) -> (qdd, q, qd, motor_work, friction_work)``
+    The same with classical RK4.
 
 ``q``, ``qd``, ``qdd`` and ``tau`` are any sequences of ``n`` floats (lists,
 tuples, 1-D arrays). Nothing is validated here: the public functions that
@@ -55,7 +57,8 @@ import math
 from typing import NamedTuple
 
 __all__ = ["Params", "params", "mass_and_bias", "mass_matrix", "gravity", "friction",
-           "inverse_dynamics", "forward_dynamics", "solve_spd", "energies", "euler_steps"]
+           "inverse_dynamics", "forward_dynamics", "solve_spd", "energies", "euler_steps",
+           "rk4_steps"]
 
 
 class Params(NamedTuple):
@@ -188,7 +191,8 @@ def mass_matrix(P, q):
 
     >>> from armlab import tabletop_arm
     >>> P = params(tabletop_arm())
-    >>> round(mass_matrix(P, (0.0, 0.0))[0][0], 3), round(mass_matrix(P, (0.0, math.pi / 2))[0][0], 3)
+    >>> straight, bent = mass_matrix(P, (0.0, 0.0)), mass_matrix(P, (0.0, math.pi / 2))
+    >>> round(straight[0][0], 3), round(bent[0][0], 3)
     (0.246, 0.171)
     """
     cs, ss = _directions(q)
@@ -317,6 +321,9 @@ def forward_dynamics(P, q, qd, tau):
     >>> [round(x, 10) for x in forward_dynamics(P, q, (1, 2), tau)]
     [3.0, -2.0]
     """
+    if P.n == 2:                                  # written out, for RK4's four calls a step
+        a1, a2, _, _ = _fd2(_two_link(P), q[0], q[1], qd[0], qd[1], tau[0], tau[1])
+        return [a1, a2]
     M, bias = mass_and_bias(P, q, qd)
     return solve_spd(M, [t - b for t, b in zip(tau, bias)])
 
@@ -361,9 +368,8 @@ def euler_steps(P, q, qd, tau, h, steps):
         Energy taken out by friction [J]: in each step the friction torque at
         the step's starting speed times the step's displacement.
 
-    Two-link arms take an unrolled path (same equations, written out,
-    constants hoisted out of the step loop); it is checked against the
-    general one in the tests.
+    Two-link arms take a written-out path (same equations, constants hoisted
+    out of the step loop); the tests check it against the general one.
 
     Examples
     --------
@@ -394,53 +400,132 @@ def _euler_steps_any(P, q, qd, tau, h, steps):
     return qdd0, list(q), list(qd), wf * h
 
 
-def _euler_steps2(P, q, qd, tau, h, steps):
-    """:func:`euler_steps` for two links, written out.
+def rk4_steps(P, q, qd, tau, h, steps):
+    """``steps`` classical Runge-Kutta steps of length ``h`` under a held torque.
+
+    The work done by the motors and taken by friction is integrated along
+    with the state, with the same four-stage weights.
+
+    Returns
+    -------
+    qdd : list of float
+        The acceleration at the first step's start [rad/s^2].
+    q, qd : list of float
+        The state after the last step [rad], [rad/s].
+    motor_work, friction_work : float
+        [J] over the steps.
+
+    Examples
+    --------
+    >>> from armlab import tabletop_arm
+    >>> P = params(tabletop_arm(damping=0.02))
+    >>> qdd, q, qd, wm, wf = rk4_steps(P, (math.pi / 6, math.pi / 4), (0, 0), (0, 0), 1e-4, 10)
+    >>> [round(x, 4) for x in qdd], [round(x, 6) for x in q], wm
+    ([-40.3739, 76.5275], [0.523579, 0.785436], 0.0)
+    """
+    return _rk4(_derivative(P, tau), q, qd, h, steps)
+
+
+def _derivative(P, tau, written_out=True):
+    """``deriv(q, qd) -> (qdd, motor power, friction power)`` under the held ``tau``."""
+    if P.n == 2 and written_out:
+        K = _two_link(P)
+        t1, t2 = tau
+
+        def deriv(x, v):
+            a1, a2, f1, f2 = _fd2(K, x[0], x[1], v[0], v[1], t1, t2)
+            return [a1, a2], t1 * v[0] + t2 * v[1], f1 * v[0] + f2 * v[1]
+        return deriv
+
+    def deriv(x, v):
+        M, bias = mass_and_bias(P, x, v)
+        a = solve_spd(M, [t - b for t, b in zip(tau, bias)])
+        return (a, sum(t * w for t, w in zip(tau, v)),
+                sum(f * w for f, w in zip(friction(P, v), v)))
+    return deriv
+
+
+def _rk4(deriv, q, qd, h, steps):
+    """The RK4 steps of :func:`rk4_steps`, for any ``deriv``."""
+    half, sixth = 0.5 * h, h / 6.0
+    qdd0 = None
+    wm = wf = 0.0
+    for _ in range(steps):
+        a1, pm1, pf1 = deriv(q, qd)
+        if qdd0 is None:
+            qdd0 = a1
+        v2 = [v + half * a for v, a in zip(qd, a1)]
+        a2, pm2, pf2 = deriv([x + half * v for x, v in zip(q, qd)], v2)
+        v3 = [v + half * a for v, a in zip(qd, a2)]
+        a3, pm3, pf3 = deriv([x + half * v for x, v in zip(q, v2)], v3)
+        v4 = [v + h * a for v, a in zip(qd, a3)]
+        a4, pm4, pf4 = deriv([x + h * v for x, v in zip(q, v3)], v4)
+        wm += sixth * (pm1 + 2.0 * (pm2 + pm3) + pm4)
+        wf += sixth * (pf1 + 2.0 * (pf2 + pf3) + pf4)
+        q = [x + sixth * (b1 + 2.0 * (b2 + b3) + b4)
+             for x, b1, b2, b3, b4 in zip(q, qd, v2, v3, v4)]
+        qd = [x + sixth * (b1 + 2.0 * (b2 + b3) + b4)
+              for x, b1, b2, b3, b4 in zip(qd, a1, a2, a3, a4)]
+    return qdd0, list(q), list(qd), wm, wf
+
+
+def _two_link(P):
+    """Constants of the written-out two-link equations.
 
     M = [[a + 2 b cos q2, d + b cos q2], [d + b cos q2, d]],
     c = b sin q2 (-(2 qd1 qd2 + qd2^2), qd1^2),
-    g2 = m2 lc2 (gx sin(q1 + q2) - gy cos(q1 + q2)),
-    g1 = (m1 lc1 + m2 L1) (gx sin q1 - gy cos q1) + g2.
+    g2 = k2 (gx sin(q1 + q2) - gy cos(q1 + q2)),
+    g1 = k1 (gx sin q1 - gy cos q1) + g2.
     """
-    sin, cos, sqrt = math.sin, math.cos, math.sqrt
     L1 = P.L[0]
     m1, m2 = P.m
     l1, l2 = P.lc
     I1, I2 = P.I
-    gx, gy = P.gx, P.gy
-    B1, B2 = P.B
-    T1, T2 = P.Tc
-    coulomb = bool(T1 or T2)
-    a = I1 + I2 + m1 * l1 * l1 + m2 * (L1 * L1 + l2 * l2)
-    b = m2 * L1 * l2
-    d = I2 + m2 * l2 * l2
-    k1 = m1 * l1 + m2 * L1
-    k2 = m2 * l2
+    return (I1 + I2 + m1 * l1 * l1 + m2 * (L1 * L1 + l2 * l2),    # a
+            m2 * L1 * l2,                                          # b
+            I2 + m2 * l2 * l2,                                     # d
+            m1 * l1 + m2 * L1,                                     # k1
+            m2 * l2,                                               # k2
+            P.gx, P.gy) + P.B + P.Tc
+
+
+def _fd2(K, x1, x2, v1, v2, t1, t2):
+    """Two-link forward dynamics, written out: ``(qdd1, qdd2, friction1, friction2)``."""
+    a, b, d, k1, k2, gx, gy, B1, B2, T1, T2 = K
+    sin, cos = math.sin, math.cos
+    c2 = cos(x2)
+    x12 = x1 + x2
+    g2 = k2 * (gx * sin(x12) - gy * cos(x12))
+    g1 = k1 * (gx * sin(x1) - gy * cos(x1)) + g2
+    hs = b * sin(x2)
+    f1, f2 = B1 * v1, B2 * v2
+    if T1 and v1:
+        f1 += T1 if v1 > 0 else -T1
+    if T2 and v2:
+        f2 += T2 if v2 > 0 else -T2
+    r1 = t1 + hs * v2 * (2.0 * v1 + v2) - g1 - f1
+    r2 = t2 - hs * v1 * v1 - g2 - f2
+    # Cholesky of M = L L^T, then the two triangular solves
+    l11 = math.sqrt(a + 2.0 * b * c2)
+    l21 = (d + b * c2) / l11
+    l22sq = d - l21 * l21
+    if l22sq <= 0.0:
+        raise ValueError("mass matrix is not positive definite (a link without inertia?)")
+    y1 = r1 / l11
+    a2 = (r2 - l21 * y1) / l22sq
+    return (y1 - l21 * a2) / l11, a2, f1, f2
+
+
+def _euler_steps2(P, q, qd, tau, h, steps):
+    """:func:`euler_steps` for two links, through :func:`_fd2`."""
+    K = _two_link(P)
     t1, t2 = tau
     x1, x2 = q
     v1, v2 = qd
     wf = 0.0
     qdd0 = None
     for _ in range(steps):
-        c2, s2 = cos(x2), sin(x2)
-        x12 = x1 + x2
-        g2 = k2 * (gx * sin(x12) - gy * cos(x12))
-        g1 = k1 * (gx * sin(x1) - gy * cos(x1)) + g2
-        hs = b * s2
-        f1, f2 = B1 * v1, B2 * v2
-        if coulomb:
-            f1 += T1 if v1 > 0 else -T1 if v1 < 0 else 0.0
-            f2 += T2 if v2 > 0 else -T2 if v2 < 0 else 0.0
-        r1 = t1 + hs * v2 * (2.0 * v1 + v2) - g1 - f1
-        r2 = t2 - hs * v1 * v1 - g2 - f2
-        # Cholesky of M = L L^T, then two triangular solves
-        m12 = d + b * c2
-        l11 = sqrt(a + 2.0 * b * c2)
-        l21 = m12 / l11
-        l22 = sqrt(d - l21 * l21)
-        y1 = r1 / l11
-        a2 = (r2 - l21 * y1) / (l22 * l22)
-        a1 = (y1 - l21 * a2) / l11
+        a1, a2, f1, f2 = _fd2(K, x1, x2, v1, v2, t1, t2)
         if qdd0 is None:
             qdd0 = [a1, a2]
         v1 += h * a1

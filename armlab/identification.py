@@ -221,7 +221,7 @@ def fit_gravity(q, tau, noise=None):
 
 
 def payload_mass(b_empty, b_loaded, length, g0=9.81):
-    """Mass of a point payload at the tip from the change of ``b``: ``(b_loaded - b_empty) / (g0 L2)``.
+    """Mass of a point payload at the tip from the change of b: ``(b_loaded - b_empty) / (g0 L2)``.
 
     Parameters
     ----------

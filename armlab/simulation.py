@@ -22,7 +22,6 @@ joint angle positive; the equation of motion is that of
 :mod:`armlab.dynamics` (no tip force here).
 """
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -288,36 +287,7 @@ def _euler_tick(P, q, qd, tau, h, substeps):
 
 def _rk4_tick(P, q, qd, tau, h, substeps):
     """One control tick of classical RK4 steps; the work is integrated with the state."""
-    n = P.n
-    w_m = w_f = 0.0
-    qdd0 = None
-    fric = _scalar.friction
-    fd = _scalar.forward_dynamics
-    for _ in range(substeps):
-        a1 = fd(P, q, qd, tau)
-        if qdd0 is None:
-            qdd0 = a1
-        v1 = qd
-        q2 = [x + 0.5 * h * v for x, v in zip(q, v1)]
-        v2 = [v + 0.5 * h * a for v, a in zip(qd, a1)]
-        a2 = fd(P, q2, v2, tau)
-        q3 = [x + 0.5 * h * v for x, v in zip(q, v2)]
-        v3 = [v + 0.5 * h * a for v, a in zip(qd, a2)]
-        a3 = fd(P, q3, v3, tau)
-        q4 = [x + h * v for x, v in zip(q, v3)]
-        v4 = [v + h * a for v, a in zip(qd, a3)]
-        a4 = fd(P, q4, v4, tau)
-        pm = pf = 0.0
-        for v, wgt in ((v1, 1.0), (v2, 2.0), (v3, 2.0), (v4, 1.0)):
-            pm += wgt * sum(t * x for t, x in zip(tau, v))
-            pf += wgt * sum(f * x for f, x in zip(fric(P, v), v))
-        w_m += pm * h / 6.0
-        w_f += pf * h / 6.0
-        q = [x + h / 6.0 * (b1 + 2.0 * b2 + 2.0 * b3 + b4)
-             for x, b1, b2, b3, b4 in zip(q, v1, v2, v3, v4)]
-        qd = [x + h / 6.0 * (b1 + 2.0 * b2 + 2.0 * b3 + b4)
-              for x, b1, b2, b3, b4 in zip(qd, a1, a2, a3, a4)]
-    return qdd0, q, qd, w_m, w_f
+    return _scalar.rk4_steps(P, q, qd, tau, h, substeps)
 
 
 # ----------------------------------------------------------------------------- controllers
@@ -430,8 +400,8 @@ class _ComputedTorque(Controller):
 
     def _torque(self, t, q, qd):
         q_ref, qd_ref, qdd_ref = self.plan._at(t)
-        wanted = [a + kp * (r - x) + kd * (rd - v)
-                  for a, kp, kd, r, x, rd, v in zip(qdd_ref, self.kp, self.kd, q_ref, q, qd_ref, qd)]
+        wanted = [a + kp * (r - x) + kd * (rd - v) for a, kp, kd, r, x, rd, v
+                  in zip(qdd_ref, self.kp, self.kd, q_ref, q, qd_ref, qd)]
         return _scalar.inverse_dynamics(self._P, q, qd, wanted)
 
 

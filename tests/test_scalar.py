@@ -10,7 +10,7 @@ from armlab import _scalar
 
 
 def random_arm(rng, n):
-    """An arm with every parameter off its default: com, inertia, gravity vector, friction, gears."""
+    """An arm with every parameter off its default: com, inertia, gravity, friction, gears."""
     return al.PlanarArm(
         lengths=rng.uniform(0.2, 1.0, n), masses=rng.uniform(0.5, 3.0, n),
         com=rng.uniform(0.05, 0.5, n), inertia=rng.uniform(0.001, 0.1, n),
@@ -90,3 +90,15 @@ def test_euler_steps_first_acceleration_is_forward_dynamics():
     np.testing.assert_allclose(qdd, al.forward_dynamics(arm, q, qd, tau), rtol=1e-12)
     np.testing.assert_allclose(qd1, np.add(qd, 1e-4 * np.array(qdd)), rtol=1e-15)
     np.testing.assert_allclose(q1, np.add(q, 1e-4 * np.array(qd1)), rtol=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_two_link_rk4_path_equals_general_path(seed):
+    """RK4's written-out two-link derivative equals the general one."""
+    rng = np.random.default_rng(seed)
+    P = _scalar.params(random_arm(rng, 2))
+    q, qd, tau = (rng.uniform(-2, 2, 2).tolist() for _ in range(3))
+    fast = _scalar.rk4_steps(P, q, qd, tau, 1e-3, 25)
+    slow = _scalar._rk4(_scalar._derivative(P, tau, written_out=False), q, qd, 1e-3, 25)
+    for a, b in zip(fast, slow):
+        np.testing.assert_allclose(a, b, rtol=1e-11, atol=1e-12)

@@ -77,7 +77,7 @@ def test_seed000_fall_exact_solution_gives_minus_35_3(real):
 
 
 def test_seed000_pd_sags_under_gravity(real):
-    """Seed 000: PD holding (30, 45) deg for 3 s sags 5.5 deg at the shoulder, 0.9 deg at the elbow."""
+    """Seed 000: PD holding (30, 45) deg for 3 s sags 5.5 deg at the shoulder, 0.9 at the elbow."""
     sim = al.simulate(real, HOLD_POSE, 3.0, al.pd(HOLD_POSE, KP, KD))
     assert deg(al.tracking_error(sim, HOLD_POSE)[-1]).round(1).tolist() == [5.5, 0.9]
     assert np.abs(sim.qd[-1]).max() < 1e-6                         # settled
@@ -121,7 +121,7 @@ def test_seed000_gravity_compensation_alone(comparison):
 
 
 def test_seed000_payload_gravity_torques():
-    """Seed 000: 0.5 kg at the tip raises g at (30, 45) deg from (5.41, 0.32) to (7.01, 0.63) N m."""
+    """Seed 000: 0.5 kg at the tip raises g at (30, 45) deg from (5.41, 0.32) to (7.01, 0.63)."""
     empty = al.gravity_torques(al.tabletop_arm(), HOLD_POSE)
     loaded = al.gravity_torques(al.tabletop_arm().with_payload(0.5), HOLD_POSE)
     assert empty.round(2).tolist() == [5.41, 0.32]
@@ -279,7 +279,8 @@ def test_pid_integral_starts_preloaded_and_resets(real, plan):
 def test_controller_called_with_arrays_equals_the_fast_path(real, model, plan):
     """The built-in controllers called as plain functions reproduce what simulate recorded."""
     for c in (al.pid(plan, KP, KD, KI, integral=[1.0, 0.5]), al.pd_gravity(model, plan, KP, KD),
-              al.feedforward_pid(model, plan, KP, KD, KI), al.computed_torque(model, plan, 400, 40)):
+              al.feedforward_pid(model, plan, KP, KD, KI),
+              al.computed_torque(model, plan, 400, 40)):
         sim = al.simulate(real, START, 0.3, c)
         c.reset()
         again = np.array([c(t, q, qd) for t, q, qd in zip(sim.time, sim.q, sim.qd)])

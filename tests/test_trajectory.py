@@ -101,7 +101,7 @@ def test_seed000_torque_parts_along_the_move(plan):
 
 
 def test_seed000_payload_raises_the_largest_shoulder_torque(plan):
-    """Seed 000: 0.5 kg at the tip raises the move's largest shoulder torque from 8.8 to 12.1 N m."""
+    """Seed 000: 0.5 kg at the tip raises the move's largest shoulder torque, 8.8 -> 12.1 N m."""
     t = np.linspace(0.0, 0.8, 8001)
     peaks = []
     for arm in (al.tabletop_arm(), al.tabletop_arm().with_payload(0.5)):
