@@ -1,0 +1,43 @@
+"""Build the book once per test session and share the result.
+
+``test_book.py`` and ``test_browser.py`` both need the built HTML. Their
+session fixtures call :func:`build_book`, which runs ``jupyter-book build`` at
+most once per Python process (the execution cache in ``_build`` makes a
+rebuild with nothing changed quick).
+"""
+
+import functools
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+HTML = ROOT / "_build" / "html"
+
+
+@functools.cache
+def build_book():
+    """Run ``jupyter-book build . -W -n --keep-going`` at the repo root.
+
+    Returns
+    -------
+    returncode : int
+    log : str
+        The build's stdout and stderr.
+    """
+    exe = pathlib.Path(sys.executable).parent / "jupyter-book"
+    proc = subprocess.run([str(exe), "build", str(ROOT), "-W", "-n", "--keep-going"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def toc_pages():
+    """The pages listed in ``_toc.yml``, as paths without suffix (``book/intro``, ...)."""
+    pages = []
+    for line in (ROOT / "_toc.yml").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        for key in ("root:", "- file:", "file:"):
+            if line.startswith(key):
+                pages.append(line[len(key):].strip())
+                break
+    return pages

@@ -1,0 +1,160 @@
+"""armlab.labs.statics_lab: widgets driven from Python change the drawing and the table in place."""
+
+import numpy as np
+import pytest
+
+import armlab as al
+
+labs = pytest.importorskip("armlab.labs")
+
+
+@pytest.fixture
+def lab():
+    return labs.statics_lab(render=False)
+
+
+def drawn_links(lab):
+    x, y = lab.artists["links"].get_data()
+    return np.c_[x, y]
+
+
+def test_default_is_the_wall_push(lab):
+    """Seed 003's wall push: q = (30, 60) deg, F = (10, 0) N, tau = (-6.5, -4.0) N m"""
+    v = lab.values
+    np.testing.assert_allclose(np.degrees(v["q"]), [30, 60])
+    np.testing.assert_allclose(v["tip_force"], [10, 0], atol=1e-12)
+    np.testing.assert_allclose(v["tau"].round(4), [-6.5, -4.0])
+    np.testing.assert_allclose(drawn_links(lab), al.joint_positions(al.statics_arm(), v["q"]))
+
+
+def test_sliders_move_the_arm_and_the_table(lab):
+    """Setting q2 from Python redraws the links and changes the table"""
+    before_links = drawn_links(lab)
+    before_table = lab.widgets["table"].value
+    lab.widgets["q2"].value = 90.0
+    q = np.radians([30, 90])
+    np.testing.assert_allclose(drawn_links(lab), al.joint_positions(al.statics_arm(), q))
+    assert not np.allclose(drawn_links(lab), before_links)
+    assert lab.widgets["table"].value != before_table
+    np.testing.assert_allclose(lab.values["tau"], al.static_torques(al.statics_arm(), q, [10, 0]))
+
+
+def test_force_direction_and_size(lab):
+    """The force sliders set F = size (cos a, sin a) and the arrow follows"""
+    lab.widgets["angle"].value = 90.0
+    lab.widgets["size"].value = 20.0
+    np.testing.assert_allclose(lab.values["tip_force"], [0, 20], atol=1e-12)
+    start, end = lab.artists["force"]._posA_posB
+    np.testing.assert_allclose(np.subtract(end, start), 0.02 * np.array([0, 20]), atol=1e-12)
+
+
+def test_torque_limit_moves_lines_and_push(lab):
+    """The torque limit moves the dashed limit lines and scales the largest push"""
+    push_20 = lab.values["max_push"]
+    lab.widgets["limit"].value = 40.0
+    assert lab.values["max_push"] == pytest.approx(2 * push_20)
+    assert lab.artists["limit_lines"][1].get_ydata()[0] == 40.0
+
+
+def test_bars_show_the_torques(lab):
+    """The torque bars have the torques as heights"""
+    lab.widgets["gravity"].value = True
+    heights = [bar.get_height() for bar in lab.artists["bars"]]
+    np.testing.assert_allclose(heights, lab.values["tau"])
+
+
+@pytest.mark.parametrize("preset, tau, sigma, push, error", [
+    # seed 003's worked values, at the seed's printed precision
+    ("wall push", (-6.5, -4.0), None, None, None),
+    ("gravity added", (8.3675, -4.0), None, None, None),
+    ("stretched", (0.0, 0.0), (0.9849, 0.0), np.inf, np.inf),
+    ("one degree from stretched", (-0.07, -0.07), (0.9848, 0.0035), 2865, 186),
+    ("bent 90°", (-4.0, -4.0), (0.6986, 0.2863), 50, 2.4),
+])
+def test_presets_give_worked_values(lab, preset, tau, sigma, push, error):
+    """Each preset reproduces its worked values from seed 003"""
+    lab.set_preset(preset)
+    v = lab.values
+    decimals = 2 if preset == "one degree from stretched" else 4
+    np.testing.assert_allclose(v["tau"].round(decimals), tau, atol=1e-12)
+    if sigma is not None:
+        np.testing.assert_allclose(v["sigma"].round(4), sigma)
+    if push is not None:
+        assert (np.isinf(push) and np.isinf(v["max_push"])) or round(v["max_push"]) == push
+    if error is not None:
+        if np.isinf(error):
+            assert np.isinf(v["force_error"])
+        else:
+            assert round(v["force_error"], 1 if error < 10 else 0) == error
+    assert lab.widgets["preset"].value == preset
+
+
+def test_preset_dropdown_applies_preset(lab):
+    """Choosing a preset in the dropdown sets the sliders"""
+    lab.widgets["preset"].value = "bent 90°"
+    assert lab.widgets["q1"].value == 0.0 and lab.widgets["q2"].value == 90.0
+    assert "unbounded" not in lab.widgets["table"].value
+    lab.widgets["preset"].value = "stretched"
+    assert "unbounded" in lab.widgets["table"].value
+
+
+def test_preset_redraws_once(lab):
+    """A preset sets several widgets but redraws once"""
+    n = lab.updates
+    lab.set_preset("gravity added")
+    assert lab.updates == n + 1
+
+
+def test_gravity_with_push_within_limit(lab):
+    """With gravity on, the largest push fits in what the limit leaves after g(q)"""
+    lab.set_preset("gravity added")
+    v = lab.values
+    tau = al.gravity_torques(al.statics_arm(), v["q"]) + al.static_torques(
+        al.statics_arm(), v["q"], v["max_push"] * np.array([1.0, 0.0]))
+    assert np.abs(tau).max() == pytest.approx(v["limit"])
+
+
+def test_update_creates_no_figure_and_no_artists():
+    """Updates change the existing artists: no new figure, no new artist"""
+    import matplotlib.pyplot as plt
+
+    lab = labs.statics_lab(render=True)
+    figs = plt.get_fignums()
+    axes = lab.figure.axes
+    counts = [(len(a.lines), len(a.patches), len(a.texts)) for a in axes]
+    image = lab.widgets["image"].value
+    lab.widgets["q1"].value = 10.0
+    lab.widgets["size"].value = 30.0
+    lab.set_preset("bent 90°")
+    assert plt.get_fignums() == figs
+    assert lab.figure.axes == axes
+    assert [(len(a.lines), len(a.patches), len(a.texts)) for a in axes] == counts
+    assert lab.widgets["image"].value != image
+    assert lab.widgets["image"].value[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_redrawn_image_matches_a_full_draw():
+    """The blitted image equals a full redraw of the same state"""
+    lab = labs.statics_lab(render=True)
+    lab.widgets["q2"].value = 45.0
+    fast = np.asarray(lab.figure.canvas.buffer_rgba()).copy()
+    lab._background = None
+    lab.redraw()
+    full = np.asarray(lab.figure.canvas.buffer_rgba())
+    assert np.mean(fast != full) < 0.001
+
+
+def test_table_markdown_and_rows(lab):
+    """The static table (for the page) has the same values as the widget table"""
+    md = lab.table_markdown()
+    assert "(-6.5, -4)" in md and "0.8537, 0.2029" in md
+    assert len(lab.table_rows()) == 4
+
+
+def test_bad_arguments():
+    """A wrong preset or a non-planar-two-link arm is refused with a clear message"""
+    with pytest.raises(ValueError, match="preset"):
+        labs.statics_lab(preset="nope", render=False)
+    arm3 = al.PlanarArm(lengths=(1, 1, 1), masses=(1, 1, 1))
+    with pytest.raises(ValueError, match="two-joint"):
+        labs.statics_lab(arm3, render=False)

@@ -1,0 +1,135 @@
+"""armlab.plots: drawings follow armlab's kinematics and move in place."""
+
+import numpy as np
+import pytest
+
+import armlab as al
+
+plots = pytest.importorskip("armlab.plots")
+
+
+@pytest.fixture
+def arm():
+    return al.statics_arm()
+
+
+def test_links_follow_joint_positions(arm):
+    """The drawn links are armlab's joint positions, before and after an update"""
+    fig, ax = plots.figure()
+    q = np.radians([30, 60])
+    drawing = plots.ArmDrawing(ax, arm, q)
+    x, y = drawing.artists["links"].get_data()
+    np.testing.assert_allclose(np.c_[x, y], al.joint_positions(arm, q))
+    q2 = np.radians([-20, 110])
+    drawing.update(q2)
+    x, y = drawing.artists["links"].get_data()
+    np.testing.assert_allclose(np.c_[x, y], al.joint_positions(arm, q2))
+
+
+def test_force_arrow_starts_at_tip_and_scales(arm):
+    """The force arrow runs from the tip along F, force_scale metres per newton"""
+    fig, ax = plots.figure()
+    q = np.radians([30, 60])
+    drawing = plots.ArmDrawing(ax, arm, q, tip_force=[10, 0], force_scale=0.02)
+    arrow = drawing.artists["force"]
+    start, end = arrow._posA_posB
+    np.testing.assert_allclose(start, al.tip_position(arm, q))
+    np.testing.assert_allclose(np.subtract(end, start), [0.2, 0.0])
+    drawing.update(q, tip_force=None)
+    assert not arrow.get_visible()
+
+
+def test_torque_arrow_direction_follows_sign(arm):
+    """A negative torque sweeps clockwise, a positive one counter-clockwise"""
+    fig, ax = plots.figure()
+    q = np.radians([30, 60])
+    drawing = plots.ArmDrawing(ax, arm, q, tau=[-6.5, 4.0])
+    centres = al.joint_positions(arm, q)[:2]
+    for j, expected in enumerate([-1, 1]):
+        x, y = drawing.artists["torque_arcs"][j].get_data()
+        angles = np.unwrap(np.arctan2(np.asarray(y) - centres[j][1],
+                                      np.asarray(x) - centres[j][0]))
+        assert np.sign(angles[-1] - angles[0]) == expected
+    assert "τ1 = -6.50 N m" in drawing.artists["torque_text"].get_text()
+
+
+def test_force_ellipse_from_singular_values(arm):
+    """The ellipse's axes are torque/sigma along J's singular directions, seed 003 at q2 = 90 deg"""
+    q = np.radians([0, 90])
+    half, dirs = plots.force_ellipse_axes(arm, q, torque_norm=2.0)
+    sigma = al.singular_values(arm, q)
+    np.testing.assert_allclose(half, 2.0 / sigma[::-1])
+    # Each axis direction really needs |J^T F| = torque_norm at its end.
+    J = al.jacobian(arm, q)
+    for k in range(2):
+        np.testing.assert_allclose(np.linalg.norm(J.T @ (half[k] * dirs[:, k])), 2.0)
+    fig, ax = plots.figure()
+    drawing = plots.ArmDrawing(ax, arm, q, ellipse_torque=2.0, force_scale=0.01)
+    e = drawing.artists["ellipse"]
+    np.testing.assert_allclose(sorted([e.width, e.height]), sorted(2 * 0.01 * half))
+    np.testing.assert_allclose(e.center, al.tip_position(arm, q))
+
+
+def test_ellipse_at_singular_pose_is_long_not_broken(arm):
+    """At the stretched pose the carried direction has an infinite half-axis, drawn long"""
+    half, dirs = plots.force_ellipse_axes(arm, [0.0, 0.0])
+    assert np.isinf(half[0]) and np.isfinite(half[1])
+    np.testing.assert_allclose(np.abs(dirs[:, 0]), [1.0, 0.0], atol=1e-12)
+    fig, ax = plots.figure()
+    drawing = plots.ArmDrawing(ax, arm, [0.0, 0.0], ellipse_torque=1.0)
+    assert np.isfinite(drawing.artists["ellipse"].width)
+    fig.canvas.draw()
+
+
+def test_weights_hang_from_centres_of_mass(arm):
+    """Weight arrows start at armlab's centres of mass and point along gravity"""
+    fig, ax = plots.figure()
+    q = np.radians([30, 60])
+    drawing = plots.ArmDrawing(ax, arm, q, weights=True, force_scale=0.01)
+    com = al.com_positions(arm, q)
+    for i, arrow in enumerate(drawing.artists["weights"]):
+        start, end = arrow._posA_posB
+        np.testing.assert_allclose(start, com[i])
+        np.testing.assert_allclose(np.subtract(end, start),
+                                   0.01 * arm.masses[i] * np.array(arm.gravity))
+
+
+def test_update_reuses_artists(arm):
+    """update() moves the same artists; it adds none to the axes"""
+    fig, ax = plots.figure()
+    drawing = plots.ArmDrawing(ax, arm, [0.1, 0.2], [1, 1], [1, -1], ellipse_torque=1.0)
+    before = (len(ax.lines), len(ax.patches), len(ax.texts))
+    for k in range(5):
+        drawing.update([0.1 * k, 0.3], [k, 1], [k - 2, 1], ellipse_torque=1.0 + k)
+    assert (len(ax.lines), len(ax.patches), len(ax.texts)) == before
+
+
+def test_figure_is_not_in_pyplot_and_shows_as_png():
+    """plots.figure keeps pyplot's figure list untouched and renders a PNG for Jupyter"""
+    import matplotlib.pyplot as plt
+
+    open_before = plt.get_fignums()
+    fig, ax = plots.figure()
+    assert plt.get_fignums() == open_before
+    assert fig._repr_png_()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_time_plot_labels_units():
+    """time_plot draws one line per signal, with time in seconds on x"""
+    fig, ax = plots.figure()
+    t = np.linspace(0, 1, 11)
+    lines = plots.time_plot(ax, t, np.c_[t, t**2], ["a", "b"], "torque [N m]", limits=0.5)
+    assert len(lines) == 2
+    assert ax.get_xlabel() == "time t [s]" and ax.get_ylabel() == "torque [N m]"
+    np.testing.assert_allclose(lines[1].get_ydata(), t**2)
+
+
+def test_import_armlab_does_not_import_matplotlib():
+    """`import armlab` stays light: no matplotlib, no ipywidgets"""
+    import subprocess
+    import sys
+
+    code = ("import sys, armlab; "
+            "print(any(m.split('.')[0] in ('matplotlib', 'ipywidgets') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
