@@ -12,10 +12,12 @@ plant (the *real* arm) is integrated in ``substeps`` smaller steps:
 
 A controller is any callable ``controller(t, q, qd) -> tau`` taking the time
 [s] and ``(n,)`` arrays of angles [rad] and speeds [rad/s], returning ``n``
-torques [N m]. The controllers built here (:func:`pd`, :func:`pid`,
-:func:`pd_gravity`, :func:`feedforward_pid`, :func:`computed_torque`) hold
-a *model* arm, which may differ from the real one, and a plan
-(:func:`armlab.quintic`); :func:`simulate` resets them before each run.
+torques [N m]; it sees the exact state at each tick (no sensor noise, no
+delay). The controllers built here follow a plan (:func:`armlab.quintic`, or
+a fixed pose): :func:`pd` and :func:`pid` use no model; :func:`pd_gravity`,
+:func:`feedforward_pid` and :func:`computed_torque` hold a *model* arm, which
+may differ from the real one (friction, payload). :func:`simulate` resets
+them before each run.
 
 Conventions: SI units; error = plan - measured; positive torque drives its
 joint angle positive; the equation of motion is that of
