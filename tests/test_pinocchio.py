@@ -1,0 +1,142 @@
+"""Agreement with Pinocchio (test-only dependency) on random 2- to 7-link arms.
+
+The arm is written as a URDF with revolute joints about z; gravity is set to
+the arm's planar vector. Pinocchio ignores joint friction, so these arms have
+none. Its external forces act *on* the robot, in each joint's local frame:
+armlab's ``tip_force`` (applied *by* the tip) enters as its negative, moved to
+the last joint's frame and to the tip point.
+"""
+
+import numpy as np
+import pytest
+from arm_strategies import arm_and_state
+from hypothesis import given, settings
+
+import armlab as al
+
+pin = pytest.importorskip("pinocchio")
+
+TOL = 1e-12
+
+
+def urdf(arm):
+    parts = ['<robot name="planar_arm">', '<link name="base"/>']
+    parent, offset = "base", 0.0
+    for i in range(arm.n):
+        parts.append(
+            f'<link name="link{i}"><inertial><origin xyz="{arm.com[i]!r} 0 0" rpy="0 0 0"/>'
+            f'<mass value="{arm.masses[i]!r}"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" '
+            f'iyz="0" izz="{arm.inertia[i]!r}"/></inertial></link>')
+        parts.append(
+            f'<joint name="joint{i}" type="revolute"><parent link="{parent}"/>'
+            f'<child link="link{i}"/><origin xyz="{offset!r} 0 0" rpy="0 0 0"/>'
+            '<axis xyz="0 0 1"/><limit lower="-100" upper="100" effort="1e6" velocity="1e6"/>'
+            '</joint>')
+        parent, offset = f"link{i}", arm.lengths[i]
+    parts.append("</robot>")
+    return "\n".join(parts)
+
+
+def model_of(arm):
+    model = pin.buildModelFromXML(urdf(arm))
+    model.gravity.linear = np.array([*arm.gravity, 0.0])
+    return model, model.createData()
+
+
+def external(model, arm, q, tip_force):
+    """Pinocchio's fext: the force on the robot, -tip_force, at the tip, last joint's frame."""
+    phi = np.sum(q)
+    c, s = np.cos(phi), np.sin(phi)
+    on_robot = -np.asarray(tip_force, float)
+    fx, fy = c * on_robot[0] + s * on_robot[1], -s * on_robot[0] + c * on_robot[1]
+    fext = pin.StdVec_Force()
+    for _ in range(model.njoints):
+        fext.append(pin.Force.Zero())
+    moment = arm.lengths[-1] * fy                   # tip at (L, 0, 0) in the last frame
+    fext[model.njoints - 1] = pin.Force(np.array([fx, fy, 0.0]), np.array([0.0, 0.0, moment]))
+    return fext
+
+
+def agree(ours, theirs, tol=TOL):
+    scale = 1.0 + np.max(np.abs(theirs))
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=tol * scale)
+
+
+CASES = settings(max_examples=40, deadline=None)
+ARMS = arm_and_state(min_links=2, max_links=7, friction=False)
+
+
+@CASES
+@given(ARMS)
+def test_inverse_dynamics_matches_pinocchio_rnea(case):
+    arm, q, qd, qdd, _, force = case
+    model, data = model_of(arm)
+    theirs = pin.rnea(model, data, q, qd, qdd)
+    agree(al.rnea(arm, q, qd, qdd), theirs)
+    agree(al.inverse_dynamics(arm, q, qd, qdd), theirs)
+
+
+@CASES
+@given(ARMS)
+def test_tip_force_matches_pinocchio_external_force(case):
+    arm, q, qd, qdd, tau, force = case
+    model, data = model_of(arm)
+    fext = external(model, arm, q, force)
+    theirs = pin.rnea(model, data, q, qd, qdd, fext)
+    agree(al.rnea(arm, q, qd, qdd, force), theirs)
+    agree(al.inverse_dynamics(arm, q, qd, qdd, force), theirs)
+    theirs = pin.aba(model, data, q, qd, tau, fext)
+    agree(al.forward_dynamics(arm, q, qd, tau, force), theirs)
+
+
+@CASES
+@given(ARMS)
+def test_mass_matrix_matches_crba(case):
+    arm, q, *_ = case
+    model, data = model_of(arm)
+    upper = pin.crba(model, data, q)
+    theirs = np.triu(upper) + np.triu(upper, 1).T
+    agree(al.mass_matrix(arm, q), theirs)
+
+
+@CASES
+@given(ARMS)
+def test_gravity_and_nonlinear_effects_match(case):
+    arm, q, qd, *_ = case
+    model, data = model_of(arm)
+    agree(al.gravity_torques(arm, q), pin.computeGeneralizedGravity(model, data, q))
+    agree(al.coriolis_torques(arm, q, qd) + al.gravity_torques(arm, q),
+          pin.nonLinearEffects(model, data, q, qd))
+
+
+@CASES
+@given(ARMS)
+def test_forward_dynamics_matches_aba(case):
+    arm, q, qd, _, tau, _ = case
+    model, data = model_of(arm)
+    theirs = pin.aba(model, data, q, qd, tau)
+    # accelerations: relative to their size (a light arm accelerates a lot)
+    agree(al.forward_dynamics(arm, q, qd, tau), theirs)
+    M = al.mass_matrix(arm, q)
+    # the residual in torque is at rounding level
+    agree(M @ al.forward_dynamics(arm, q, qd, tau), M @ theirs)
+
+
+@CASES
+@given(ARMS)
+def test_energies_match(case):
+    arm, q, qd, *_ = case
+    model, data = model_of(arm)
+    agree(al.kinetic_energy(arm, q, qd), pin.computeKineticEnergy(model, data, q, qd))
+    pin.computePotentialEnergy(model, data, q)
+    agree(al.potential_energy(arm, q), data.potential_energy)
+
+
+def test_urdf_model_is_the_book_arm():
+    """The translation itself: seed 000's worked instant through Pinocchio."""
+    arm = al.tabletop_arm()
+    model, data = model_of(arm)
+    q = np.radians([30, 45])
+    assert model.nq == model.nv == 2
+    np.testing.assert_allclose(pin.rnea(model, data, q, np.array([1.0, 2.0]),
+                                        np.array([3.0, -2.0])), [5.7796, 0.4443], atol=5e-5)
