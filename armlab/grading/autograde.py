@@ -388,7 +388,6 @@ def run_worker(assignment, course, students, timeout, max_chars):
 def inspect_graded(path, student, source_nb, timeout, problems):
     """Runtime problems read from the graded notebook's outputs."""
     nb = json.loads(path.read_text())
-    ids = {}
     for cell in nb["cells"]:
         gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         label = gid or cell.get("id", "?")
@@ -401,7 +400,7 @@ def inspect_graded(path, student, source_nb, timeout, problems):
                 elif name in MEMORY_ERROR_NAMES:
                     problems.add(student, "memory exhausted",
                                  f"cell {label} hit the kernel's memory cap (MemoryError)")
-                elif name == "KeyboardInterrupt" and not ids.get(label):
+                elif name == "KeyboardInterrupt":
                     problems.add(student, "cell timeout",
                                  f"cell {label} ran past {timeout:g} s and was interrupted")
             text = out.get("text", "")
@@ -541,14 +540,17 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
     say(f"{assignment}: {len(students)} students, {len(runnable)} notebooks to run, "
         f"{workers} worker(s)")
 
-    # 3. register the students (nbgrader db student add)
+    # 3. register the students (nbgrader db student add); a student with nothing to
+    #    run gets an empty submission, which nbgrader scores zero
     with Gradebook(cfg.CourseDirectory.db_url) as gb:
         for student in students:
             gb.update_or_create_student(student)
+            if student not in runnable:
+                gb.add_submission(assignment, student)
 
     # 4. shards: each worker has its own course copy and gradebook
-    workers = max(1, min(workers, len(students) or 1))
-    shards = [students[k::workers] for k in range(workers)]
+    workers = max(1, min(workers, len(runnable) or 1))
+    shards = [runnable[k::workers] for k in range(workers)]
     jupyter_path = _kernel_spec(work, memory_mb)
     procs, dirs = [], []
     env = dict(os.environ)
@@ -593,7 +595,7 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
             results[msg["student"]] = msg
             done += 1
             failures += not msg["success"]
-            say(f"\r[{done}/{len(students)}] {time.time() - t_start:6.1f} s, "
+            say(f"\r[{done}/{len(runnable)}] {time.time() - t_start:6.1f} s, "
                 f"failures so far: {failures}  ", end="" if sys.stdout.isatty() else "\n")
     for p in procs:
         if p is not None:
@@ -602,15 +604,14 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
         say("")
 
     # 6. per-student outcome
-    for student in students:
+    for student in runnable:
         msg = results.get(student)
         if msg is None:
             problems.add(student, "grading failed", "the worker grading it stopped: scored 0")
             continue
         if not msg["success"]:
             kind, detail = _failure_reason(msg["log"])
-            if student in runnable:
-                problems.add(student, kind, detail)
+            problems.add(student, kind, detail)
         wdir = dirs[[student in s for s in shards].index(True)]
         graded = wdir / "autograded" / student / assignment / f"{assignment}.ipynb"
         if graded.exists():

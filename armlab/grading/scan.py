@@ -20,7 +20,8 @@ PROTECTED_NAMES = {"check_function", "check_shape", "check_value", "check_choice
 MODULE_NAMES = {"np", "numpy", "math", "builtins", "sys", "os", "io", "armlab", "al",
                 "grading", "checks", "warnings", "IPython", "nbgrader", "testing", "npt",
                 "ipykernel", "types", "functools", "operator"}
-SUSPECT_IMPORTS = {"builtins", "ctypes", "gc", "inspect", "importlib", "IPython", "ipykernel",
+SUSPECT_IMPORTS = {"builtins", "ctypes", "gc", "inspect", "importlib", "IPython.core",
+                   "IPython.get_ipython", "IPython.utils", "ipykernel",
                    "nbgrader", "unittest.mock", "mock", "signal", "atexit", "armlab.grading",
                    "armlab._checks", "traceback", "faulthandler", "pytest"}
 SUSPECT_CALLS = {"setattr", "delattr", "exec", "eval", "compile", "__import__", "globals",
@@ -67,7 +68,8 @@ class _Scanner(ast.NodeVisitor):
     def visit_Import(self, node):
         for alias in node.names:
             self.modules.add((alias.asname or alias.name).split(".")[0])
-            if alias.name in SUSPECT_IMPORTS or alias.name.split(".")[0] in SUSPECT_IMPORTS:
+            if alias.name in SUSPECT_IMPORTS or alias.name.split(".")[0] in SUSPECT_IMPORTS \
+                    or ".".join(alias.name.split(".")[:2]) in SUSPECT_IMPORTS:
                 self.flag(node, f"imports {alias.name}")
             self._bind(node, alias.asname or alias.name.split(".")[0])
 
@@ -76,6 +78,7 @@ class _Scanner(ast.NodeVisitor):
         for alias in node.names:
             self.modules.add(alias.asname or alias.name)
             if mod in SUSPECT_IMPORTS or mod.split(".")[0] in SUSPECT_IMPORTS \
+                    or ".".join(mod.split(".")[:2]) in SUSPECT_IMPORTS \
                     or f"{mod}.{alias.name}" in SUSPECT_IMPORTS:
                 self.flag(node, f"imports {alias.name} from {mod}")
             self._bind(node, alias.asname or alias.name)
