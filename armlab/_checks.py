@@ -76,3 +76,13 @@ def torque_bounds(n, limit):
     if np.any(low >= high):
         raise ValueError(f"limit minima {low.tolist()} must be below maxima {high.tolist()}")
     return low.copy(), high.copy()
+
+
+def batch_shape(**named):
+    """The broadcast batch shape of arrays ``(..., w)``, naming the ones that disagree."""
+    try:
+        return np.broadcast_shapes(*(a.shape[:-1] for a in named.values()))
+    except ValueError:
+        shapes = ", ".join(f"{name} {a.shape}" for name, a in named.items())
+        raise ValueError(f"the batch dimensions of {shapes} do not broadcast together: "
+                         "leading dimensions must match or be 1") from None

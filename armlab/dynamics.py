@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from armlab._checks import joint_vector, planar_vector
+from armlab._checks import batch_shape, joint_vector, planar_vector
 
 __all__ = [
     "mass_matrix", "mass_matrix_rate", "coriolis_torques", "gravity_torques",
@@ -112,15 +112,17 @@ def _one_state(n, *values):
     return None
 
 
-def _drive(kernel, arrays, tails):
+def _drive(kernel, named, tails):
     """Run a link-loop kernel over a broadcast batch.
 
-    ``arrays`` are validated arrays of shape ``(..., w)``; ``kernel`` is called
-    with one list of components per array (floats for a single state, 1-D
-    arrays for a block of states) and the back end, and returns one flat list
-    of components per output; ``tails`` gives each output's trailing shape.
+    ``named`` maps argument names to validated arrays of shape ``(..., w)``;
+    ``kernel`` is called with one list of components per array (floats for a
+    single state, 1-D arrays for a block of states) and the back end, and
+    returns one flat list of components per output; ``tails`` gives each
+    output's trailing shape.
     """
-    batch = np.broadcast_shapes(*(a.shape[:-1] for a in arrays))
+    batch = batch_shape(**named)
+    arrays = list(named.values())
     sizes = [math.prod(t) for t in tails]
     if batch == ():
         res = kernel(*[a.tolist() for a in arrays], _FLOATS)
@@ -145,8 +147,8 @@ def _drive(kernel, arrays, tails):
 
 
 def _batch_states(arm, **named):
-    """Validate joint vectors ``(..., n)`` (general path)."""
-    return [joint_vector(arm, name, value) for name, value in named.items()]
+    """Validate joint vectors ``(..., n)`` (general path), keeping their names."""
+    return {name: joint_vector(arm, name, value) for name, value in named.items()}
 
 
 # ---------------------------------------------------------------------------
@@ -368,7 +370,7 @@ def mass_matrix(arm, q):
     def kernel(q, ops):
         return [_closed_form(k, ops, q, k.zeros, mass=True)[0]]
 
-    return _drive(kernel, [q], [(k.n, k.n)])[0]
+    return _drive(kernel, {"q": q}, [(k.n, k.n)])[0]
 
 
 def mass_matrix_rate(arm, q, qd):
@@ -396,7 +398,9 @@ def mass_matrix_rate(arm, q, qd):
     """
     from armlab.kinematics import _com_jacobians, _com_positions, _frames
 
-    q, qd = np.broadcast_arrays(*_batch_states(arm, q=q, qd=qd))
+    states = _batch_states(arm, q=q, qd=qd)
+    batch_shape(**states)
+    q, qd = np.broadcast_arrays(*states.values())
     p, e = _frames(arm, q)
     com = _com_positions(arm, p, e)
     Jc = _com_jacobians(arm, p, com)
@@ -434,12 +438,10 @@ def coriolis_torques(arm, q, qd):
     array([-0.2121,  0.0265])
     """
     k = _consts(arm)
-    q, qd = _batch_states(arm, q=q, qd=qd)
-
     def kernel(q, qd, ops):
         return [_closed_form(k, ops, q, qd)[2]]
 
-    return _drive(kernel, [q, qd], [(k.n,)])[0]
+    return _drive(kernel, _batch_states(arm, q=q, qd=qd), [(k.n,)])[0]
 
 
 def gravity_torques(arm, q):
@@ -474,7 +476,7 @@ def gravity_torques(arm, q):
     def kernel(q, ops):
         return [_closed_form(k, ops, q, k.zeros)[3]]
 
-    return _drive(kernel, [q], [(k.n,)])[0]
+    return _drive(kernel, {"q": q}, [(k.n,)])[0]
 
 
 def friction_torques(arm, qd):
@@ -536,9 +538,9 @@ def torque_parts(arm, q, qd, qdd, tip_force=None):
     """
     k = _consts(arm)
     n = k.n
-    q, qd, qdd = _batch_states(arm, q=q, qd=qd, qdd=qdd)
-    force = (np.zeros(2) if tip_force is None
-             else planar_vector("tip_force", tip_force))
+    named = _batch_states(arm, q=q, qd=qd, qdd=qdd)
+    named["tip_force"] = (np.zeros(2) if tip_force is None
+                          else planar_vector("tip_force", tip_force))
 
     def kernel(q, qd, qdd, force, ops):
         _, inertia, cv, g, jtf = _closed_form(k, ops, q, qd, qdd, force)
@@ -547,7 +549,7 @@ def torque_parts(arm, q, qd, qdd, tip_force=None):
         return [inertia, cv, g, fr, jtf, total]
 
     names = ["inertia", "velocity", "gravity", "friction", "tip", "total"]
-    return dict(zip(names, _drive(kernel, [q, qd, qdd, force], [(n,)] * 6)))
+    return dict(zip(names, _drive(kernel, named, [(n,)] * 6)))
 
 
 def inverse_dynamics(arm, q, qd, qdd, tip_force=None):
@@ -585,10 +587,10 @@ def inverse_dynamics(arm, q, qd, qdd, tip_force=None):
 
 def _dynamics(arm, k, route, third, q, qd, x, tip_force):
     """General path shared by the two inverse-dynamics routes and forward dynamics."""
-    arrays = _batch_states(arm, **{"q": q, "qd": qd, third: x})
+    named = _batch_states(arm, **{"q": q, "qd": qd, third: x})
     if tip_force is not None:
-        arrays.append(planar_vector("tip_force", tip_force))
-    return _drive(lambda *a: [route(k, a[-1], *a[:-1])], arrays, [(k.n,)])[0]
+        named["tip_force"] = planar_vector("tip_force", tip_force)
+    return _drive(lambda *a: [route(k, a[-1], *a[:-1])], named, [(k.n,)])[0]
 
 
 def rnea(arm, q, qd, qdd, tip_force=None):
@@ -708,8 +710,6 @@ def kinetic_energy(arm, q, qd):
     """
     k = _consts(arm)
     n = k.n
-    q, qd = _batch_states(arm, q=q, qd=qd)
-
     def kernel(q, qd, ops):
         Mqd = _closed_form(k, ops, q, k.zeros, qd)[1]
         total = 0.5 * Mqd[0] * qd[0]
@@ -717,7 +717,7 @@ def kinetic_energy(arm, q, qd):
             total = total + 0.5 * Mqd[j] * qd[j]
         return [[total]]
 
-    return _drive(kernel, [q, qd], [()])[0][()]
+    return _drive(kernel, _batch_states(arm, q=q, qd=qd), [()])[0][()]
 
 
 def potential_energy(arm, q):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from armlab._checks import finite_array, planar_vector, torque_bounds
+from armlab._checks import batch_shape, finite_array, joint_vector, planar_vector, torque_bounds
 from armlab.dynamics import forward_dynamics, gravity_torques, inverse_dynamics
 from armlab.kinematics import jacobian
 
@@ -110,9 +110,11 @@ def payload_capacity(arm, q, limit, tip_force=None):
     >>> payload_capacity(rod_arm(), [0, 0], 25).round(4)
     array([0.2742, 2.0484])
     """
-    g = gravity_torques(arm, q)
+    q = joint_vector(arm, "q", q)
     force = (-np.asarray(arm.gravity) if tip_force is None
              else planar_vector("tip_force", tip_force))
+    batch_shape(q=q, tip_force=force)
+    g = gravity_torques(arm, q)
     t = np.einsum("...aj,...a->...j", jacobian(arm, q), force)
     low, high = torque_bounds(arm.n, limit)
     g, t = np.broadcast_arrays(g, t)

@@ -9,7 +9,8 @@ import itertools
 
 import numpy as np
 
-from armlab._checks import finite_array, joint_vector, planar_vector, per_joint, torque_bounds
+from armlab._checks import (batch_shape, finite_array, joint_vector, per_joint, planar_vector,
+                            torque_bounds)
 from armlab.kinematics import jacobian, tip_position
 
 __all__ = [
@@ -45,9 +46,10 @@ def static_torques(arm, q, tip_force):
     >>> static_torques(statics_arm(), np.radians([30, 60]), [10, 0]).round(4)
     array([-6.5, -4. ])
     """
-    J = jacobian(arm, q)
+    q = joint_vector(arm, "q", q)
     force = planar_vector("tip_force", tip_force)
-    return np.einsum("...aj,...a->...j", J, force)
+    batch_shape(q=q, tip_force=force)
+    return np.einsum("...aj,...a->...j", jacobian(arm, q), force)
 
 
 def tip_force_from_torques(arm, q, tau):
@@ -79,9 +81,10 @@ def tip_force_from_torques(arm, q, tau):
     >>> residual.round(2)
     array([-0.16,  0.37])
     """
-    J = jacobian(arm, q)
+    q = joint_vector(arm, "q", q)
     tau = joint_vector(arm, "tau", tau)
-    JT = np.swapaxes(J, -1, -2)
+    batch_shape(q=q, tau=tau)
+    JT = np.swapaxes(jacobian(arm, q), -1, -2)
     force = np.einsum("...aj,...j->...a", np.linalg.pinv(JT), tau)
     return force, np.einsum("...ja,...a->...j", JT, force) - tau
 
@@ -178,8 +181,10 @@ def max_tip_force(arm, q, direction, limit):
     >>> max_tip_force(statics_arm(), np.radians([0, 1]), [1, 0], 20).round(0)
     np.float64(2865.0)
     """
-    J = jacobian(arm, q)
+    q = joint_vector(arm, "q", q)
     d = planar_vector("direction", direction)
+    batch_shape(q=q, direction=d)
+    J = jacobian(arm, q)
     length = np.linalg.norm(d, axis=-1, keepdims=True)
     if np.any(length == 0):
         raise ValueError("direction must be a non-zero vector")
@@ -241,6 +246,10 @@ def virtual_work_check(arm, q, tip_force, direction, eps):
     force = planar_vector("tip_force", tip_force)
     tau = static_torques(arm, q, force)
     joint_work = eps * (tau @ u)
+    if tau @ u == 0:
+        raise ValueError(f"the joint work tau . direction is zero (tau = {tau.tolist()}): "
+                         "the relative difference is undefined; choose another direction "
+                         "or a non-zero tip_force")
     moved = tip_position(arm, q + eps[:, None] * u)
     tip_work = (moved - tip_position(arm, q)) @ force
     return joint_work, tip_work, (joint_work - tip_work) / joint_work
