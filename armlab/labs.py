@@ -32,6 +32,20 @@ STATICS_PRESETS = {
 }
 
 
+def _axis_top(value):
+    """The smallest of 1, 2.5, 5 times a power of ten that is at least ``value``.
+
+    The torque axis snaps to these few ranges so that dragging a slider
+    rarely rescales it (a rescale redraws the whole figure).
+    """
+    exponent = np.floor(np.log10(max(value, 1e-9)))
+    for step in (1.0, 2.5, 5.0, 10.0):
+        top = step * 10.0**exponent
+        if top >= value * (1 - 1e-12):
+            return float(top)
+    return float(10.0 ** (exponent + 1))
+
+
 class StaticsLab:
     """The statics chapter's lab: a pose, a tip force, and the torques that hold it.
 
@@ -199,10 +213,10 @@ class StaticsLab:
             text.set_va("bottom" if t >= 0 else "top")
         for s, line in zip((-1, 1), self.artists["limit_lines"]):
             line.set_ydata([s * v["limit"]] * 2)
-        need = max(v["limit"], np.abs(v["tau"]).max())
-        if self._top is None or need > self._top / 1.1 or need < self._top / 2.5:
-            self._top = 1.25 * need                 # rescale: the background changes
-            self._ax_tau.set_ylim(-self._top, self._top)
+        top = _axis_top(1.15 * max(v["limit"], np.abs(v["tau"]).max()))
+        if top != self._top:                        # rescale: the background changes
+            self._top = top
+            self._ax_tau.set_ylim(-top, top)
             self._background = None
         self.widgets["table"].value = self.table_html()
         self.updates += 1

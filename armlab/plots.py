@@ -168,7 +168,7 @@ class ArmDrawing:
                                 solid_capstyle="round", zorder=3)
         (a["joints"],) = ax.plot([], [], "o", ms=8, mfc=COLORS["joint"],
                                  mec=color or COLORS["arm"], mew=2, zorder=4)
-        a["ellipse"] = Ellipse((0, 0), 0, 0, facecolor=COLORS["ellipse"], alpha=0.15,
+        a["ellipse"] = Ellipse((0, 0), 0, 0, facecolor=COLORS["ellipse"] + "33",
                                edgecolor=COLORS["ellipse"], lw=1.5, zorder=0, visible=False)
         ax.add_patch(a["ellipse"])
         a["force"] = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=18,
@@ -222,11 +222,13 @@ class ArmDrawing:
             a["force"].set_positions(tuple(tip), tuple(tip + self.force_scale * f))
             a["force"].set_visible(True)
             if self.labels:
-                mid = tip + 0.5 * self.force_scale * f
-                side = np.array([-f[1], f[0]]) / np.linalg.norm(f)   # left of the arrow
+                side = np.array([-f[1], f[0]]) / np.linalg.norm(f)   # beside the arrow
                 if side[1] < 0:
                     side = -side
-                a["force_label"].set_position(tuple(mid + 0.04 * side))
+                # Anchor at the tip, text running away from the arrow's head.
+                a["force_label"].set_position(tuple(tip + 0.04 * side))
+                a["force_label"].set_ha("right" if f[0] > 1e-9 else
+                                        "left" if f[0] < -1e-9 else "center")
                 a["force_label"].set_text(f"F = ({f[0]:.1f}, {f[1]:.1f}) N")
 
         headings = np.arctan2(*(p[1:] - p[:-1]).T[::-1])   # absolute link angles

@@ -158,3 +158,14 @@ def test_bad_arguments():
     arm3 = al.PlanarArm(lengths=(1, 1, 1), masses=(1, 1, 1))
     with pytest.raises(ValueError, match="two-joint"):
         labs.statics_lab(arm3, render=False)
+
+
+def test_torque_axis_snaps_to_few_ranges():
+    """The torque axis takes 1, 2.5 or 5 times a power of ten, so drags rarely rescale it"""
+    assert [labs._axis_top(x) for x in [0.9, 2.6, 23.0, 46.0, 57.5]] == [1, 5, 25, 50, 100]
+    lab = labs.statics_lab(render=False)
+    tops = set()
+    for limit in np.arange(20.0, 21.5, 0.5):
+        lab.widgets["limit"].value = float(limit)
+        tops.add(lab._ax_tau.get_ylim()[1])
+    assert tops == {25.0}

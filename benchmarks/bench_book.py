@@ -1,0 +1,116 @@
+"""Benchmark the statics lab's update and the book's warm rebuild; writes benchmarks/book.md.
+
+1. Lab update: one slider change from Python, timed from the callback to a
+   redrawn figure (Agg canvas, cached background plus the moving artists) and
+   the new PNG in the image widget, as a reader's slider drag causes it.
+   Target: median at most 40 ms.
+2. Warm rebuild: ``jupyter-book build . -W -n --keep-going`` a second time with
+   nothing changed (the execution cache and Sphinx's environment are reused).
+   Target: at most 30 s.
+
+Run from the repository root: ``.venv/bin/python benchmarks/bench_book.py``
+(``make bench`` runs it with the others).
+"""
+
+import datetime
+import os
+import pathlib
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT = ROOT / "benchmarks" / "book.md"
+
+
+def bench_lab(repeats=60):
+    from armlab.labs import statics_lab
+
+    lab = statics_lab(render=True)
+    slider = lab.widgets["q2"]
+    rows = {}
+    for label, widget, values in [
+        ("q2 slider (elbow angle)", slider, [10.0 + k for k in range(repeats)]),
+        ("force-direction slider", lab.widgets["angle"], [-60.0 + 2 * k for k in range(repeats)]),
+        ("torque-limit slider, dragged 20 -> 50 N m (axis rescales twice)", lab.widgets["limit"],
+         [20.0 + 0.5 * k for k in range(repeats)]),
+    ]:
+        times = []
+        for value in values:
+            start = time.perf_counter()
+            widget.value = value            # observer -> compute -> artists -> draw -> PNG
+            times.append(time.perf_counter() - start)
+        rows[label] = times
+    # The same update without the PNG (the canvas redraw alone).
+    lab.render = False
+    times = []
+    for k in range(repeats):
+        start = time.perf_counter()
+        slider.value = 20.0 + k
+        times.append(time.perf_counter() - start)
+    rows["q2 slider, canvas redraw only (no PNG)"] = times
+    return rows
+
+
+def build():
+    exe = pathlib.Path(sys.executable).parent / "jupyter-book"
+    start = time.perf_counter()
+    proc = subprocess.run([str(exe), "build", str(ROOT), "-W", "-n", "--keep-going"],
+                          cwd=ROOT, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit("book build failed:\n" + (proc.stdout + proc.stderr)[-3000:])
+    return elapsed
+
+
+def main():
+    lab_rows = bench_lab()
+    first = build()      # brings the cache up to date (cold if _build was empty)
+    warm = [build() for _ in range(2)]
+
+    lines = [
+        "# Book benchmarks",
+        "",
+        f"Measured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC on "
+        f"{platform.machine()}, {os.cpu_count()} CPUs (shared), Python "
+        f"{platform.python_version()}, by `benchmarks/bench_book.py`.",
+        "",
+        "## Statics lab update (target: median at most 40 ms)",
+        "",
+        "One widget change set from Python: the observer recomputes the values with armlab, "
+        "moves the artists in place, redraws the Agg canvas (cached background plus the moving "
+        "artists) and puts the new PNG in the image widget.",
+        "",
+        "| update | median [ms] | 90th percentile [ms] | samples |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for label, times in lab_rows.items():
+        ms = sorted(t * 1e3 for t in times)
+        lines.append(f"| {label} | {statistics.median(ms):.1f} | "
+                     f"{ms[int(0.9 * (len(ms) - 1))]:.1f} | {len(ms)} |")
+    lines += [
+        "",
+        "## Warm rebuild of the book (target: at most 30 s)",
+        "",
+        "`jupyter-book build . -W -n --keep-going` with nothing changed since the last build.",
+        "",
+        "| build | time [s] |",
+        "| --- | ---: |",
+        f"| first run of this script (brings the cache up to date) | {first:.1f} |",
+    ]
+    lines += [f"| warm rebuild {i + 1} | {t:.1f} |" for i, t in enumerate(warm)]
+    lines += [
+        "",
+        "The execution cache keys on each chapter's code, not on `armlab`'s source: after "
+        "changing `armlab`, run `make clean` (or delete `_build`) before building, so every "
+        "number is recomputed.",
+        "",
+    ]
+    OUT.write_text("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
