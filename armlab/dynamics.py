@@ -42,14 +42,14 @@ __all__ = [
 class _Consts:
     """Plain-float constants of one arm, derived once and cached on it."""
 
-    __slots__ = ("backward", "zeros", "n", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "tail_mass",
-                 "coef", "a0", "two_L", "m_lc", "friction")
+    __slots__ = ("n", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "friction", "zeros",
+                 "coef", "a0", "two_L", "m_lc", "backward")
 
     def __init__(self, arm):
         A = arm._arrays
         n = arm.n
         self.n = n
-        self.zeros = [0.0] * n
+        self.zeros = (0.0,) * n
         self.L, self.lc, self.m = arm.lengths, arm.com, arm.masses
         self.inertia = arm.inertia
         self.gx, self.gy = arm.gravity
@@ -60,7 +60,6 @@ class _Consts:
         tail = [0.0] * (n + 1)
         for k in reversed(range(n)):
             tail[k] = tail[k + 1] + self.m[k]
-        self.tail_mass = tuple(tail)
         L, lc, m, inertia = self.L, self.lc, self.m, self.inertia
         # B_k = coef_k e_k + B_{k+1};  A_k = a0_k + A_{k+1} + 2 L_k e_k . B_{k+1}
         self.coef = tuple(m[k] * lc[k] + tail[k + 1] * L[k] for k in range(n))
@@ -84,9 +83,9 @@ def _fsign(x):
     return float((x > 0) - (x < 0))
 
 
-# (sin, cos, sqrt, sign) for one state in floats, or for blocks of states in arrays
-_FLOATS = (math.sin, math.cos, math.sqrt, _fsign)
-_ARRAYS = (np.sin, np.cos, np.sqrt, np.sign)
+# (sin, cos, sign) for one state in floats, or for blocks of states in arrays
+_FLOATS = (math.sin, math.cos, _fsign)
+_ARRAYS = (np.sin, np.cos, np.sign)
 _BLOCK = 8192            # states per block in a batch
 
 
@@ -236,7 +235,7 @@ def _closed_form(k, ops, q, qd, qdd=None, force=None, mass=False):
 
 
 def _friction(k, ops, qd):
-    sign = ops[3]
+    sign = ops[2]
     return [k.B[j] * qd[j] + k.Tc[j] * sign(qd[j]) if (k.B[j] or k.Tc[j]) else 0.0
             for j in range(k.n)]
 
@@ -675,7 +674,7 @@ def forward_dynamics(arm, q, qd, tau, tip_force=None):
         if fast is not None:
             try:
                 return np.array(_forward(k, _FLOATS, *fast))
-            except (ValueError, ZeroDivisionError):       # sqrt of <= 0, or 1 / 0
+            except ZeroDivisionError:                      # a zero pivot
                 raise _singular(arm) from None
     try:
         qdd = _dynamics(arm, k, _forward, "tau", q, qd, tau, tip_force)
