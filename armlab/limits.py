@@ -119,6 +119,6 @@ def payload_capacity(arm, q, limit, tip_force=None):
     low, high = torque_bounds(arm.n, limit)
     g, t = np.broadcast_arrays(g, t)
     tol = 1e-12 * np.max(np.abs(force)) * sum(arm.lengths)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         k = np.where(t > tol, (high - g) / t, np.where(t < -tol, (low - g) / t, np.inf))
     return np.where((g < low) | (g > high), np.nan, k)

@@ -191,7 +191,7 @@ def max_tip_force(arm, q, direction, limit):
     low, high = torque_bounds(arm.n, limit)
     t = np.einsum("...aj,...a->...j", J, d / length)
     tol = _RANK_TOL * sum(arm.lengths)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         reach = np.where(t > tol, high / t, np.where(t < -tol, low / t, np.inf))
     return reach.min(axis=-1)
 

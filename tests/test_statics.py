@@ -82,11 +82,12 @@ def test_force_error_bound_is_the_worst_corner(case, err):
         assert sigma[1] <= 1e-12 * sigma[0]
         return
     gain = np.linalg.inv(al.jacobian(arm, q).T)
+    rtol = 1e-12 * sigma[0] / sigma[1]                # J^-T is only as good as its conditioning
     rng = np.random.default_rng(0)
     inside = rng.uniform(-err, err, (200, 2))
-    assert np.all(np.linalg.norm(inside @ gain.T, axis=1) <= bound * (1 + 1e-12))
+    assert np.all(np.linalg.norm(inside @ gain.T, axis=1) <= bound * (1 + rtol))
     corners = np.array([[1, 1], [1, -1], [-1, 1], [-1, -1]]) * err
-    np.testing.assert_allclose(np.linalg.norm(corners @ gain.T, axis=1).max(), bound, rtol=1e-9)
+    np.testing.assert_allclose(np.linalg.norm(corners @ gain.T, axis=1).max(), bound, rtol=rtol)
 
 
 def test_virtual_work_converges_to_first_order():
