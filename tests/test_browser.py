@@ -85,7 +85,7 @@ def open_page(browser, site, path):
     ("statics", 20, 4),
 ])
 def test_page_reads_offline(browser, site, name, min_math, min_figures):
-    """Math typeset by the local MathJax, every image loaded, no console error, no off-host request"""
+    """Local MathJax typesets, every image loads, no console error, no off-host request"""
     page, problems = open_page(browser, site, f"book/{name}.html")
     try:
         math = page.locator("mjx-container").count()
