@@ -542,7 +542,10 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
 
     # 3. register the students (nbgrader db student add); a student with nothing to
     #    run gets an empty submission, which nbgrader scores zero
-    with Gradebook(cfg.CourseDirectory.db_url) as gb:
+    import warnings
+
+    with Gradebook(cfg.CourseDirectory.db_url) as gb, warnings.catch_warnings():
+        warnings.simplefilter("ignore")       # SQLAlchemy's autoflush notes inside nbgrader
         for student in students:
             gb.update_or_create_student(student)
             if student not in runnable:
