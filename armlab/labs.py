@@ -46,6 +46,10 @@ def _axis_top(value):
     return float(10.0 ** (exponent + 1))
 
 
+#: The dropdown's entry once a control has left the chosen preset.
+CUSTOM = "(custom)"
+
+
 class StaticsLab:
     """The statics chapter's lab: a pose, a tip force, and the torques that hold it.
 
@@ -91,8 +95,8 @@ class StaticsLab:
         self.updates = 0
         self._hold = False
         start = STATICS_PRESETS[preset]
-        style = {"description_width": "9em"}
-        layout = w.Layout(width="26em")
+        style = {"description_width": "11em"}
+        layout = w.Layout(width="28em")
 
         def slider(description, value, lo, hi, step, unit):
             return w.FloatSlider(value=value, min=lo, max=hi, step=step,
@@ -100,7 +104,7 @@ class StaticsLab:
                                  layout=layout, continuous_update=True, readout_format=".1f")
 
         self.widgets = {
-            "preset": w.Dropdown(options=list(STATICS_PRESETS), value=preset,
+            "preset": w.Dropdown(options=list(STATICS_PRESETS) + [CUSTOM], value=preset,
                                  description="preset", style=style, layout=layout),
             "q1": slider("q1", start["q1"], -180, 180, 0.5, "deg"),
             "q2": slider("q2", start["q2"], -180, 180, 0.5, "deg"),
@@ -163,12 +167,24 @@ class StaticsLab:
         self.update()
 
     def _on_preset(self, change):
-        if not self._hold:
+        if not self._hold and change["new"] != CUSTOM:
             self.set_preset(change["new"])
 
     def _on_change(self, change):
         if not self._hold:
+            self._mark_custom()
             self.update()
+
+    def _mark_custom(self):
+        """Show "custom" in the dropdown once the controls leave the chosen preset."""
+        name = self.widgets["preset"].value
+        preset = STATICS_PRESETS.get(name)
+        if preset and any(self.widgets[k].value != v for k, v in preset.items()):
+            self._hold = True
+            try:
+                self.widgets["preset"].value = CUSTOM
+            finally:
+                self._hold = False
 
     # -- computing and drawing ---------------------------------------------------------------
     def state(self):

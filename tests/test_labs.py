@@ -169,3 +169,14 @@ def test_torque_axis_snaps_to_few_ranges():
         lab.widgets["limit"].value = float(limit)
         tops.add(lab._ax_tau.get_ylim()[1])
     assert tops == {25.0}
+
+
+def test_dropdown_shows_custom_after_a_slider_moves(lab):
+    """Moving a slider away from the preset shows "(custom)"; choosing a preset restores it"""
+    lab.widgets["q2"].value = 61.0
+    assert lab.widgets["preset"].value == labs.CUSTOM
+    np.testing.assert_allclose(np.degrees(lab.values["q"]), [30, 61])
+    lab.widgets["preset"].value = "wall push"
+    np.testing.assert_allclose(lab.values["tau"].round(4), [-6.5, -4.0])
+    lab.widgets["limit"].value = 30.0          # not part of a preset: stays "wall push"
+    assert lab.widgets["preset"].value == "wall push"
