@@ -73,10 +73,12 @@ class _Consts:
 
 
 def _consts(arm):
-    k = arm._arrays.get("consts")
-    if k is None:
-        k = arm._arrays["consts"] = _Consts(arm)
-    return k
+    try:
+        return arm._consts
+    except AttributeError:                    # first use: derive once, keep on the arm
+        k = _Consts(arm)
+        object.__setattr__(arm, "_consts", k)
+        return k
 
 
 def _fsign(x):
@@ -87,6 +89,25 @@ def _fsign(x):
 _FLOATS = (math.sin, math.cos, _fsign)
 _ARRAYS = (np.sin, np.cos, np.sign)
 _BLOCK = 8192            # states per block in a batch
+
+
+def _three(n, a, b, c):
+    """:func:`_one_state` for three arguments, unrolled (the hottest path)."""
+    try:
+        if len(a) != n or len(b) != n or len(c) != n:
+            return None
+        a, b, c = a.tolist(), b.tolist(), c.tolist()          # three (n,) arrays, the usual
+    except AttributeError:                                      # lists or tuples among them
+        return _one_state(n, a, b, c)
+    except TypeError:                                           # a scalar
+        return None
+    try:
+        total = sum(a) + sum(b) + sum(c)
+    except TypeError:                                           # nested: a batch
+        return None
+    if (type(total) is float or type(total) is int) and total - total == 0:
+        return a, b, c
+    return None
 
 
 def _one_state(n, *values):
@@ -164,18 +185,19 @@ def _batch_states(arm, **named):
 #   M_kk = A_k,  M_jk = A_k + (P_k - P_j).B_k  (j < k),  g_k = -B_k x gravity.
 
 
-def _closed_form(k, ops, q, qd, qdd=None, force=None, mass=False):
+def _closed_form(k, ops, q, qd, qdd=None, force=None, mass=False, total=False):
     """The closed form's pieces for one state (floats) or one block of states (arrays).
 
-    ``qd`` is required (pass zeros when it does not matter: floats zeros cost
+    ``qd`` is required (pass zeros when it does not matter: float zeros cost
     nothing in a batch). Returns ``(M, Mqdd, c, g, JtF)``, each a list over the
     joints: ``M`` flat row-major (None unless ``mass``), ``M qdd`` (None
-    without ``qdd``), ``J^T F`` (None without ``force``).
+    without ``qdd``), ``J^T F`` (None without ``force``). With ``total`` (and
+    ``qdd``), ``c`` holds instead the sum ``M qdd + c + g + J^T F``.
     """
     sin, cos = ops[0], ops[1]
     n, L = k.n, k.L
-    # outwards: link directions e, squared link speeds, centripetal acceleration of each joint
-    ex, ey, w2, jx, jy = [], [], [], [], []
+    # outwards, per link: direction e, squared speed, centripetal acceleration of its joint
+    links = []
     phi, w, ax, ay = q[0], qd[0], 0.0, 0.0
     for i in range(n):
         if i:
@@ -184,11 +206,7 @@ def _closed_form(k, ops, q, qd, qdd=None, force=None, mass=False):
         c = cos(phi)
         s = sin(phi)
         ww = w * w
-        ex.append(c)
-        ey.append(s)
-        w2.append(ww)
-        jx.append(ax)
-        jy.append(ay)
+        links.append((c, s, ww, ax, ay))
         if i < n - 1:
             t = ww * L[i]
             ax = ax - t * c
@@ -201,36 +219,41 @@ def _closed_form(k, ops, q, qd, qdd=None, force=None, mass=False):
     gx, gy = k.gx, k.gy
     # beyond link j: B_{j+1}, A_{j+1}, sum m_i a_i, sum m_i (C_i - P_{j+1}) x a_i, tip - P_{j+1}
     Bx = By = A = Px = Py = Q = Rx = Ry = 0.0
-    for j, Lj, mj, mlc, cj, a0j, twoL in k.backward:
-        c, s = ex[j], ey[j]
+    for (j, Lj, mj, mlc, cj, a0j, twoL), (c, s, ww, jx, jy) in zip(k.backward, reversed(links)):
         A = a0j + A + twoL * (c * Bx + s * By)
         Bx = cj * c + Bx
         By = cj * s + By
         # column j of M: M_jj = A_j, M_ij = A_j + (P_j - P_i).B_j for i < j
         if mass:
-            M[j * n + j] = A
-        if mq is not None:
-            mq[j] = mq[j] + A * qdd[j]
-        if j:
-            acc = A
+            M[j * n + j] = acc = A
             for i in range(j - 1, -1, -1):
-                acc = acc + L[i] * (ex[i] * Bx + ey[i] * By)
-                if mass:
-                    M[i * n + j] = M[j * n + i] = acc
-                if mq is not None:
-                    mq[i] = mq[i] + acc * qdd[j]
-                    mq[j] = mq[j] + acc * qdd[i]
-        g[j] = By * gx - Bx * gy
+                ei = links[i]
+                acc = acc + L[i] * (ei[0] * Bx + ei[1] * By)
+                M[i * n + j] = M[j * n + i] = acc
+        if mq is not None:
+            qj = qdd[j]
+            mqj = mq[j] + A * qj
+            if j:
+                acc = A
+                for i in range(j - 1, -1, -1):
+                    ei = links[i]
+                    acc = acc + L[i] * (ei[0] * Bx + ei[1] * By)
+                    mq[i] = mq[i] + acc * qj
+                    mqj = mqj + acc * qdd[i]
+            mq[j] = mqj                        # complete: columns > j came earlier
+        gj = g[j] = By * gx - Bx * gy
         # c_j: link j's own centre of mass, then the links beyond seen from joint j
-        t = mlc * w2[j]
-        Q = mlc * (c * jy[j] - s * jx[j]) + Q + Lj * (c * Py - s * Px)
-        Px = mj * jx[j] - t * c + Px
-        Py = mj * jy[j] - t * s + Py
-        cv[j] = Q
+        t = mlc * ww
+        Q = mlc * (c * jy - s * jx) + Q + Lj * (c * Py - s * Px)
+        Px = mj * jx - t * c + Px
+        Py = mj * jy - t * s + Py
         if jtf is not None:
             Rx = Lj * c + Rx
             Ry = Lj * s + Ry
-            jtf[j] = Rx * force[1] - Ry * force[0]
+            jtf[j] = f = Rx * force[1] - Ry * force[0]
+            cv[j] = Q + gj + mqj + f if total else Q
+        else:
+            cv[j] = Q + gj + mqj if total else Q
     return M, mq, cv, g, jtf
 
 
@@ -242,10 +265,7 @@ def _friction(k, ops, qd):
 
 def _closed_tau(k, ops, q, qd, qdd, force=None):
     """Inverse dynamics by the closed form, as a list over joints."""
-    _, mq, cv, g, jtf = _closed_form(k, ops, q, qd, qdd, force)
-    tau = [a + b + c for a, b, c in zip(mq, cv, g)]
-    if jtf is not None:
-        tau = [t + f for t, f in zip(tau, jtf)]
+    tau = _closed_form(k, ops, q, qd, qdd, force, total=True)[2]
     if k.friction:
         tau = [t + f for t, f in zip(tau, _friction(k, ops, qd))]
     return tau
@@ -264,16 +284,19 @@ def _solve_spd(M, b):
     for j in range(n - 1):
         row = j * n
         d = a[row + j]
+        xj = x[j]
         for r in range(j + 1, n):
-            f = a[row + r] / d                 # = a[r, j]: the upper part is kept
-            for c in range(r, n):              # the rest stays symmetric: upper part only
-                a[r * n + c] = a[r * n + c] - f * a[row + c]
-            x[r] = x[r] - f * x[j]
+            f = a[row + r] / d                 # = a[r, j]: only the upper part is kept
+            rr = r * n
+            for c in range(r, n):
+                a[rr + c] = a[rr + c] - f * a[row + c]
+            x[r] = x[r] - f * xj
     for j in range(n - 1, -1, -1):
+        row = j * n
         t = x[j]
         for c in range(j + 1, n):
-            t = t - a[j * n + c] * x[c]
-        x[j] = t / a[j * n + j]
+            t = t - a[row + c] * x[c]
+        x[j] = t / a[row + j]
     return x
 
 
@@ -578,9 +601,12 @@ def inverse_dynamics(arm, q, qd, qdd, tip_force=None):
     """
     k = _consts(arm)
     if tip_force is None:
-        fast = _one_state(k.n, q, qd, qdd)
-        if fast is not None:
-            return np.array(_closed_tau(k, _FLOATS, *fast))
+        fast = _three(k.n, q, qd, qdd)
+        if fast is not None:                   # one plain state: the kernel on floats
+            tau = _closed_form(k, _FLOATS, *fast, None, False, True)[2]
+            if k.friction:
+                tau = [t + f for t, f in zip(tau, _friction(k, _FLOATS, fast[1]))]
+            return np.array(tau)
     return _dynamics(arm, k, _closed_tau, "qdd", q, qd, qdd, tip_force)
 
 
@@ -621,7 +647,7 @@ def rnea(arm, q, qd, qdd, tip_force=None):
     """
     k = _consts(arm)
     if tip_force is None:
-        fast = _one_state(k.n, q, qd, qdd)
+        fast = _three(k.n, q, qd, qdd)
         if fast is not None:
             return np.array(_rnea(k, _FLOATS, *fast))
     return _dynamics(arm, k, _rnea, "qdd", q, qd, qdd, tip_force)
@@ -670,7 +696,7 @@ def forward_dynamics(arm, q, qd, tau, tip_force=None):
     """
     k = _consts(arm)
     if tip_force is None:
-        fast = _one_state(k.n, q, qd, tau)
+        fast = _three(k.n, q, qd, tau)
         if fast is not None:
             try:
                 return np.array(_forward(k, _FLOATS, *fast))

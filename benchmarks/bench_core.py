@@ -1,0 +1,229 @@
+"""Speed of armlab's core against Pinocchio, side by side in one run.
+
+Run by ``make bench`` (through ``benchmarks/run.py``); prints a table and
+rewrites ``benchmarks/core.md``. Measured:
+
+* batch inverse dynamics, 1,000,000 states of a 2-link arm (closed form) and
+  of a 7-link arm (RNEA), against Pinocchio's ``rnea`` called once per state
+  from a Python loop (the way one would use it on a batch);
+* peak memory of the 1,000,000-state batch, in a fresh subprocess;
+* one state at a time (what a simulation loop does): ``inverse_dynamics`` and
+  ``forward_dynamics`` against Pinocchio's ``rnea`` and ``aba``, both called
+  in the same loop over pre-made state arrays;
+* the time of ``import armlab`` beside ``import numpy``, in fresh interpreters.
+
+Targets (issue 2): batch 2-link >= 10x Pinocchio's throughput, 7-link RNEA
+>= 3x, peak memory < 300 MB, one-state calls within 5x of Pinocchio's.
+"""
+
+import datetime
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+
+import armlab as al
+
+HERE = pathlib.Path(__file__).parent
+N_BATCH = 1_000_000
+N_SINGLE = 100_000
+
+
+def best(fn, repeat=3):
+    """Best wall-clock time of ``repeat`` runs [s]."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def pinocchio_model(arm):
+    import pinocchio as pin
+
+    parts = ['<robot name="arm">', '<link name="base"/>']
+    parent, offset = "base", 0.0
+    for i in range(arm.n):
+        parts.append(
+            f'<link name="l{i}"><inertial><origin xyz="{arm.com[i]!r} 0 0"/>'
+            f'<mass value="{arm.masses[i]!r}"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" '
+            f'iyz="0" izz="{arm.inertia[i]!r}"/></inertial></link>'
+            f'<joint name="j{i}" type="revolute"><parent link="{parent}"/><child link="l{i}"/>'
+            f'<origin xyz="{offset!r} 0 0"/><axis xyz="0 0 1"/>'
+            '<limit lower="-100" upper="100" effort="1e6" velocity="1e6"/></joint>')
+        parent, offset = f"l{i}", arm.lengths[i]
+    parts.append("</robot>")
+    model = pin.buildModelFromXML("\n".join(parts))
+    model.gravity.linear = np.array([*arm.gravity, 0.0])
+    return model, model.createData()
+
+
+def states(n, count, seed=0):
+    rng = np.random.default_rng(seed)
+    return tuple(rng.uniform(-2, 2, (count, n)) for _ in range(3))
+
+
+def pin_loop(fn, model, data, Q, V, A):
+    """Pinocchio called once per state from a Python loop, results stored."""
+    out = np.empty_like(Q)
+    for i in range(len(Q)):
+        out[i] = fn(model, data, Q[i], V[i], A[i])
+    return out
+
+
+def batch_case(arm, ours, label, target):
+    import pinocchio as pin
+
+    Q, V, A = states(arm.n, N_BATCH)
+    model, data = pinocchio_model(arm)
+    t_ours = best(lambda: ours(arm, Q, V, A))
+    t_pin = best(lambda: pin_loop(pin.rnea, model, data, Q, V, A), repeat=2)
+    # same numbers, checked on a slice
+    err = np.abs(ours(arm, Q[:1000], V[:1000], A[:1000])
+                 - pin_loop(pin.rnea, model, data, Q[:1000], V[:1000], A[:1000])).max()
+    speedup = t_pin / t_ours
+    return dict(what=label, ours=f"{t_ours:.3f} s", pin=f"{t_pin:.3f} s",
+                ratio=f"{speedup:.1f}x faster", target=f">= {target}x faster",
+                met=speedup >= target, note=f"max |diff| {err:.1e} N m")
+
+
+MEMORY_SCRIPT = textwrap.dedent("""
+    import resource, sys, tracemalloc
+    import numpy as np
+    import armlab as al
+    arm = al.tabletop_arm()
+    rng = np.random.default_rng(0)
+    Q, V, A = (rng.uniform(-2, 2, ({n}, 2)) for _ in range(3))
+    if sys.argv[1] == "trace":
+        tracemalloc.start()
+    tau = al.inverse_dynamics(arm, Q, V, A)
+    if sys.argv[1] == "trace":
+        print(tracemalloc.get_traced_memory()[1])
+    else:
+        # VmHWM: this process's own peak (ru_maxrss can carry the parent's over exec)
+        try:
+            status = open("/proc/self/status").read().split("VmHWM:")[1]
+            print(int(status.split()[0]) * 1024)
+        except (OSError, IndexError):
+            print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+""")
+
+
+def memory_case():
+    def run(mode):
+        return int(subprocess.run([sys.executable, "-c", MEMORY_SCRIPT.format(n=N_BATCH), mode],
+                                  capture_output=True, text=True, check=True).stdout) / 2**20
+
+    rss, call = run("rss"), run("trace")            # tracemalloc's own overhead kept apart
+    return dict(what="peak memory, 1,000,000-state 2-link `inverse_dynamics` (fresh process)",
+                ours=f"{rss:.0f} MB", pin="", ratio="", target="< 300 MB", met=rss < 300,
+                note=f"peak resident size of the whole process: interpreter and numpy, 48 MB of "
+                     f"inputs, the call; the call itself allocates at most {call:.0f} MB "
+                     "(tracemalloc, in a second run), 16 MB of it the result")
+
+
+def single_case(ours, theirs, label):
+    import pinocchio as pin
+
+    arm = al.tabletop_arm()
+    model, data = pinocchio_model(arm)
+    Q, V, A = states(2, N_SINGLE, seed=1)
+    pin_fn = getattr(pin, theirs)
+
+    def loop_ours():
+        for i in range(N_SINGLE):
+            ours(arm, Q[i], V[i], A[i])
+
+    def loop_pin():
+        for i in range(N_SINGLE):
+            pin_fn(model, data, Q[i], V[i], A[i])
+
+    t_ours = best(loop_ours) / N_SINGLE * 1e6
+    t_pin = best(loop_pin) / N_SINGLE * 1e6
+    ratio = t_ours / t_pin
+    return dict(what=f"one state, 2-link `{label}` vs `pin.{theirs}`",
+                ours=f"{t_ours:.2f} us", pin=f"{t_pin:.2f} us", ratio=f"{ratio:.1f}x slower",
+                target="<= 5x slower", met=ratio <= 5,
+                note="per call, in a Python loop over pre-made state arrays")
+
+
+def import_case():
+    def wall(module, repeat=7):
+        code = f"import time; t = time.perf_counter(); import {module}; " \
+               "print(time.perf_counter() - t)"
+        # the first run may compile and cache bytecode; the best of the rest counts
+        return min(float(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                        text=True, check=True).stdout)
+                   for _ in range(repeat + 1))
+
+    t_np, t_al = wall("numpy"), wall("armlab")
+    code = "import sys, armlab; print(sorted({'matplotlib', 'ipywidgets'} & set(sys.modules)))"
+    heavy = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.strip()
+    return dict(what="`import armlab` (fresh interpreter, includes numpy)",
+                ours=f"{t_al * 1e3:.0f} ms", pin=f"numpy alone {t_np * 1e3:.0f} ms",
+                ratio=f"+{(t_al - t_np) * 1e3:.0f} ms", target="no matplotlib, no ipywidgets",
+                met=heavy == "[]", note=f"heavy modules loaded: {heavy}")
+
+
+def machine():
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import pinocchio as pin
+
+    return (f"{cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()}, "
+            f"numpy {np.__version__}, pinocchio {pin.__version__}, armlab {al.__version__}; "
+            f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', 'unset')}")
+
+
+def main():
+    rows = [
+        batch_case(al.tabletop_arm(), al.inverse_dynamics,
+                   "1,000,000 states, 2-link `inverse_dynamics` (closed form) vs `pin.rnea`", 10),
+        batch_case(al.PlanarArm([0.3] * 7, [1.0] * 7), al.rnea,
+                   "1,000,000 states, 7-link `rnea` vs `pin.rnea`", 3),
+        memory_case(),
+        single_case(al.inverse_dynamics, "rnea", "inverse_dynamics"),
+        single_case(al.forward_dynamics, "aba", "forward_dynamics"),
+        single_case(al.rnea, "rnea", "rnea"),
+        import_case(),
+    ]
+    rows[5]["target"], rows[5]["met"] = "(not a target)", None
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "# Core benchmark: armlab against Pinocchio",
+        "",
+        "Written by `benchmarks/bench_core.py` (`make bench`); do not edit by hand.",
+        "",
+        f"- machine: {machine()}",
+        f"- date: {when}",
+        "- Pinocchio is called once per state from a Python loop; armlab takes the whole batch",
+        "  in one call (batch rows) or is called in the same loop (one-state rows).",
+        "",
+        "| measurement | armlab | Pinocchio | ratio | target | met |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        met = "" if r["met"] is None else ("yes" if r["met"] else "**no**")
+        lines.append(f"| {r['what']} | {r['ours']} | {r['pin']} | {r['ratio']} | "
+                     f"{r['target']} | {met} |")
+    lines += ["", "Notes:", ""] + [f"- {r['what']}: {r['note']}" for r in rows] + [""]
+    text = "\n".join(lines)
+    (HERE / "core.md").write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
