@@ -154,15 +154,18 @@ def single_case(ours, theirs, label):
 
 
 def import_case():
-    def wall(module, repeat=7):
-        code = f"import time; t = time.perf_counter(); import {module}; " \
-               "print(time.perf_counter() - t)"
-        # the first run may compile and cache bytecode; the best of the rest counts
-        return min(float(subprocess.run([sys.executable, "-c", code], capture_output=True,
-                                        text=True, check=True).stdout)
-                   for _ in range(repeat + 1))
+    def once(module):
+        code = (f"import time; t = time.perf_counter(); import {module}; "
+                "print(time.perf_counter() - t)")
+        return float(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                    text=True, check=True).stdout)
 
-    t_np, t_al = wall("numpy"), wall("armlab")
+    once("armlab")                      # may compile and cache bytecode
+    runs = {"numpy": [], "armlab": []}
+    for _ in range(10):                 # interleaved, so both see the same machine
+        for module in runs:
+            runs[module].append(once(module))
+    t_np, t_al = min(runs["numpy"]), min(runs["armlab"])
     code = "import sys, armlab; print(sorted({'matplotlib', 'ipywidgets'} & set(sys.modules)))"
     heavy = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True).stdout.strip()
