@@ -326,7 +326,7 @@ def _kernel_spec(work, memory_mb):
     spec_dir = work / "jupyter" / "kernels" / "armlab-grading"
     spec_dir.mkdir(parents=True, exist_ok=True)
     spec = {
-        "argv": [sys.executable, "-Xfrozen_modules=off", "-m", "armlab.grading.kernel",
+        "argv": [sys.executable, "-m", "armlab.grading.kernel",
                  "--memory-mb", str(memory_mb), "-f", "{connection_file}"],
         "display_name": "armlab grading (capped)",
         "language": "python",
@@ -373,14 +373,13 @@ def run_worker(assignment, course, students, timeout, max_chars):
     for student in students:
         t0 = time.time()
         result = api.autograde(assignment, student, force=True, create=True)
-        feedback = {"success": False}
-        if result["success"]:
-            feedback = api.generate_feedback(assignment, student, force=True)
         log = result.get("log") or ""
         err = result.get("error") or ""
         print(json.dumps({"student": student, "success": bool(result["success"]),
-                          "feedback": bool(feedback["success"]), "seconds": time.time() - t0,
-                          "log": (log + "\n" + err)[-20000:]}), flush=True)
+                          "seconds": time.time() - t0, "log": (log + "\n" + err)[-20000:]}),
+              flush=True)
+    # one generate_feedback for the worker's whole share: one exporter, templates loaded once
+    api.generate_feedback(assignment, None, force=True)
     return 0
 
 
@@ -624,6 +623,7 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
     target_url = db_url or "sqlite:///" + str(out / "gradebook.db")
     if target_url.startswith("sqlite:///"):
         pathlib.Path(target_url[len("sqlite:///"):]).unlink(missing_ok=True)
+        shutil.copy(master / "gradebook.db", target_url[len("sqlite:///"):])
     merge_gradebooks(target_url, master / "gradebook.db",
                      [d / "gradebook.db" for d, s in zip(dirs, shards) if s], assignment)
 
