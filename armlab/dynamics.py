@@ -43,7 +43,7 @@ class _Consts:
     """Plain-float constants of one arm, derived once and cached on it."""
 
     __slots__ = ("n", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "friction", "zeros",
-                 "coef", "a0", "two_L", "m_lc", "backward")
+                 "coef", "a0", "two_L", "m_lc", "backward", "plan")
 
     def __init__(self, arm):
         A = arm._arrays
@@ -70,6 +70,7 @@ class _Consts:
         # what the closed form's inward loop needs about link j, tip first
         self.backward = [(j, L[j], m[j], self.m_lc[j], self.coef[j], self.a0[j], self.two_L[j])
                          for j in reversed(range(n))]
+        self.plan = _elimination_plan(n)
 
 
 def _consts(arm):
@@ -191,8 +192,9 @@ def _closed_form(k, ops, q, qd, qdd=None, force=None, mass=False, total=False):
     ``qd`` is required (pass zeros when it does not matter: float zeros cost
     nothing in a batch). Returns ``(M, Mqdd, c, g, JtF)``, each a list over the
     joints: ``M`` flat row-major (None unless ``mass``), ``M qdd`` (None
-    without ``qdd``), ``J^T F`` (None without ``force``). With ``total`` (and
-    ``qdd``), ``c`` holds instead the sum ``M qdd + c + g + J^T F``.
+    without ``qdd``), ``J^T F`` (None without ``force``). With ``total``,
+    ``c`` holds instead the sum ``M qdd + c + g + J^T F`` (of the terms asked
+    for) and ``g`` is None.
     """
     sin, cos = ops[0], ops[1]
     n, L = k.n, k.L
@@ -214,12 +216,13 @@ def _closed_form(k, ops, q, qd, qdd=None, force=None, mass=False, total=False):
     M = [None] * (n * n) if mass else None
     mq = [0.0] * n if qdd is not None else None
     cv = [None] * n
-    g = [None] * n
+    g = None if total else [None] * n
     jtf = [None] * n if force is not None else None
     gx, gy = k.gx, k.gy
     # beyond link j: B_{j+1}, A_{j+1}, sum m_i a_i, sum m_i (C_i - P_{j+1}) x a_i, tip - P_{j+1}
     Bx = By = A = Px = Py = Q = Rx = Ry = 0.0
-    for (j, Lj, mj, mlc, cj, a0j, twoL), (c, s, ww, jx, jy) in zip(k.backward, reversed(links)):
+    for j, Lj, mj, mlc, cj, a0j, twoL in k.backward:
+        c, s, ww, jx, jy = links[j]
         A = a0j + A + twoL * (c * Bx + s * By)
         Bx = cj * c + Bx
         By = cj * s + By
@@ -241,19 +244,23 @@ def _closed_form(k, ops, q, qd, qdd=None, force=None, mass=False, total=False):
                     mq[i] = mq[i] + acc * qj
                     mqj = mqj + acc * qdd[i]
             mq[j] = mqj                        # complete: columns > j came earlier
-        gj = g[j] = By * gx - Bx * gy
+        gj = By * gx - Bx * gy
         # c_j: link j's own centre of mass, then the links beyond seen from joint j
         t = mlc * ww
         Q = mlc * (c * jy - s * jx) + Q + Lj * (c * Py - s * Px)
         Px = mj * jx - t * c + Px
         Py = mj * jy - t * s + Py
+        if total:
+            cv[j] = Q + gj + mqj if mq is not None else Q + gj
+        else:
+            cv[j] = Q
+            g[j] = gj
         if jtf is not None:
             Rx = Lj * c + Rx
             Ry = Lj * s + Ry
             jtf[j] = f = Rx * force[1] - Ry * force[0]
-            cv[j] = Q + gj + mqj + f if total else Q
-        else:
-            cv[j] = Q + gj + mqj if total else Q
+            if total:
+                cv[j] = cv[j] + f
     return M, mq, cv, g, jtf
 
 
@@ -271,44 +278,56 @@ def _closed_tau(k, ops, q, qd, qdd, force=None):
     return tau
 
 
-def _solve_spd(M, b):
+def _elimination_plan(n):
+    """The index bookkeeping of :func:`_solve_spd` for an ``n x n`` system, made once per arm.
+
+    ``elim``: per pivot ``j``, the pivot's flat index and, per row ``r`` below
+    it, the flat index of ``a[j, r]`` and the (target, source) pairs of the
+    row update (upper triangle only: the rest stays symmetric). ``back``: per
+    row, from the last, its diagonal and the (``a[j, c]``, ``c``) pairs.
+    """
+    elim = [(j * n + j, j, [(j * n + r, r, [(r * n + c, j * n + c) for c in range(r, n)])
+                            for r in range(j + 1, n)])
+            for j in range(n - 1)]
+    back = [(j, j * n + j, [(j * n + c, c) for c in range(j + 1, n)])
+            for j in range(n - 1, -1, -1)]
+    return elim, back
+
+
+def _solve_spd(M, b, plan):
     """Solve ``M x = b`` for a symmetric positive definite ``M`` (flat, row-major).
 
     Gaussian elimination without pivoting, which is stable for a positive
     definite matrix (it is the ``L D L^T`` factorisation), then back
     substitution; no inverse is formed. Works on floats or on blocks.
+    ``plan`` is :func:`_elimination_plan` of the size.
     """
-    n = len(b)
     a = list(M)
     x = list(b)
-    for j in range(n - 1):
-        row = j * n
-        d = a[row + j]
+    elim, back = plan
+    for pivot, j, rows in elim:
+        d = a[pivot]
         xj = x[j]
-        for r in range(j + 1, n):
-            f = a[row + r] / d                 # = a[r, j]: only the upper part is kept
-            rr = r * n
-            for c in range(r, n):
-                a[rr + c] = a[rr + c] - f * a[row + c]
+        for at, r, cells in rows:
+            f = a[at] / d                      # = a[r, j], read from the upper part
+            for target, source in cells:
+                a[target] = a[target] - f * a[source]
             x[r] = x[r] - f * xj
-    for j in range(n - 1, -1, -1):
-        row = j * n
+    for j, pivot, cells in back:
         t = x[j]
-        for c in range(j + 1, n):
-            t = t - a[row + c] * x[c]
-        x[j] = t / a[row + j]
+        for source, c in cells:
+            t = t - a[source] * x[c]
+        x[j] = t / a[pivot]
     return x
 
 
 def _forward(k, ops, q, qd, tau, force=None):
     """Forward dynamics: solve ``M qdd = tau - (c + g + friction + J^T F)``."""
-    M, _, cv, g, jtf = _closed_form(k, ops, q, qd, None, force, mass=True)
-    rhs = [t - a - b for t, a, b in zip(tau, cv, g)]
-    if jtf is not None:
-        rhs = [r - f for r, f in zip(rhs, jtf)]
+    M, _, bias, _, _ = _closed_form(k, ops, q, qd, None, force, True, True)
+    rhs = [t - b for t, b in zip(tau, bias)]
     if k.friction:
         rhs = [r - f for r, f in zip(rhs, _friction(k, ops, qd))]
-    return _solve_spd(M, rhs)
+    return _solve_spd(M, rhs, k.plan)
 
 
 # ---------------------------------------------------------------------------
@@ -599,7 +618,10 @@ def inverse_dynamics(arm, q, qd, qdd, tip_force=None):
     >>> inverse_dynamics(tabletop_arm(), np.radians([30, 45]), [1, 2], [3, -2]).round(4)
     array([5.7796, 0.4443])
     """
-    k = _consts(arm)
+    try:
+        k = arm._consts
+    except AttributeError:
+        k = _consts(arm)
     if tip_force is None:
         fast = _three(k.n, q, qd, qdd)
         if fast is not None:                   # one plain state: the kernel on floats
