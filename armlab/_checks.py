@@ -13,6 +13,8 @@ def finite_array(name, value):
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be numeric, got {value!r}") from None
+    except OverflowError:
+        raise ValueError(f"{name} must be finite, got {value!r}") from None
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return arr

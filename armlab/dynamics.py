@@ -90,6 +90,7 @@ def _fsign(x):
 _FLOATS = (math.sin, math.cos, _fsign)
 _ARRAYS = (np.sin, np.cos, np.sign)
 _BLOCK = 8192            # states per block in a batch
+_STATE = ("q", "qd", "qdd")
 
 
 def _three(n, a, b, c):
@@ -102,17 +103,11 @@ def _three(n, a, b, c):
         return _one_state(n, a, b, c)
     except TypeError:                                           # a scalar
         return None
-    try:
-        total = sum(a) + sum(b) + sum(c)
-    except TypeError:                                           # nested: a batch
-        return None
-    if (type(total) is float or type(total) is int) and total - total == 0:
-        return a, b, c
-    return None
+    return _checked([a, b, c])
 
 
 def _one_state(n, *values):
-    """Lists of n numbers, one per argument, when each is plainly one finite state; else None.
+    """Lists of n floats, one per argument, when each is plainly one finite state; else None.
 
     The fast path of the public functions: a ``(n,)`` array, list or tuple of
     finite numbers each. Anything else (other shapes, NaN, inf, non-numbers)
@@ -125,11 +120,25 @@ def _one_state(n, *values):
             if len(v) != n:
                 return None
             out.append(v.tolist() if type(v) is np.ndarray else list(v))
-        total = sum(map(sum, out))
     except (TypeError, AttributeError, ValueError):
         return None
-    if (type(total) is float or type(total) is int) and total - total == 0:
-        return out
+    return _checked(out)
+
+
+def _checked(lists):
+    """``lists`` if every entry is a finite float (ints converted), else None."""
+    try:
+        total = sum(map(sum, lists))
+    except (TypeError, ValueError, OverflowError):          # nested (a batch), text, huge ints
+        return None
+    if type(total) is float:
+        return lists if total - total == 0 else None       # NaN or inf somewhere
+    if type(total) is int:                                  # ints or bools among the numbers
+        try:
+            lists = [[float(x) for x in v] for v in lists]
+        except (TypeError, ValueError, OverflowError):
+            return None
+        return lists if all(math.isfinite(x) for v in lists for x in v) else None
     return None
 
 
@@ -146,8 +155,14 @@ def _drive(kernel, named, tails):
     arrays = list(named.values())
     sizes = [math.prod(t) for t in tails]
     if batch == ():
-        res = kernel(*[a.tolist() for a in arrays], _FLOATS)
-        return [np.array(r, dtype=float).reshape(t) for r, t in zip(res, tails)]
+        try:
+            res = kernel(*[a.tolist() for a in arrays], _FLOATS)
+        except (ValueError, OverflowError):                 # math: cos(inf) and the like
+            raise _not_finite(named) from None
+        outs = [np.array(r, dtype=float).reshape(t) for r, t in zip(res, tails)]
+        if not all(np.all(np.isfinite(out)) for out in outs):
+            raise _not_finite(named)
+        return outs
     count = math.prod(batch)
     flat = []
     for a in arrays:
@@ -164,7 +179,26 @@ def _drive(kernel, named, tails):
             for out, res in zip(outs, kernel(*comps, _ARRAYS)):
                 for j, value in enumerate(res):
                     out[start:stop, j] = value
+    if not all(np.all(np.isfinite(out)) for out in outs):
+        raise _not_finite(named)
     return [out.reshape(batch + t) for out, t in zip(outs, tails)]
+
+
+class _NotFinite(ValueError):
+    """Finite input, non-finite result: values too large, or a singular mass matrix."""
+
+
+def _not_finite(names):
+    return _NotFinite(f"the result is not finite for finite input ({', '.join(names)}): "
+                      "values too large for floating point arithmetic")
+
+
+def _finite_floats(values, names):
+    """``np.array(values)`` for a fast-path result, refusing inf and NaN."""
+    total = sum(values)
+    if total - total != 0:
+        raise _not_finite(names)
+    return np.array(values)
 
 
 def _batch_states(arm, **named):
@@ -511,7 +545,10 @@ def gravity_torques(arm, q):
     k = _consts(arm)
     fast = _one_state(k.n, q)
     if fast is not None:
-        return np.array(_closed_form(k, _FLOATS, fast[0], k.zeros)[3])
+        try:
+            return _finite_floats(_closed_form(k, _FLOATS, fast[0], k.zeros)[3], ["q"])
+        except (ValueError, OverflowError):
+            pass                                # the general path says what went wrong
     q = joint_vector(arm, "q", q)
 
     def kernel(q, ops):
@@ -625,10 +662,13 @@ def inverse_dynamics(arm, q, qd, qdd, tip_force=None):
     if tip_force is None:
         fast = _three(k.n, q, qd, qdd)
         if fast is not None:                   # one plain state: the kernel on floats
-            tau = _closed_form(k, _FLOATS, *fast, None, False, True)[2]
-            if k.friction:
-                tau = [t + f for t, f in zip(tau, _friction(k, _FLOATS, fast[1]))]
-            return np.array(tau)
+            try:
+                tau = _closed_form(k, _FLOATS, *fast, None, False, True)[2]
+                if k.friction:
+                    tau = [t + f for t, f in zip(tau, _friction(k, _FLOATS, fast[1]))]
+                return _finite_floats(tau, _STATE)
+            except (ValueError, OverflowError):
+                pass                            # the general path says what went wrong
     return _dynamics(arm, k, _closed_tau, "qdd", q, qd, qdd, tip_force)
 
 
@@ -671,7 +711,10 @@ def rnea(arm, q, qd, qdd, tip_force=None):
     if tip_force is None:
         fast = _three(k.n, q, qd, qdd)
         if fast is not None:
-            return np.array(_rnea(k, _FLOATS, *fast))
+            try:
+                return _finite_floats(_rnea(k, _FLOATS, *fast), _STATE)
+            except (ValueError, OverflowError):
+                pass                            # the general path says what went wrong
     return _dynamics(arm, k, _rnea, "qdd", q, qd, qdd, tip_force)
 
 
@@ -698,7 +741,8 @@ def forward_dynamics(arm, q, qd, tau, tip_force=None):
     -------
     qdd : (..., n) ndarray
         [rad/s^2]. The mass matrix is symmetric positive definite, so the
-        system is solved by its Cholesky factors, never by forming ``M^-1``.
+        system is solved by elimination without pivoting (its ``L D L^T``
+        factors), never by forming ``M^-1``.
 
     Raises
     ------
@@ -721,16 +765,17 @@ def forward_dynamics(arm, q, qd, tau, tip_force=None):
         fast = _three(k.n, q, qd, tau)
         if fast is not None:
             try:
-                return np.array(_forward(k, _FLOATS, *fast))
-            except ZeroDivisionError:                      # a zero pivot
-                raise _singular(arm) from None
+                return _finite_floats(_forward(k, _FLOATS, *fast), ("q", "qd", "tau"))
+            except (ValueError, OverflowError, ZeroDivisionError):
+                pass                            # the general path says what went wrong
     try:
-        qdd = _dynamics(arm, k, _forward, "tau", q, qd, tau, tip_force)
-    except ZeroDivisionError:
-        raise _singular(arm) from None
-    if not np.all(np.isfinite(qdd)):
-        raise _singular(arm)
-    return qdd
+        return _dynamics(arm, k, _forward, "tau", q, qd, tau, tip_force)
+    except (_NotFinite, ZeroDivisionError) as failure:
+        M = mass_matrix(arm, q)
+        if np.any(np.linalg.eigvalsh(M)[..., 0] <= 1e-13 * np.abs(M).max()):
+            raise _singular(arm) from None
+        raise _not_finite(["q", "qd", "tau"]) if isinstance(failure, ZeroDivisionError) \
+            else failure from None
 
 
 def kinetic_energy(arm, q, qd):

@@ -19,7 +19,11 @@ def _perp(v):
 
 def _frames(arm, q):
     """Joint positions ``(..., n+1, 2)`` (base first, tip last) and link directions ``(..., n, 2)``."""
-    phi = np.cumsum(q, axis=-1)
+    with np.errstate(over="ignore"):
+        phi = np.cumsum(q, axis=-1)
+    if not np.all(np.isfinite(phi)):
+        raise ValueError("q: the absolute link angles (sums of q) overflow; "
+                         "expected joint angles of a sensible size [rad]")
     e = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
     steps = arm._arrays["L"][:, None] * e
     p = np.concatenate([np.zeros(q.shape[:-1] + (1, 2)), np.cumsum(steps, axis=-2)], axis=-2)

@@ -229,3 +229,25 @@ def test_other_batches_that_do_not_broadcast_name_the_arguments():
 def test_virtual_work_check_refuses_an_undefined_ratio():
     with pytest.raises(ValueError, match="direction"):
         al.virtual_work_check(ARM, Q, [0.0, 0.0], [1.0, 0.0], [0.1])
+
+
+@pytest.mark.parametrize("q, qd", [([1e308, 1e308], [0.0, 0.0]), ([0.0, 0.0], [1e200, 0.0]),
+                                   ([[1e308, 1e308]], [0.0, 0.0]), ([10**400, 0], [0, 0])])
+def test_overflowing_input_is_an_error_not_inf_or_nan(q, qd):
+    for fn in (al.inverse_dynamics, al.rnea, al.forward_dynamics):
+        with pytest.raises(ValueError, match="finite"):
+            fn(ARM, q, qd, [0.0, 0.0])
+
+
+def test_integer_and_boolean_states_are_numbers():
+    np.testing.assert_allclose(al.inverse_dynamics(ARM, [1, 0], (0, 0), [True, False]),
+                               al.inverse_dynamics(ARM, [1.0, 0.0], [0.0, 0.0], [1.0, 0.0]))
+
+
+def test_overflowing_angles_in_kinematics_and_statics():
+    for call in (lambda: al.jacobian(ARM, [1e308, 1e308]),
+                 lambda: al.static_torques(ARM, [[1e308, 1e308]], [1.0, 0.0]),
+                 lambda: al.potential_energy(ARM, [1e308, 1e308]),
+                 lambda: al.singular_values(ARM, [1e308, 1e308])):
+        with pytest.raises(ValueError, match="q"):
+            call()
