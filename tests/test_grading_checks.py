@@ -334,3 +334,12 @@ def test_feedback_hides_hidden_tests():
     cell, _ = HideHiddenTests().preprocess_cell(cell, {}, 0)
     assert "secret" not in cell.source and "HIDDEN" not in cell.source
     assert cell.outputs[0].traceback == ["AssertionError: a is 1"]
+
+
+def test_the_references_a_student_could_borrow_can_be_switched_off():
+    """If a core function gains a decorator or a closure, it could no longer be
+    switched off; this test says so before a student finds out."""
+    blockable = {f.__name__ for f in checks._BLOCKABLE}
+    assert {"jacobian", "static_torques", "tip_force_from_torques", "com_jacobians",
+            "singular_values", "gravity_torques", "max_tip_force"} <= blockable
+    assert "tip_position" not in blockable and "statics_arm" not in blockable
