@@ -99,11 +99,14 @@ def _three(n, a, b, c):
         if len(a) != n or len(b) != n or len(c) != n:
             return None
         a, b, c = a.tolist(), b.tolist(), c.tolist()          # three (n,) arrays, the usual
+        total = sum(a) + sum(b) + sum(c)
     except AttributeError:                                      # lists or tuples among them
         return _one_state(n, a, b, c)
-    except TypeError:                                           # a scalar
+    except TypeError:                                           # a scalar, or a batch
         return None
-    return _checked([a, b, c])
+    if type(total) is float and total - total == 0:
+        return a, b, c
+    return _checked([a, b, c])                                  # ints, or not finite
 
 
 def _one_state(n, *values):
@@ -666,7 +669,9 @@ def inverse_dynamics(arm, q, qd, qdd, tip_force=None):
                 tau = _closed_form(k, _FLOATS, *fast, None, False, True)[2]
                 if k.friction:
                     tau = [t + f for t, f in zip(tau, _friction(k, _FLOATS, fast[1]))]
-                return _finite_floats(tau, _STATE)
+                total = sum(tau)
+                if total - total == 0:          # finite
+                    return np.array(tau)
             except (ValueError, OverflowError):
                 pass                            # the general path says what went wrong
     return _dynamics(arm, k, _closed_tau, "qdd", q, qd, qdd, tip_force)
