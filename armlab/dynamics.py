@@ -56,7 +56,7 @@ class _Consts:
         self.B = tuple(float(b) for b in A["B"])
         self.Tc = tuple(float(t) for t in A["Tc"])
         self.friction = any(self.B) or any(self.Tc)
-        # mass of the links beyond link k
+        # tail[k]: mass of links k, k + 1, ..., n - 1
         tail = [0.0] * (n + 1)
         for k in reversed(range(n)):
             tail[k] = tail[k + 1] + self.m[k]
@@ -102,7 +102,7 @@ def _three(n, a, b, c):
         total = sum(a) + sum(b) + sum(c)
     except AttributeError:                                      # lists or tuples among them
         return _one_state(n, a, b, c)
-    except TypeError:                                           # a scalar, or a batch
+    except (TypeError, ValueError, OverflowError):              # a scalar, a batch, odd data
         return None
     if type(total) is float and total - total == 0:
         return a, b, c
@@ -174,7 +174,7 @@ def _drive(kernel, named, tails):
         else:
             flat.append(np.broadcast_to(a, batch + a.shape[-1:]).reshape(count, a.shape[-1]))
     outs = [np.empty((count, s)) for s in sizes]
-    with np.errstate(all="ignore"):          # checked by the callers where it matters
+    with np.errstate(all="ignore"):          # non-finite results are refused below
         for start in range(0, count, _BLOCK):
             stop = min(start + _BLOCK, count)
             comps = [f if type(f) is list else list(np.ascontiguousarray(f[start:stop].T))

@@ -69,7 +69,7 @@ def agree_accelerations(arm, q, ours, theirs):
     agree(ours, theirs, tol=TOL * np.linalg.cond(M))
 
 
-CASES = settings(max_examples=40, deadline=None)
+CASES = settings(max_examples=60, deadline=None)
 ARMS = arm_and_state(min_links=2, max_links=7, friction=False)
 
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import armlab as al
 
-PROPS = settings(max_examples=60, deadline=None)
+PROPS = settings(max_examples=100, deadline=None)
 
 
 @PROPS
