@@ -146,6 +146,8 @@ class PlanarArm:
         total = m + mp
         c_new = (m * c + mp * L) / total if total > 0 else c
         i_new = i + m * (c - c_new) ** 2 + mp * (L - c_new) ** 2
+        if not np.isfinite([total, c_new, i_new]).all():
+            raise ValueError(f"mass {mass!r} is too large: the merged link's inertia overflows")
         return replace(self, masses=self.masses[:-1] + (total,), com=self.com[:-1] + (c_new,),
                        inertia=self.inertia[:-1] + (i_new,))
 

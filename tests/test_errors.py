@@ -251,3 +251,8 @@ def test_overflowing_angles_in_kinematics_and_statics():
                  lambda: al.singular_values(ARM, [1e308, 1e308])):
         with pytest.raises(ValueError, match="q"):
             call()
+
+
+def test_an_overflowing_payload():
+    with pytest.raises(ValueError, match="mass"):
+        ARM.with_payload(1e308)

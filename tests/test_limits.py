@@ -51,7 +51,7 @@ def test_payload_capacity_is_the_load_that_reaches_the_limit(arm, seed):
         else:
             assert cap[j] >= 0
             np.testing.assert_allclose(abs(g[j] + cap[j] * t[j]), limit[j], rtol=1e-9)
-    finite = np.isfinite(cap)
+    finite = np.isfinite(cap) & (cap < 1e6)        # (a vanishing gravity allows any load)
     if np.any(finite):
         k = cap[finite].min()
         loaded = al.gravity_torques(arm.with_payload(k), q)
