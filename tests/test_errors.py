@@ -255,4 +255,4 @@ def test_overflowing_angles_in_kinematics_and_statics():
 
 def test_an_overflowing_payload():
     with pytest.raises(ValueError, match="mass"):
-        ARM.with_payload(1e308)
+        al.PlanarArm([1.0, 1.5], [1.0, 1.0]).with_payload(1.5e308)
