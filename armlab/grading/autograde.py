@@ -35,7 +35,6 @@ that reads the LMS file names), the students are added to the gradebook,
 
 import argparse
 import csv
-import hashlib
 import json
 import os
 import pathlib
@@ -81,10 +80,6 @@ def _parts(source_nb):
 def _source(cell):
     s = cell.get("source", "")
     return "".join(s) if isinstance(s, list) else s
-
-
-def _checksum(text):
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _fmt_score(x):
@@ -226,12 +221,35 @@ def collect(assignment, submissions, course, cfg, pattern, problems):
 
 
 # ================================================================== census of one notebook
+MAX_NOTEBOOK_BYTES = 100 * 2**20
+
+
 def inspect_submission(path, release_nb, student, problems):
     """Check one submitted notebook before it runs; repair what nbgrader would choke on.
 
     Returns False when the notebook cannot be graded (it is then removed, and
-    nbgrader scores it zero).
+    nbgrader scores it zero). Whatever is in the file, this never raises: one
+    strange notebook must not stop the batch.
     """
+    if path.stat().st_size > MAX_NOTEBOOK_BYTES:
+        problems.add(student, "invalid notebook",
+                     f"{path.name} is larger than {MAX_NOTEBOOK_BYTES >> 20} MB: scored 0")
+        path.unlink()
+        return False
+    found = Problems()
+    try:
+        ok = _inspect(path, release_nb, student, found)
+    except Exception as exc:                                  # noqa: BLE001
+        problems.add(student, "invalid notebook",
+                     f"{path.name} has a structure nbgrader cannot read "
+                     f"({type(exc).__name__}: {str(exc)[:100]}): scored 0")
+        path.unlink(missing_ok=True)
+        return False
+    problems.rows |= found.rows
+    return ok
+
+
+def _inspect(path, release_nb, student, problems):
     import nbformat
 
     from armlab.grading.scan import scan_cells
@@ -617,7 +635,10 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
         wdir = dirs[[student in s for s in shards].index(True)]
         graded = wdir / "autograded" / student / assignment / f"{assignment}.ipynb"
         if graded.exists():
-            inspect_graded(graded, student, source_nb, timeout, problems)
+            try:
+                inspect_graded(graded, student, source_nb, timeout, problems)
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                problems.add(student, "grading failed", f"graded notebook unreadable: {exc}")
 
     # 7. one gradebook
     target_url = db_url or "sqlite:///" + str(out / "gradebook.db")
@@ -626,6 +647,17 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
         shutil.copy(master / "gradebook.db", target_url[len("sqlite:///"):])
     merge_gradebooks(target_url, master / "gradebook.db",
                      [d / "gradebook.db" for d, s in zip(dirs, shards) if s], assignment)
+    import warnings
+
+    from nbgrader.api import MissingEntry
+
+    with Gradebook(target_url) as gb, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for student in students:                  # a worker that died left no submission
+            try:
+                gb.find_submission(assignment, student)
+            except MissingEntry:
+                gb.add_submission(assignment, student)
 
     # 8. grades, per part, from the merged gradebook
     grades = {}
