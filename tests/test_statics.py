@@ -42,7 +42,9 @@ def test_redundant_arm_residual_is_orthogonal_to_the_range(case):
     arm, q, _, _, tau, _ = case
     force, residual = al.tip_force_from_torques(arm, q, tau)
     J = al.jacobian(arm, q)
-    np.testing.assert_allclose(J @ residual, 0, atol=1e-9 * (1 + np.abs(tau).max()))
+    sigma = al.singular_values(arm, q)
+    cond = sigma[0] / max(sigma[1], 1e-300)         # near a singularity, only as good as this
+    np.testing.assert_allclose(J @ residual, 0, atol=1e-12 * (1 + np.abs(tau).max()) * cond)
 
 
 @PROPS
