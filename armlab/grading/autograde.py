@@ -47,7 +47,9 @@ import zipfile
 
 from armlab.grading.release import REPO, load_config, venv_on_path
 
-DEFAULT_PATTERN = r"^(?P<student_id>[^_]+)_(?P<lms_id>[^_]+)_(?P<submission>[^_]+)_(?P<file_id>.+)$"
+DEFAULT_PATTERN = r"^(?P<student_id>.+?)_(?P<lms_id>\d+)_(?P<submission>\d+)_(?P<file_id>.+)$"
+# what a student id may look like once read from a file name (it becomes a folder name)
+SAFE_ID = re.compile(r"^[A-Za-z0-9@+-][A-Za-z0-9._@+-]{0,99}$")
 MEMORY_ERROR_NAMES = {"MemoryError"}
 TIMEOUT_NAMES = {"CellTimeoutError"}
 
@@ -115,7 +117,7 @@ def lms_collector_class(pattern):
             if not name.endswith(".ipynb"):
                 return None
             m = regex.match(name)
-            if not m:
+            if not m or not SAFE_ID.match(m["student_id"]) or "/" in m["file_id"]:
                 return None
             gd = m.groupdict()
             return {"student_id": gd["student_id"], "file_id": gd["file_id"], "timestamp": None}
@@ -185,9 +187,10 @@ def collect(assignment, submissions, course, cfg, pattern, problems):
         if not path.is_file():
             continue
         m = regex.match(path.name)
-        if not m:
+        if not m or not SAFE_ID.match(m["student_id"]):
             problems.add("(unknown)", "file name not understood",
-                         f"{path.name}: does not match the pattern {pattern}")
+                         f"{path.name}: does not match the pattern {pattern}"
+                         + ("" if not m else " with a usable student id"))
             continue
         sent.setdefault(m["student_id"], []).append(m["file_id"])
     expected = f"{assignment}.ipynb"
@@ -340,12 +343,13 @@ def _inspect(path, release_nb, student, problems):
 
 
 # ================================================================== worker
-def _kernel_spec(work, memory_mb):
+def _kernel_spec(work, memory_mb, max_chars):
     spec_dir = work / "jupyter" / "kernels" / "armlab-grading"
     spec_dir.mkdir(parents=True, exist_ok=True)
     spec = {
         "argv": [sys.executable, "-m", "armlab.grading.kernel",
-                 "--memory-mb", str(memory_mb), "-f", "{connection_file}"],
+                 "--memory-mb", str(memory_mb), "--max-chars", str(max_chars),
+                 "-f", "{connection_file}"],
         "display_name": "armlab grading (capped)",
         "language": "python",
         "env": {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -571,7 +575,7 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
     # 4. shards: each worker has its own course copy and gradebook
     workers = max(1, min(workers, len(runnable) or 1))
     shards = [runnable[k::workers] for k in range(workers)]
-    jupyter_path = _kernel_spec(work, memory_mb)
+    jupyter_path = _kernel_spec(work, memory_mb, max_chars)
     procs, dirs = [], []
     env = dict(os.environ)
     env["JUPYTER_PATH"] = str(jupyter_path) + os.pathsep + env.get("JUPYTER_PATH", "")
