@@ -35,7 +35,8 @@ def planar_vector(name, value):
     """A world-frame vector ``(..., 2)``: a force or a direction."""
     arr = finite_array(name, value)
     if arr.ndim == 0 or arr.shape[-1] != 2:
-        raise ValueError(f"{name} has shape {arr.shape}: expected a planar vector of shape (..., 2)")
+        raise ValueError(f"{name} has shape {arr.shape}: "
+                         "expected a planar vector of shape (..., 2)")
     return arr
 
 

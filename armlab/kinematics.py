@@ -18,7 +18,7 @@ def _perp(v):
 
 
 def _frames(arm, q):
-    """Joint positions ``(..., n+1, 2)`` (base first, tip last) and link directions ``(..., n, 2)``."""
+    """Joint positions ``(..., n+1, 2)`` (base first, tip last), link directions ``(..., n, 2)``."""
     with np.errstate(over="ignore"):
         phi = np.cumsum(q, axis=-1)
     if not np.all(np.isfinite(phi)):
