@@ -221,6 +221,12 @@ def virtual_work_check(arm, q, tip_force, direction, eps):
     joint_work, tip_work, relative : (k,) ndarray
         The two works [J] and ``(joint_work - tip_work) / joint_work``.
 
+    Raises
+    ------
+    ValueError
+        Also when ``tau . u`` is zero (no force, or a direction that does no
+        work), where the relative difference is undefined.
+
     Examples
     --------
     Seed 003's wall push with the direction ``default_rng(0).standard_normal(2)``:
