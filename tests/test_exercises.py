@@ -77,3 +77,31 @@ def test_round_trip(tmp_path):
     assert float(rows["mistake"][total]) == corpus.FULL - corpus.POINTS["part5"]
     assert float(rows["mistake"]["part5 (3)"]) == 0
     assert summary["gradebook_issues"] == []
+
+
+@pytest.mark.slow
+def test_grading_into_a_course_gradebook_keeps_the_rest(tmp_path):
+    """--db-url (PostgreSQL in a large course; a SQLite file here): a second round
+    replaces this assignment's rows and leaves other assignments and students alone."""
+    from nbgrader.api import Gradebook
+
+    url = f"sqlite:///{tmp_path / 'course.db'}"
+    with Gradebook(url) as gb:
+        gb.add_assignment("earlier")
+        gb.add_student("zoe")
+    export = tmp_path / "export"
+    export.mkdir()
+    nb = corpus.filled()
+    (export / "ann_1_1_statics.ipynb").write_text(json.dumps(nb))
+    for round_ in (1, 2):
+        if round_ == 2:
+            corpus.set_answer(nb, "push_answer", "max_push_30 = 50.0")
+            (export / "ann_1_1_statics.ipynb").write_text(json.dumps(nb))
+        summary = grade("statics", export, out=tmp_path / f"out{round_}", workers=1,
+                        timeout=20, db_url=url, progress=False)
+        assert summary["gradebook_issues"] == []
+    with Gradebook(url) as gb:
+        assert {a.name for a in gb.assignments} == {"earlier", "statics"}
+        assert {s.id for s in gb.students} == {"zoe", "ann"}
+        assert gb.find_submission("statics", "ann").score == corpus.FULL - corpus.POINTS["part5"]
+        assert len(gb.find_assignment("statics").submissions) == 1

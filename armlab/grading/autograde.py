@@ -446,26 +446,29 @@ def _failure_reason(log):
     return "grading failed", f"nbgrader could not grade it ({last[0].strip()[:150]}): scored 0"
 
 
-def merge_gradebooks(target_url, master_db, worker_dbs, assignment):
-    """Copy the master's and the workers' rows into the target gradebook.
+def merge_gradebooks(target_url, dbs, assignment, replace=True):
+    """Copy the rows of the SQLite gradebooks ``dbs`` into the target gradebook.
 
-    The workers started from a copy of the master (same assignment, cells and
-    students, the same ids); each added only its own students' submissions, so
-    rows are copied table by table in dependency order, skipping any whose
-    primary key is already there.
+    The first is the master (assignment, cells, students); the workers started
+    from a copy of it (the same ids) and each added only its own students'
+    submissions, so rows are copied table by table in dependency order,
+    skipping any whose primary key is already there. With ``replace``, the
+    target's earlier round of this assignment (its submissions included) is
+    removed first; its other assignments and its students stay.
     """
     import sqlalchemy as sa
-    from nbgrader.api import Base, Gradebook
+    from nbgrader.api import Base, Gradebook, MissingEntry
 
-    with Gradebook(target_url) as gb:                         # creates the schema if needed
-        try:
-            gb.remove_assignment(assignment)
-        except Exception:                                    # noqa: BLE001 (not there yet)
-            gb.db.rollback()
+    if replace:
+        with Gradebook(target_url) as gb:                     # creates the schema if needed
+            try:
+                gb.remove_assignment(assignment)
+            except MissingEntry:
+                pass
     target = sa.create_engine(target_url)
     tables = [t for t in Base.metadata.sorted_tables if t.name != "alembic_version"]
     with target.begin() as tconn:
-        for db in [master_db] + list(worker_dbs):
+        for db in dbs:
             source = sa.create_engine("sqlite:///" + str(db))
             with source.connect() as sconn:
                 for table in tables:
@@ -645,12 +648,15 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
                 problems.add(student, "grading failed", f"graded notebook unreadable: {exc}")
 
     # 7. one gradebook
-    target_url = db_url or "sqlite:///" + str(out / "gradebook.db")
-    if target_url.startswith("sqlite:///"):
-        pathlib.Path(target_url[len("sqlite:///"):]).unlink(missing_ok=True)
-        shutil.copy(master / "gradebook.db", target_url[len("sqlite:///"):])
-    merge_gradebooks(target_url, master / "gradebook.db",
-                     [d / "gradebook.db" for d, s in zip(dirs, shards) if s], assignment)
+    worker_dbs = [d / "gradebook.db" for d, s in zip(dirs, shards) if s]
+    if db_url is None:            # the run's own SQLite gradebook: start from the master's
+        target_url = "sqlite:///" + str(out / "gradebook.db")
+        (out / "gradebook.db").unlink(missing_ok=True)
+        shutil.copy(master / "gradebook.db", out / "gradebook.db")
+        merge_gradebooks(target_url, worker_dbs, assignment, replace=False)
+    else:                         # the course's gradebook: replace this assignment's round
+        target_url = db_url
+        merge_gradebooks(target_url, [master / "gradebook.db"] + worker_dbs, assignment)
     import warnings
 
     from nbgrader.api import MissingEntry
