@@ -252,6 +252,10 @@ def test_protect_puts_names_back():
 
     class Shell:
         events = Events()
+        input_transformers_cleanup = []
+        input_transformers_post = []
+        ast_transformers = []
+        custom_exceptions = ()
 
     ns = {"check_value": check_value, "deg": deg}
     ipython = type(sys)("IPython")
@@ -265,15 +269,20 @@ def test_protect_puts_names_back():
             sys.modules["IPython"] = saved
         else:
             del sys.modules["IPython"]
+    assert len(Shell.events.hooks) == 2                  # before and after every cell
     ns["check_value"] = lambda *a, **k: None
+    Shell.input_transformers_cleanup.append(lambda lines: [])
+    Shell.custom_exceptions = (AssertionError,)
     out = io.StringIO()
     saved_out, sys.stdout = sys.stdout, out
     try:
-        Shell.events.hooks[0](None)
+        Shell.events.hooks[1](None)
     finally:
         sys.stdout = saved_out
     assert ns["check_value"] is check_value
+    assert Shell.input_transformers_cleanup == [] and Shell.custom_exceptions == ()
     assert "restored check_value" in out.getvalue()
+    assert "input_transformers_cleanup" in out.getvalue()
 
 
 def test_import_stays_light():

@@ -565,11 +565,14 @@ def check_choice(answer, expected, choices, name="your answer", explain=""):
 
 
 def protect(namespace):
-    """Put the checks' names back into a notebook's namespace before every cell.
+    """Undo, around every cell, what an answer cell may do to the checks' setting.
 
-    Called by the exercises' locked first cell with ``globals()``. An answer
-    cell that rebinds, say, ``check_value`` finds the original back in place
-    when the next cell runs, with a note on stdout.
+    Called by the exercises' locked first cell with ``globals()``. Before and
+    after every cell it puts back the checks' names in the notebook (an answer
+    that rebinds ``check_value`` finds the original in place when the next cell
+    runs) and IPython's input and AST transformers and custom exception
+    handlers as they were (so no cell can rewrite or silence the test cells
+    that follow). Each repair is noted on stdout.
     """
     names = {}
     for key in __all__:
@@ -579,14 +582,39 @@ def protect(namespace):
     shell = ipython.get_ipython() if ipython is not None else None
     if shell is None:
         return None
+    lists = ("input_transformers_cleanup", "input_transformers_post", "ast_transformers")
+    saved = {attr: _list(getattr(shell, attr, [])) for attr in lists}
+    saved_exc = getattr(shell, "custom_exceptions", ())
 
     def _restore(*_args, **_kwargs):
+        notes = []
         for key, obj in names.items():
             if namespace.get(key) is not obj:
                 namespace[key] = obj
-                _sys.stdout.write(f"[armlab.grading] restored {key}: an earlier cell replaced it\n")
+                notes.append(f"restored {key}: an earlier cell replaced it")
+        for attr, items in saved.items():
+            try:
+                current = getattr(shell, attr)
+                if _len(current) != _len(items) or _len(
+                        [1 for a, b in _zip(current, items) if a is not b]):
+                    current[:] = items              # the lists are IPython's own: edit in place
+                    notes.append(f"restored IPython's {attr}")
+            except _BaseException:                  # never let a hook fail: IPython would
+                notes.append(f"could not restore IPython's {attr}")   # print it on stderr
+        try:
+            if shell.custom_exceptions is not saved_exc:
+                shell.custom_exceptions = saved_exc
+                notes.append("restored IPython's exception handling")
+        except _BaseException:
+            notes.append("could not restore IPython's exception handling")
+        for note in notes:
+            try:
+                _sys.stdout.write(f"[armlab.grading] {note}\n")
+            except _BaseException:
+                pass
 
     shell.events.register("pre_run_cell", _restore)
+    shell.events.register("post_run_cell", _restore)
     return None
 
 

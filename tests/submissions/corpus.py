@@ -96,6 +96,19 @@ def cases():
     out["patchchecks"] = (nb, {}, lose("part6"), {"suspected tampering"})
 
     nb = filled()
+    set_answer(nb, "push_answer", "\n".join([
+        "get_ipython().set_custom_exc((AssertionError,), lambda *a, **k: None)",
+        "max_push_30 = 99.0"]))
+    out["swallow"] = (nb, {}, lose("part5"), {"suspected tampering"})
+
+    nb = filled()
+    set_answer(nb, "push_answer", "\n".join([
+        "blank = lambda lines: [] if any('check_' in ln for ln in lines) else lines",
+        "get_ipython().input_transformers_cleanup.append(blank)",
+        "max_push_30 = 99.0"]))
+    out["transformer"] = (nb, {}, lose("part5"), {"suspected tampering"})
+
+    nb = filled()
     set_answer(nb, "sigma_answer", "\n".join([
         "class Agreeable(np.ndarray):",
         "    def __eq__(self, other): return True",
