@@ -20,10 +20,15 @@ Each route is one *link-loop kernel*: plain arithmetic over the links, written
 once, that runs either on Python floats (one state: no numpy overhead per
 operation) or on 1-D numpy arrays holding one joint's values for a block of
 states (a batch, processed block by block so that the temporaries stay small
-and in cache). Loops run over links, never over states.
+and in cache). Loops run over links, never over states. A simulation, which
+steps one state thousands of times, runs these same kernels on floats through
+:func:`_one_state_dynamics`, without the public functions' input checks.
 """
 
 import math
+from collections.abc import Callable
+from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
@@ -42,8 +47,8 @@ __all__ = [
 class _Consts:
     """Plain-float constants of one arm, derived once and cached on it."""
 
-    __slots__ = ("n", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "friction", "zeros",
-                 "coef", "a0", "two_L", "m_lc", "backward", "plan")
+    __slots__ = ("n", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "coulomb", "friction",
+                 "zeros", "coef", "a0", "two_L", "m_lc", "backward", "plan")
 
     def __init__(self, arm):
         A = arm._arrays
@@ -55,7 +60,8 @@ class _Consts:
         self.gx, self.gy = arm.gravity
         self.B = tuple(float(b) for b in A["B"])
         self.Tc = tuple(float(t) for t in A["Tc"])
-        self.friction = any(self.B) or any(self.Tc)
+        self.coulomb = any(self.Tc)
+        self.friction = any(self.B) or self.coulomb
         # tail[k]: mass of links k, k + 1, ..., n - 1
         tail = [0.0] * (n + 1)
         for k in reversed(range(n)):
@@ -67,8 +73,10 @@ class _Consts:
                         for k in range(n))
         self.two_L = tuple(2.0 * x for x in L)
         self.m_lc = tuple(m[k] * lc[k] for k in range(n))
-        # what the closed form's inward loop needs about link j, tip first
-        self.backward = [(j, L[j], m[j], self.m_lc[j], self.coef[j], self.a0[j], self.two_L[j])
+        # what the closed form's inward loop needs about link j, tip first: its numbers,
+        # where M_jj sits in the flat matrix, and (i, L_i, where M_ij and M_ji sit) for i < j
+        self.backward = [(j, L[j], m[j], self.m_lc[j], self.coef[j], self.a0[j], self.two_L[j],
+                          j * n + j, [(i, L[i], i * n + j, j * n + i) for i in reversed(range(j))])
                          for j in reversed(range(n))]
         self.plan = _elimination_plan(n)
 
@@ -258,26 +266,26 @@ def _closed_form(k, ops, q, qd, qdd=None, force=None, mass=False, total=False):
     gx, gy = k.gx, k.gy
     # beyond link j: B_{j+1}, A_{j+1}, sum m_i a_i, sum m_i (C_i - P_{j+1}) x a_i, tip - P_{j+1}
     Bx = By = A = Px = Py = Q = Rx = Ry = 0.0
-    for j, Lj, mj, mlc, cj, a0j, twoL in k.backward:
+    for j, Lj, mj, mlc, cj, a0j, twoL, jj, inner in k.backward:
         c, s, ww, jx, jy = links[j]
         A = a0j + A + twoL * (c * Bx + s * By)
         Bx = cj * c + Bx
         By = cj * s + By
         # column j of M: M_jj = A_j, M_ij = A_j + (P_j - P_i).B_j for i < j
         if mass:
-            M[j * n + j] = acc = A
-            for i in range(j - 1, -1, -1):
+            M[jj] = acc = A
+            for i, Li, ij, ji in inner:
                 ei = links[i]
-                acc = acc + L[i] * (ei[0] * Bx + ei[1] * By)
-                M[i * n + j] = M[j * n + i] = acc
+                acc = acc + Li * (ei[0] * Bx + ei[1] * By)
+                M[ij] = M[ji] = acc
         if mq is not None:
             qj = qdd[j]
             mqj = mq[j] + A * qj
             if j:
                 acc = A
-                for i in range(j - 1, -1, -1):
+                for i, Li, _, _ in inner:
                     ei = links[i]
-                    acc = acc + L[i] * (ei[0] * Bx + ei[1] * By)
+                    acc = acc + Li * (ei[0] * Bx + ei[1] * By)
                     mq[i] = mq[i] + acc * qj
                     mqj = mqj + acc * qdd[i]
             mq[j] = mqj                        # complete: columns > j came earlier
@@ -302,9 +310,11 @@ def _closed_form(k, ops, q, qd, qdd=None, force=None, mass=False, total=False):
 
 
 def _friction(k, ops, qd):
-    sign = ops[2]
-    return [k.B[j] * qd[j] + k.Tc[j] * sign(qd[j]) if (k.B[j] or k.Tc[j]) else 0.0
-            for j in range(k.n)]
+    """Torques that overcome friction, ``B qd + Tc sign(qd)``, as a list over joints."""
+    if k.coulomb:
+        sign = ops[2]
+        return [b * v + t * sign(v) if (b or t) else 0.0 for b, t, v in zip(k.B, k.Tc, qd)]
+    return [b * v if b else 0.0 for b, v in zip(k.B, qd)]
 
 
 def _closed_tau(k, ops, q, qd, qdd, force=None):
@@ -331,16 +341,16 @@ def _elimination_plan(n):
     return elim, back
 
 
-def _solve_spd(M, b, plan):
-    """Solve ``M x = b`` for a symmetric positive definite ``M`` (flat, row-major).
+def _solve_spd(a, x, plan):
+    """Solve ``M x = b`` for a symmetric positive definite ``M``, in place.
 
-    Gaussian elimination without pivoting, which is stable for a positive
-    definite matrix (it is the ``L D L^T`` factorisation), then back
+    ``a``: ``M`` as a flat row-major list, ``x``: ``b`` as a list; both are
+    overwritten (pass lists of your own), and ``x`` is returned holding the
+    solution. Gaussian elimination without pivoting, which is stable for a
+    positive definite matrix (it is the ``L D L^T`` factorisation), then back
     substitution; no inverse is formed. Works on floats or on blocks.
     ``plan`` is :func:`_elimination_plan` of the size.
     """
-    a = list(M)
-    x = list(b)
     elim, back = plan
     for pivot, j, rows in elim:
         d = a[pivot]
@@ -358,12 +368,18 @@ def _solve_spd(M, b, plan):
     return x
 
 
-def _forward(k, ops, q, qd, tau, force=None):
-    """Forward dynamics: solve ``M qdd = tau - (c + g + friction + J^T F)``."""
+def _forward(k, ops, q, qd, tau, force=None, friction=None):
+    """Forward dynamics: solve ``M qdd = tau - (c + g + J^T F) - friction``.
+
+    ``friction``: the caller's :func:`_friction` at ``qd``, when it has it already.
+    """
     M, _, bias, _, _ = _closed_form(k, ops, q, qd, None, force, True, True)
-    rhs = [t - b for t, b in zip(tau, bias)]
-    if k.friction:
-        rhs = [r - f for r, f in zip(rhs, _friction(k, ops, qd))]
+    if friction is None and k.friction:
+        friction = _friction(k, ops, qd)
+    if friction is None:
+        rhs = [t - b for t, b in zip(tau, bias)]
+    else:
+        rhs = [t - b - f for t, b, f in zip(tau, bias, friction)]
     return _solve_spd(M, rhs, k.plan)
 
 
@@ -409,6 +425,53 @@ def _rnea(k, ops, q, qd, qdd, force=None):
     if k.friction:
         tau = [t + f for t, f in zip(tau, _friction(k, ops, qd))]
     return tau
+
+
+# ---------------------------------------------------------------------------
+# The same kernels bound to one arm, on floats: for loops that step one state.
+
+
+class _OneState(NamedTuple):
+    """Single-state dynamics of one arm on plain floats; see :func:`_one_state_dynamics`."""
+
+    forward: Callable       # (q, qd, tau, force=None, friction=None) -> qdd
+    inverse: Callable       # (q, qd, qdd) -> tau, closed form with friction
+    gravity: Callable       # (q) -> g
+    friction: Callable      # (qd) -> friction torques
+    has_friction: bool      # False: friction(qd) is all zeros
+
+
+def _one_state_dynamics(arm):
+    """The kernels of this module bound to ``arm``, one state in plain floats.
+
+    For a loop that steps a single state thousands of times (the simulation):
+    the public functions' fast paths without their input checks and array
+    conversions. Arguments and results are sequences (lists) of ``n`` floats;
+    no tip force in ``inverse`` and ``gravity``. Nothing is validated: the
+    caller checks its inputs once and its state for finiteness; bad numbers
+    surface as ``ValueError``, ``OverflowError`` or ``ZeroDivisionError``
+    (a singular mass matrix).
+
+    Examples
+    --------
+    Seed 000's worked instant, there and back:
+
+    >>> from armlab import tabletop_arm
+    >>> dyn = _one_state_dynamics(tabletop_arm())
+    >>> q = [math.radians(30), math.radians(45)]
+    >>> tau = dyn.inverse(q, [1.0, 2.0], [3.0, -2.0])
+    >>> [round(x, 4) for x in tau], [round(x, 12) for x in dyn.forward(q, [1.0, 2.0], tau)]
+    ([5.7796, 0.4443], [3.0, -2.0])
+    """
+    k = _consts(arm)
+
+    def gravity(q):
+        return _closed_form(k, _FLOATS, q, k.zeros)[3]
+
+    return _OneState(forward=partial(_forward, k, _FLOATS),
+                     inverse=partial(_closed_tau, k, _FLOATS),
+                     gravity=gravity, friction=partial(_friction, k, _FLOATS),
+                     has_friction=k.friction)
 
 
 # ---------------------------------------------------------------------------

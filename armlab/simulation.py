@@ -10,6 +10,10 @@ plant (the *real* arm) is integrated in ``substeps`` smaller steps:
   000's pseudocode: ``qd += qdd h`` then ``q += qd h`` with the new ``qd``;
 * ``method="rk4"``: the classical fourth-order Runge-Kutta method.
 
+The plant's dynamics are those of :mod:`armlab.dynamics`, the same closed-form
+kernels as :func:`armlab.forward_dynamics`, run on plain floats (one state at
+a time, inputs checked once at :func:`simulate`'s edge).
+
 A controller is any callable ``controller(t, q, qd) -> tau`` taking the time
 [s] and ``(n,)`` arrays of angles [rad] and speeds [rad/s], returning ``n``
 torques [N m]; it sees the exact state at each tick (no sensor noise, no
@@ -26,11 +30,12 @@ joint angle positive; the equation of motion is that of
 
 import math
 from dataclasses import dataclass
+from operator import mul
 
 import numpy as np
 
-from armlab import _scalar
 from armlab._checks import finite_array, joint_vector, per_joint
+from armlab.dynamics import _one_state_dynamics, kinetic_energy, potential_energy
 from armlab.limits import clip_torques
 from armlab.trajectory import Quintic, quintic
 
@@ -222,7 +227,7 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
     else:
         command = _array_caller(controller, arm.n)
 
-    P = _scalar.params(arm)
+    dyn = _one_state_dynamics(arm)
     h = dt / substeps
     step = _euler_tick if method == "euler" else _rk4_tick
     q, qd = q.tolist(), qd.tolist()
@@ -235,19 +240,18 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
         if low is not None:
             tau = [lo if x < lo else hi if x > hi else x for x, lo, hi in zip(tau_cmd, low, high)]
             sat = [x != y for x, y in zip(tau_cmd, tau)]
-        kin, pot = _scalar.energies(P, q, qd)
         try:
             if k == ticks:
-                qdd = _scalar.forward_dynamics(P, q, qd, tau)
+                qdd = dyn.forward(q, qd, tau)
             else:
-                qdd, q_new, qd_new, dw_m, dw_f = step(P, q, qd, tau, h, substeps)
+                qdd, q_new, qd_new, dw_m, dw_f = step(dyn, q, qd, tau, h, substeps)
                 if not all(map(math.isfinite, q_new + qd_new)):
                     raise OverflowError
-        except (OverflowError, ValueError):                # inf/nan: sin(inf), sqrt(-x), ...
+        except (OverflowError, ValueError, ZeroDivisionError):     # inf/nan: sin(inf), ...
             raise ValueError(f"the simulation diverged between t = {t:g} s and the next tick: "
                              "the state is no longer finite; lower the gains or the time "
                              "step (control_dt, substeps)") from None
-        rows.append((t, q, qd, qdd, tau_cmd, tau, sat, kin, pot, w_motor, w_friction))
+        rows.append((t, q, qd, qdd, tau_cmd, tau, sat, w_motor, w_friction))
         if k < ticks:
             q, qd = q_new, qd_new
             w_motor += dw_m
@@ -259,9 +263,9 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
                  else np.array(cols[6], dtype=bool).reshape(ticks + 1, n))
     arr = [None if i == 6 else np.array(c, dtype=float) for i, c in enumerate(cols)]
     return Simulation(time=arr[0], q=arr[1], qd=arr[2], qdd=arr[3], tau_command=arr[4],
-                      tau=arr[5], saturated=saturated, kinetic=arr[7], potential=arr[8],
-                      motor_work=arr[9], friction_work=arr[10], method=method, control_dt=dt,
-                      substeps=int(substeps))
+                      tau=arr[5], saturated=saturated, kinetic=kinetic_energy(arm, arr[1], arr[2]),
+                      potential=potential_energy(arm, arr[1]), motor_work=arr[7],
+                      friction_work=arr[8], method=method, control_dt=dt, substeps=int(substeps))
 
 
 def _zero_torque(t, q, qd):
@@ -286,21 +290,67 @@ def _array_caller(controller, n):
     return command
 
 
-def _euler_tick(P, q, qd, tau, h, substeps):
+def _euler_tick(dyn, q, qd, tau, h, substeps):
     """One control tick of semi-implicit Euler steps under a held torque.
 
-    Work is counted as force times displacement within each step: the motors
-    do ``tau . (q_new - q)``; friction takes ``f(qd) . (q_new - q)`` with the
+    Each step: ``qdd = forward(q, qd, tau)``, ``qd += qdd h``, then
+    ``q += qd h`` with the new ``qd`` (seed 000's pseudocode). Work is counted
+    as force times displacement within each step: the motors do
+    ``tau . (q_new - q)``; friction takes ``f(qd) . (q_new - q)`` with the
     friction that acted in the step (evaluated at the step's starting speed).
+    Returns ``(qdd at the tick's start, q, qd, motor work, friction work)``.
     """
-    qdd0, q_new, qd_new, w_f = _scalar.euler_steps(P, q, qd, tau, h, substeps)
-    w_m = sum(t * (b - a) for t, a, b in zip(tau, q, q_new))
-    return qdd0, q_new, qd_new, w_m, w_f
+    forward, friction = dyn.forward, dyn.friction if dyn.has_friction else None
+    q0 = q
+    qdd0 = None
+    wf = 0.0
+    for _ in range(substeps):
+        f = None if friction is None else friction(qd)
+        a = forward(q, qd, tau, None, f)
+        qd = [v + h * x for v, x in zip(qd, a)]
+        q = [x + h * v for x, v in zip(q, qd)]
+        if f is not None:
+            wf += sum(map(mul, f, qd))
+        if qdd0 is None:
+            qdd0 = a
+    w_m = sum(t * (x1 - x0) for t, x0, x1 in zip(tau, q0, q))
+    return qdd0, q, qd, w_m, wf * h
 
 
-def _rk4_tick(P, q, qd, tau, h, substeps):
-    """One control tick of classical RK4 steps; the work is integrated with the state."""
-    return _scalar.rk4_steps(P, q, qd, tau, h, substeps)
+def _rk4_tick(dyn, q, qd, tau, h, substeps):
+    """One control tick of classical RK4 steps under a held torque.
+
+    The work done by the motors (``tau . qd``) and taken by friction
+    (``f(qd) . qd``) is integrated along with the state, with the same
+    four-stage weights. Returns what :func:`_euler_tick` returns.
+    """
+    forward, friction = dyn.forward, dyn.friction
+
+    def deriv(x, v):
+        """(qdd, motor power, friction power) at the state (x, v)."""
+        f = friction(v)
+        return forward(x, v, tau, None, f), sum(map(mul, tau, v)), sum(map(mul, f, v))
+
+    half, sixth = 0.5 * h, h / 6.0
+    qdd0 = None
+    wm = wf = 0.0
+    for _ in range(substeps):
+        a1, pm1, pf1 = deriv(q, qd)
+        if qdd0 is None:
+            qdd0 = a1
+        v2 = [v + half * a for v, a in zip(qd, a1)]
+        a2, pm2, pf2 = deriv([x + half * v for x, v in zip(q, qd)], v2)
+        v3 = [v + half * a for v, a in zip(qd, a2)]
+        a3, pm3, pf3 = deriv([x + half * v for x, v in zip(q, v2)], v3)
+        v4 = [v + h * a for v, a in zip(qd, a3)]
+        a4, pm4, pf4 = deriv([x + h * v for x, v in zip(q, v3)], v4)
+        wm += sixth * (pm1 + 2.0 * (pm2 + pm3) + pm4)
+        wf += sixth * (pf1 + 2.0 * (pf2 + pf3) + pf4)
+        q = [x + sixth * (b1 + 2.0 * (b2 + b3) + b4)
+             for x, b1, b2, b3, b4 in zip(q, qd, v2, v3, v4)]
+        qd = [x + sixth * (b1 + 2.0 * (b2 + b3) + b4)
+              for x, b1, b2, b3, b4 in zip(qd, a1, a2, a3, a4)]
+    return qdd0, q, qd, wm, wf
 
 
 # ----------------------------------------------------------------------------- controllers
@@ -374,7 +424,7 @@ class _PID(Controller):
             raise ValueError(f"integral has shape {start.shape}: expected ({n},) torques [N m]")
         self.integral0 = tuple(start.tolist())
         self.model = model
-        self._P = None if model is None else _scalar.params(model)
+        self._dyn = None if model is None else _one_state_dynamics(model)
         self.extra = extra
         self.reset()
 
@@ -394,9 +444,9 @@ class _PID(Controller):
             integral[i] += self.ki[i] * e * dt
             out.append(self.kp[i] * e + self.kd[i] * (qd_ref[i] - qd[i]) + integral[i])
         if self.extra == "gravity":
-            out = [a + b for a, b in zip(out, _scalar.gravity(self._P, q))]
+            out = [a + b for a, b in zip(out, self._dyn.gravity(q))]
         elif self.extra == "feedforward":
-            ff = _scalar.inverse_dynamics(self._P, q_ref, qd_ref, qdd_ref)
+            ff = self._dyn.inverse(q_ref, qd_ref, qdd_ref)
             out = [a + b for a, b in zip(out, ff)]
         return out
 
@@ -407,7 +457,7 @@ class _ComputedTorque(Controller):
     def __init__(self, model, plan, kp, kd):
         self.n = model.n
         self.model = model
-        self._P = _scalar.params(model)
+        self._dyn = _one_state_dynamics(model)
         self.plan = _as_plan(plan, self.n)
         self.kp, self.kd = _gains(self.n, "kp", kp), _gains(self.n, "kd", kd)
 
@@ -415,7 +465,7 @@ class _ComputedTorque(Controller):
         q_ref, qd_ref, qdd_ref = self.plan._at(t)
         wanted = [a + kp * (r - x) + kd * (rd - v) for a, kp, kd, r, x, rd, v
                   in zip(qdd_ref, self.kp, self.kd, q_ref, q, qd_ref, qd)]
-        return _scalar.inverse_dynamics(self._P, q, qd, wanted)
+        return self._dyn.inverse(q, qd, wanted)
 
 
 def pd(plan, kp, kd):
