@@ -343,3 +343,15 @@ def test_controller_for_another_arm_is_refused(real):
     three = al.PlanarArm((1, 1, 1), (1, 1, 1))
     with pytest.raises(ValueError, match="joints"):
         al.simulate(real, HOLD_POSE, 0.01, al.pd_gravity(three, [0, 0, 0], 1, 1))
+
+
+def test_one_euler_step_is_semi_implicit():
+    """One plant step: qdd from forward dynamics, then qd += h qdd, then q += h qd (new qd)."""
+    arm = al.tabletop_arm(damping=0.02)
+    q0, qd0, tau = np.radians([30.0, 45.0]), np.array([1.0, -2.0]), np.array([0.5, -0.2])
+    h = 1e-3
+    sim = al.simulate(arm, q0, h, lambda t, q, qd: tau, qd0=qd0, control_dt=h, substeps=1)
+    qdd = al.forward_dynamics(arm, q0, qd0, tau)
+    qd1 = qd0 + h * qdd
+    np.testing.assert_allclose(sim.qd[1], qd1, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(sim.q[1], q0 + h * qd1, rtol=0, atol=1e-14)
