@@ -421,6 +421,14 @@ def inspect_graded(path, student, source_nb, timeout, problems):
                 elif name in MEMORY_ERROR_NAMES:
                     problems.add(student, "memory exhausted",
                                  f"cell {label} hit the kernel's memory cap (MemoryError)")
+                elif "switched off while your function is checked" in out.get("evalue", ""):
+                    fn = re.search(r"armlab\.(\w+) is switched off", out["evalue"])
+                    problems.add(student, "used armlab's reference",
+                                 f"cell {label}: the answer calls armlab."
+                                 f"{fn.group(1) if fn else '?'} instead of computing it")
+                elif "objects of other types are not accepted" in out.get("evalue", ""):
+                    problems.add(student, "answer of a refused type",
+                                 f"cell {label}: {out['evalue'].split(':')[0]}")
                 elif name == "KeyboardInterrupt":
                     problems.add(student, "cell timeout",
                                  f"cell {label} ran past {timeout:g} s and was interrupted")

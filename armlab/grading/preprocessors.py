@@ -1,6 +1,7 @@
 """nbgrader preprocessors the autograder adds to nbgrader's own.
 
-``TruncateOutput`` runs right after execution and bounds what a cell can put
+``TruncateOutput`` runs right after execution, merges each cell's consecutive stream
+outputs (their split depends on timing) and bounds what a cell can put
 in the graded notebook (characters of text, size of rich data, widget views);
 ``HideHiddenTests`` runs when feedback is generated and removes the hidden
 tests' source and the tracebacks that would quote it, keeping each failed
@@ -27,8 +28,17 @@ class TruncateOutput(Preprocessor):
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code":
             return cell, resources
-        kept, used, cut = [], 0, False
+        # Merge consecutive stream outputs of the same stream: how a print is split
+        # into messages depends on timing, and the graded files must not.
+        merged = []
         for out in cell.get("outputs", []):
+            if (out.output_type == "stream" and merged and merged[-1].output_type == "stream"
+                    and merged[-1].name == out.name):
+                merged[-1].text += out.text
+            else:
+                merged.append(out)
+        kept, used, cut = [], 0, False
+        for out in merged:
             if out.output_type == "stream":
                 room = self.max_chars - used
                 if room <= 0:

@@ -126,7 +126,7 @@ def cases():
         "    def __sub__(self, other): return 0.0",
         "    def __abs__(self): return 0.0",
         "max_push_30 = Yes(0.0)"]))
-    out["liar"] = (nb, {}, lose("part4", "part5"), set())
+    out["liar"] = (nb, {}, lose("part4", "part5"), {"answer of a refused type"})
 
     nb = filled()
     set_answer(nb, "jacobian_answer",
@@ -137,7 +137,7 @@ def cases():
                "def joint_torques(q, F):\n"
                '    """J^T F, borrowed."""\n'
                "    return al.static_torques(arm, q, F)")
-    out["callsref"] = (nb, {}, lose("part1", "part2", "part7"), set())
+    out["callsref"] = (nb, {}, lose("part1", "part2", "part7"), {"used armlab's reference"})
 
     nb = filled()
     cell(nb, "test_push")["source"] = "pass"
