@@ -352,3 +352,15 @@ def test_the_references_a_student_could_borrow_can_be_switched_off():
     assert {"jacobian", "static_torques", "tip_force_from_torques", "com_jacobians",
             "singular_values", "gravity_torques", "max_tip_force"} <= blockable
     assert "tip_position" not in blockable and "statics_arm" not in blockable
+
+
+def test_a_table_of_answers_fails_the_unannounced_pose():
+    """A function that looks up armlab's answers for the tests' poses, computed in advance."""
+    table = {tuple(np.round(q, 12)): al.jacobian(ARM, q) for q in fresh_poses(6, seed=3)}
+
+    def lookup(q):
+        return table[tuple(np.round(q, 12))]
+
+    with pytest.raises(AssertionError, match="not announced in advance"):
+        check_function(lookup, "jacobian", fresh_poses(6, seed=3))
+    assert any("fresh_poses" in msg for _, msg in scan_source("t = fresh_poses(6, seed=3)"))
