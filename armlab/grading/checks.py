@@ -19,7 +19,8 @@ shares the kernel with them, so they are written to hold when an answer cell
   :func:`check_function` runs the student's function with ``armlab``'s
   statics and kinematics switched off (their code objects swapped for a stub
   that raises, so every alias and default argument is covered), then restores
-  them;
+  them; each such check ends at a pose drawn at random, so a table of armlab's
+  answers for the tests' poses, prepared in advance, fails too;
 * writes to stderr or raises warnings inside its function (captured and
   dropped during the call, so an honest answer never puts anything on stderr,
   which nbgrader scores as zero).
