@@ -16,10 +16,10 @@ $(STAMP): requirements.txt requirements-test.txt pyproject.toml
 venv: $(STAMP)
 
 # The execution cache keys on each chapter's code only: when armlab changes, drop it,
-# so no page keeps numbers computed by an older armlab.
+# and Sphinx's saved environment, so no page keeps numbers computed by an older armlab.
 ARMLAB_SRC := $(wildcard armlab/*.py armlab/*/*.py)
 _build/.armlab-src: $(ARMLAB_SRC)
-	rm -rf _build/.jupyter_cache
+	rm -rf _build/.jupyter_cache _build/.doctrees
 	mkdir -p _build && touch $@
 
 book: $(STAMP) _build/.armlab-src
