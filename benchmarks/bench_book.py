@@ -103,9 +103,9 @@ def main():
     lines += [f"| warm rebuild {i + 1} | {t:.1f} |" for i, t in enumerate(warm)]
     lines += [
         "",
-        "The execution cache keys on each chapter's code, not on `armlab`'s source: after "
-        "changing `armlab`, run `make clean` (or delete `_build`) before building, so every "
-        "number is recomputed.",
+        "The execution cache keys on each chapter's code, not on `armlab`'s source: "
+        "`make book` therefore drops the cache and Sphinx's saved environment whenever a file "
+        "of `armlab` is newer than the last build, so every number is recomputed.",
         "",
     ]
     OUT.write_text("\n".join(lines))
