@@ -22,6 +22,7 @@ from armlab.simulation import (Controller, Simulation, computed_torque, feedforw
 from armlab.statics import (force_error_bound, max_tip_force, singular_values, static_torques,
                             tip_force_from_torques, virtual_work_check)
 from armlab.trajectory import Quintic, quintic
+from armlab.urdf import to_urdf
 
 __all__ = [
     "PlanarArm", "tabletop_arm", "rod_arm", "statics_arm",
@@ -37,5 +38,6 @@ __all__ = [
     "feedforward_pid", "computed_torque",
     "gravity_regressor", "gravity_parameters", "holding_torques", "GravityFit", "fit_gravity",
     "payload_mass",
+    "to_urdf",
 ]
 __version__ = "0.1.0"

@@ -47,19 +47,7 @@ def best(fn, repeat=3):
 def pinocchio_model(arm):
     import pinocchio as pin
 
-    parts = ['<robot name="arm">', '<link name="base"/>']
-    parent, offset = "base", 0.0
-    for i in range(arm.n):
-        parts.append(
-            f'<link name="l{i}"><inertial><origin xyz="{arm.com[i]!r} 0 0"/>'
-            f'<mass value="{arm.masses[i]!r}"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" '
-            f'iyz="0" izz="{arm.inertia[i]!r}"/></inertial></link>'
-            f'<joint name="j{i}" type="revolute"><parent link="{parent}"/><child link="l{i}"/>'
-            f'<origin xyz="{offset!r} 0 0"/><axis xyz="0 0 1"/>'
-            '<limit lower="-100" upper="100" effort="1e6" velocity="1e6"/></joint>')
-        parent, offset = f"l{i}", arm.lengths[i]
-    parts.append("</robot>")
-    model = pin.buildModelFromXML("\n".join(parts))
+    model = pin.buildModelFromXML(al.to_urdf(arm))
     model.gravity.linear = np.array([*arm.gravity, 0.0])
     return model, model.createData()
 

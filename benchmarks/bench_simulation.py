@@ -34,26 +34,8 @@ KP, KD, KI = np.array([60.0, 30.0]), np.array([4.0, 1.5]), np.array([60.0, 30.0]
 DT, SUBSTEPS, DURATION = 1e-3, 10, 1.5
 
 
-def urdf(arm):
-    """A URDF string for a planar arm: revolute joints about z, links along x."""
-    parts = ['<robot name="planar_arm">', '<link name="base"/>']
-    parent, offset = "base", 0.0
-    for i, (L, m, c, inertia) in enumerate(zip(arm.lengths, arm.masses, arm.com, arm.inertia)):
-        parts += [
-            f'<joint name="j{i}" type="revolute"><parent link="{parent}"/>'
-            f'<child link="l{i}"/><origin xyz="{offset} 0 0" rpy="0 0 0"/><axis xyz="0 0 1"/>'
-            '<limit lower="-100" upper="100" effort="1000" velocity="1000"/></joint>',
-            f'<link name="l{i}"><inertial><origin xyz="{c} 0 0" rpy="0 0 0"/>'
-            f'<mass value="{m}"/><inertia ixx="{inertia}" iyy="{inertia}" izz="{inertia}" '
-            'ixy="0" ixz="0" iyz="0"/></inertial></link>',
-        ]
-        parent, offset = f"l{i}", L
-    parts.append("</robot>")
-    return "\n".join(parts)
-
-
 def pin_model(arm):
-    model = pin.buildModelFromXML(urdf(arm))
+    model = pin.buildModelFromXML(al.to_urdf(arm))
     model.gravity.linear = np.array([0.0, -9.81, 0.0])
     return model
 

@@ -19,26 +19,8 @@ pin = pytest.importorskip("pinocchio")
 TOL = 1e-12
 
 
-def urdf(arm):
-    parts = ['<robot name="planar_arm">', '<link name="base"/>']
-    parent, offset = "base", 0.0
-    for i in range(arm.n):
-        parts.append(
-            f'<link name="link{i}"><inertial><origin xyz="{arm.com[i]!r} 0 0" rpy="0 0 0"/>'
-            f'<mass value="{arm.masses[i]!r}"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" '
-            f'iyz="0" izz="{arm.inertia[i]!r}"/></inertial></link>')
-        parts.append(
-            f'<joint name="joint{i}" type="revolute"><parent link="{parent}"/>'
-            f'<child link="link{i}"/><origin xyz="{offset!r} 0 0" rpy="0 0 0"/>'
-            '<axis xyz="0 0 1"/><limit lower="-100" upper="100" effort="1e6" velocity="1e6"/>'
-            '</joint>')
-        parent, offset = f"link{i}", arm.lengths[i]
-    parts.append("</robot>")
-    return "\n".join(parts)
-
-
 def model_of(arm):
-    model = pin.buildModelFromXML(urdf(arm))
+    model = pin.buildModelFromXML(al.to_urdf(arm))
     model.gravity.linear = np.array([*arm.gravity, 0.0])
     return model, model.createData()
 
