@@ -289,7 +289,7 @@ class StaticsLab:
         return [
             ("σ1, σ2 (singular values of J)",
              f"{fmt(v['sigma'][0])}, {fmt(v['sigma'][1])}", "m/rad"),
-            (tau_name, f"({fmt(v['tau'][0])}, {fmt(v['tau'][1])})", "N m"),
+            (tau_name, "({:.2f}, {:.2f})".format(*(round(t, 2) + 0.0 for t in v["tau"])), "N m"),
             (f"largest push along F within ±{fmt(v['limit'])} N m",
              fmt(v["max_push"], 4) if np.isinf(v["max_push"]) else f"{v['max_push']:.0f}", "N"),
             (f"force error from ±{fmt(self.torque_error)} N m",

@@ -147,7 +147,7 @@ def test_redrawn_image_matches_a_full_draw():
 def test_table_markdown_and_rows(lab):
     """The static table (for the page) has the same values as the widget table"""
     md = lab.table_markdown()
-    assert "(-6.5, -4)" in md and "0.8537, 0.2029" in md
+    assert "(-6.50, -4.00)" in md and "0.8537, 0.2029" in md
     assert len(lab.table_rows()) == 4
 
 
