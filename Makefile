@@ -4,13 +4,14 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test test-fast exercises grade bench serve clean
+.PHONY: book test test-fast exercises grade bench serve lab clean
 
 # Re-create the environment whenever a requirements file or the package metadata changes.
-$(STAMP): requirements.txt requirements-test.txt pyproject.toml
+$(STAMP): requirements.txt requirements-test.txt pyproject.toml postBuild .jupyter/lab-overrides.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt -r requirements-test.txt
+	NB_PYTHON_PREFIX=$(abspath $(VENV)) bash postBuild
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -39,6 +40,9 @@ grade: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab book/statics.md
 
 serve:
 	$(PYTHON) -m http.server --directory _build/html 8000
