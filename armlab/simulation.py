@@ -34,9 +34,8 @@ from operator import mul
 
 import numpy as np
 
-from armlab._checks import finite_array, joint_vector, per_joint
+from armlab._checks import finite_array, joint_vector, per_joint, torque_bounds
 from armlab.dynamics import _one_state_dynamics, kinetic_energy, potential_energy
-from armlab.limits import clip_torques
 from armlab.trajectory import Quintic, quintic
 
 __all__ = ["Simulation", "simulate", "tracking_error", "Controller", "pd", "pid", "pd_gravity",
@@ -141,15 +140,6 @@ def tracking_error(sim, plan):
 
 # ----------------------------------------------------------------------------- the loop
 
-def _torque_bounds(n, limit):
-    """Lower and upper limits as lists, through the public clip_torques."""
-    if limit is None:
-        return None, None
-    low = clip_torques(np.full(n, -1e300), limit).tolist()
-    high = clip_torques(np.full(n, 1e300), limit).tolist()
-    return low, high
-
-
 def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, substeps=10,
              method="euler", torque_limit=None):
     """Run the real ``arm`` under ``controller`` for ``duration`` seconds.
@@ -215,7 +205,9 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
         raise ValueError(f"substeps must be a positive integer, got {substeps!r}")
     if method not in ("euler", "rk4"):
         raise ValueError(f"method must be 'euler' (semi-implicit) or 'rk4', got {method!r}")
-    low, high = _torque_bounds(arm.n, torque_limit)
+    low = high = None
+    if torque_limit is not None:
+        low, high = (b.tolist() for b in torque_bounds(arm.n, torque_limit))
 
     if controller is None:
         controller = _zero_torque
