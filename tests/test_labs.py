@@ -162,7 +162,7 @@ def test_bad_arguments():
 
 def test_torque_axis_snaps_to_few_ranges():
     """The torque axis takes 1, 2.5 or 5 times a power of ten, so drags rarely rescale it"""
-    assert [labs._axis_top(x) for x in [0.9, 2.6, 23.0, 46.0, 57.5]] == [1, 5, 25, 50, 100]
+    assert [labs.axis_top(x) for x in [0.9, 2.6, 23.0, 46.0, 57.5]] == [1, 5, 25, 50, 100]
     lab = labs.statics_lab(render=False)
     tops = set()
     for limit in np.arange(20.0, 21.5, 0.5):
@@ -180,3 +180,11 @@ def test_dropdown_shows_custom_after_a_slider_moves(lab):
     np.testing.assert_allclose(lab.values["tau"].round(4), [-6.5, -4.0])
     lab.widgets["limit"].value = 30.0          # not part of a preset: stays "wall push"
     assert lab.widgets["preset"].value == "wall push"
+
+
+def test_torque_arcs_follow_the_new_limit(lab):
+    """After the limit slider moves, the arcs are swept with the new limit (not the previous one)"""
+    lab.widgets["limit"].value = 40.0
+    fresh = labs.statics_lab(limit=40.0, render=False)
+    for moved, new in zip(lab.artists["torque_arcs"], fresh.artists["torque_arcs"]):
+        np.testing.assert_allclose(moved.get_xydata(), new.get_xydata(), atol=1e-12)

@@ -1,0 +1,13 @@
+"""The book's interactive labs, one module per chapter: ``<chapter>_lab()`` in each.
+
+Every lab subclasses :class:`armlab.labs._base.Lab`: widgets in, one figure
+whose artists move in place, a table of the chapter's quantities, presets named
+after the chapter's worked examples. ``import armlab`` does not import this
+package (it needs matplotlib and ipywidgets). A new chapter adds its module
+here and one import line below.
+"""
+
+from armlab.labs._base import CUSTOM, Lab, axis_top
+from armlab.labs.statics import STATICS_PRESETS, StaticsLab, statics_lab
+
+__all__ = ["Lab", "CUSTOM", "axis_top", "StaticsLab", "statics_lab", "STATICS_PRESETS"]

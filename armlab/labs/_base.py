@@ -1,0 +1,254 @@
+"""What every lab shares: presets, widgets driven from Python, a figure redrawn in place.
+
+A chapter's lab subclasses :class:`Lab` and fills in four things:
+
+* :attr:`Lab.presets` (class attribute): preset name -> the controls' values;
+* :meth:`Lab.build`: make the control widgets (``self.widgets``), the figure
+  (``self.figure``) and its moving artists (``self.artists``, a dict of artists
+  or lists of artists; every one of them is redrawn on each update);
+* :meth:`Lab.compute`: the lab's values (a dict) from the controls, with
+  :mod:`armlab`'s functions;
+* :meth:`Lab.draw` (move the artists to the values) and :meth:`Lab.table_rows`.
+
+The base class does the rest the same way for every chapter: the preset
+dropdown and its "(custom)" entry, one redraw per change, blitting over a
+cached background (call :meth:`Lab.rescaled` when an axis limit changes), the
+PNG in an ``ipywidgets.Image`` (so the lab works in any Jupyter front end
+without a plotting extension), the HTML and Markdown tables, and display.
+
+Angles are in degrees at the widgets only; everything handed to :mod:`armlab`
+is in radians.
+"""
+
+import html
+import io
+
+import numpy as np
+
+__all__ = ["Lab", "CUSTOM", "axis_top"]
+
+#: The dropdown's entry once a control has left the chosen preset.
+CUSTOM = "(custom)"
+
+
+def axis_top(value):
+    """The smallest of 1, 2.5, 5 times a power of ten that is at least ``value``.
+
+    An axis that snaps to these few ranges rarely rescales while a slider is
+    dragged (a rescale redraws the whole figure).
+
+    >>> [axis_top(x) for x in (0.9, 2.6, 23.0, 46.0, 57.5)]
+    [1.0, 5.0, 25.0, 50.0, 100.0]
+    """
+    exponent = np.floor(np.log10(max(value, 1e-9)))
+    for step in (1.0, 2.5, 5.0, 10.0):
+        top = step * 10.0**exponent
+        if top >= value * (1 - 1e-12):
+            return float(top)
+    return float(10.0 ** (exponent + 1))
+
+
+class Lab:
+    """Base of the chapters' labs; see the module's docstring for what a lab fills in.
+
+    Attributes
+    ----------
+    widgets : dict of ipywidgets
+        The controls by name, plus ``"preset"`` (dropdown), ``"table"`` (HTML)
+        and ``"image"`` (the rendered figure).
+    figure : matplotlib.figure.Figure
+        The one figure the lab draws on.
+    artists : dict
+        The moving artists, by name.
+    values : dict
+        The last :meth:`compute` result, which the table shows.
+    updates : int
+        How many times the lab has redrawn.
+    """
+
+    presets = {}
+    #: Controls in display order (names in ``widgets``); the default is every control.
+    controls = ()
+    #: Width of the control column's labels.
+    label_width = "11em"
+
+    def __init__(self, preset, render=True):
+        import ipywidgets as w
+
+        if preset not in self.presets:
+            raise ValueError(f"preset must be one of {list(self.presets)}, got {preset!r}")
+        self.render = render
+        self.updates = 0
+        self._hold = False
+        self._background = None
+        self.widgets = {}
+        self.build(dict(self.presets[preset]))
+        self.widgets["preset"] = w.Dropdown(
+            options=list(self.presets) + [CUSTOM], value=preset, description="preset",
+            style={"description_width": self.label_width}, layout=w.Layout(width="28em"))
+        self.widgets.setdefault("table", w.HTML())
+        self.widgets.setdefault(
+            "image", w.Image(format="png", layout=w.Layout(width="100%", max_width="820px")))
+        self._dynamic = []
+        for value in self.artists.values():
+            for artist in (value if isinstance(value, (list, tuple)) else [value]):
+                artist.set_animated(True)
+                self._dynamic.append(artist)
+        for name in self.control_names():
+            self.widgets[name].observe(self._on_change, names="value")
+        self.widgets["preset"].observe(self._on_preset, names="value")
+        self.update()
+
+    # -- what a chapter's lab fills in ---------------------------------------------------------
+    def build(self, start):
+        """Make ``self.widgets`` (the controls), ``self.figure`` and ``self.artists``.
+
+        ``start`` holds the first preset's values of the controls.
+        """
+        raise NotImplementedError
+
+    def compute(self):
+        """The lab's values (a dict) for the current controls."""
+        raise NotImplementedError
+
+    def draw(self, values):
+        """Move the artists to ``values``; call :meth:`rescaled` if an axis changed."""
+        raise NotImplementedError
+
+    def table_rows(self):
+        """The table as ``(quantity, value, unit)`` rows of text."""
+        raise NotImplementedError
+
+    # -- helpers for building -----------------------------------------------------------------
+    def slider(self, description, value, lo, hi, step, unit, readout=".1f"):
+        """A float slider labelled with its unit, in the labs' common style."""
+        import ipywidgets as w
+
+        label = f"{description} [{unit}]" if unit else description
+        return w.FloatSlider(value=value, min=lo, max=hi, step=step, description=label,
+                             style={"description_width": self.label_width},
+                             layout=w.Layout(width="28em"), continuous_update=True,
+                             readout_format=readout)
+
+    def control_names(self):
+        """The names of the controls a preset sets, in display order."""
+        if self.controls:
+            return list(self.controls)
+        return [k for k in self.widgets if k not in ("preset", "table", "image")]
+
+    def rescaled(self):
+        """An axis limit or label changed: redraw the static background on the next update."""
+        self._background = None
+
+    # -- driving the lab ---------------------------------------------------------------------
+    def set_preset(self, name):
+        """Move every control to a preset's values and redraw once."""
+        if name not in self.presets:
+            raise ValueError(f"preset must be one of {list(self.presets)}, got {name!r}")
+        self._hold = True
+        try:
+            for key, value in self.presets[name].items():
+                self.widgets[key].value = value
+            if self.widgets["preset"].value != name:
+                self.widgets["preset"].value = name
+        finally:
+            self._hold = False
+        self.update()
+
+    def _on_preset(self, change):
+        if not self._hold and change["new"] != CUSTOM:
+            self.set_preset(change["new"])
+
+    def _on_change(self, change):
+        if not self._hold:
+            self._mark_custom()
+            self.update()
+
+    def _mark_custom(self):
+        """Show "(custom)" in the dropdown once the controls leave the chosen preset."""
+        preset = self.presets.get(self.widgets["preset"].value)
+        if preset and any(self.widgets[k].value != v for k, v in preset.items()):
+            self._hold = True
+            try:
+                self.widgets["preset"].value = CUSTOM
+            finally:
+                self._hold = False
+
+    def update(self):
+        """Recompute the values, move the artists in place, refresh the table and the image."""
+        self.values = self.compute()
+        self.draw(self.values)
+        self.widgets["table"].value = self.table_html()
+        self.updates += 1
+        self.redraw()
+        if self.render:
+            self.widgets["image"].value = self.canvas_png()
+        return self.values
+
+    # -- drawing -------------------------------------------------------------------------------
+    def redraw(self):
+        """Redraw the figure on its Agg canvas: cached background, then the moving artists."""
+        canvas = self.figure.canvas
+        if self._background is None:
+            canvas.draw()                           # lays out and draws all but the animated
+            self.figure.set_layout_engine("none")   # keep that layout from now on
+            self._background = canvas.copy_from_bbox(self.figure.bbox)
+        else:
+            canvas.restore_region(self._background)
+        for artist in self._dynamic:
+            artist.axes.draw_artist(artist)
+
+    def canvas_png(self):
+        """The canvas as it was last redrawn, as PNG bytes (fast, light compression)."""
+        from PIL import Image
+
+        canvas = self.figure.canvas
+        width, height = canvas.get_width_height(physical=True)
+        image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+        buffer = io.BytesIO()
+        image.convert("RGB").save(buffer, format="png", compress_level=1)
+        return buffer.getvalue()
+
+    def png(self, dpi=100):
+        """The whole figure drawn afresh as PNG bytes (for a static page)."""
+        buffer = io.BytesIO()
+        self.figure.savefig(buffer, format="png", dpi=dpi)   # saving draws animated artists too
+        self._background = None                     # savefig may change the canvas size
+        return buffer.getvalue()
+
+    # -- the table ---------------------------------------------------------------------------
+    def table_html(self):
+        """The table as a small HTML table."""
+        rows = "".join(
+            f"<tr><td style='padding:2px 10px 2px 0'>{html.escape(a)}</td>"
+            f"<td style='text-align:right;padding:2px 6px'>{html.escape(b)}</td>"
+            f"<td>{html.escape(c)}</td></tr>" for a, b, c in self.table_rows())
+        return f"<table>{rows}</table>"
+
+    def table_markdown(self):
+        """The table as Markdown (the chapter's static view)."""
+        lines = ["| quantity | value | unit |", "| --- | ---: | --- |"]
+        lines += [f"| {a} | {b} | {c} |" for a, b, c in self.table_rows()]
+        return "\n".join(lines)
+
+    # -- display -----------------------------------------------------------------------------
+    @property
+    def widget(self):
+        """The whole lab as one ipywidgets box: controls and table above the figure."""
+        import ipywidgets as w
+
+        if not hasattr(self, "_box"):
+            controls = w.VBox([self.widgets["preset"]]
+                              + [self.widgets[k] for k in self.control_names()])
+            self._box = w.VBox([w.HBox([controls, self.widgets["table"]]),
+                                self.widgets["image"]])
+        return self._box
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        if not self.render:
+            self.render = True
+            self.redraw()
+            self.widgets["image"].value = self.canvas_png()
+        display(self.widget)
