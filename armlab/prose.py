@@ -35,9 +35,6 @@ class Shown:
 
     __str__ = __repr__
 
-    def _repr_markdown_(self):
-        return self.text
-
 
 def _one(x, spec):
     if math.isinf(x):
