@@ -13,6 +13,8 @@ from armlab.arm import PlanarArm, rod_arm, statics_arm, tabletop_arm
 from armlab.dynamics import (coriolis_torques, forward_dynamics, friction_torques,
                              gravity_torques, inverse_dynamics, kinetic_energy, mass_matrix,
                              mass_matrix_rate, potential_energy, rnea, torque_parts)
+from armlab.gravity import (gravity_shares, gravity_stiffness, mount_gravity, mounted,
+                            payload_torques, pd_sag)
 from armlab.identification import (GravityFit, fit_gravity, gravity_parameters, gravity_regressor,
                                    holding_torques, payload_mass)
 from armlab.kinematics import com_jacobians, com_positions, jacobian, joint_positions, tip_position
@@ -36,6 +38,7 @@ __all__ = [
     "Quintic", "quintic",
     "simulate", "Simulation", "tracking_error", "Controller", "pd", "pid", "pd_gravity",
     "feedforward_pid", "computed_torque",
+    "gravity_shares", "payload_torques", "gravity_stiffness", "pd_sag", "mount_gravity", "mounted",
     "gravity_regressor", "gravity_parameters", "holding_torques", "GravityFit", "fit_gravity",
     "payload_mass",
     "to_urdf",
