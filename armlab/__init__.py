@@ -19,21 +19,24 @@ from armlab.identification import (GravityFit, fit_gravity, gravity_parameters, 
                                    holding_torques, payload_mass)
 from armlab.kinematics import com_jacobians, com_positions, jacobian, joint_positions, tip_position
 from armlab.limits import clip_torques, payload_capacity, realized_acceleration
+from armlab.manipulability import is_singular, manipulability, reach, velocity_ellipse
 from armlab.simulation import (Controller, Simulation, computed_torque, feedforward_pid, pd,
                                pd_gravity, pid, simulate, tracking_error)
-from armlab.statics import (force_error_bound, max_tip_force, singular_values, static_torques,
-                            tip_force_from_torques, virtual_work_check)
+from armlab.statics import (force_ellipse, force_error_bound, force_polygon, max_tip_force,
+                            singular_values, static_torques, tip_force_from_torques,
+                            virtual_work_check)
 from armlab.trajectory import Quintic, quintic
 from armlab.urdf import to_urdf
 
 __all__ = [
     "PlanarArm", "tabletop_arm", "rod_arm", "statics_arm",
     "joint_positions", "tip_position", "com_positions", "jacobian", "com_jacobians",
+    "velocity_ellipse", "manipulability", "is_singular", "reach",
     "mass_matrix", "mass_matrix_rate", "coriolis_torques", "gravity_torques", "friction_torques",
     "torque_parts", "inverse_dynamics", "rnea", "forward_dynamics", "kinetic_energy",
     "potential_energy",
     "static_torques", "tip_force_from_torques", "singular_values", "force_error_bound",
-    "max_tip_force", "virtual_work_check",
+    "max_tip_force", "force_ellipse", "force_polygon", "virtual_work_check",
     "clip_torques", "realized_acceleration", "payload_capacity",
     "Quintic", "quintic",
     "simulate", "Simulation", "tracking_error", "Controller", "pd", "pid", "pd_gravity",

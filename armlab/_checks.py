@@ -89,3 +89,12 @@ def batch_shape(**named):
         shapes = ", ".join(f"{name} {a.shape}" for name, a in named.items())
         raise ValueError(f"the batch dimensions of {shapes} do not broadcast together: "
                          "leading dimensions must match or be 1") from None
+
+
+def positive_scalar(name, value, unit=""):
+    """A positive finite number, as a float."""
+    arr = finite_array(name, value)
+    if arr.ndim != 0 or arr <= 0:
+        unit = f" [{unit}]" if unit else ""
+        raise ValueError(f"{name} must be a positive scalar{unit}, got {value!r}")
+    return float(arr)

@@ -16,9 +16,10 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Ellipse, FancyArrowPatch
 
-from armlab.kinematics import com_positions, jacobian, joint_positions
+from armlab.kinematics import com_positions, joint_positions
+from armlab.statics import force_ellipse
 
-__all__ = ["ArmDrawing", "BookFigure", "figure", "force_ellipse_axes", "time_plot"]
+__all__ = ["ArmDrawing", "BookFigure", "figure", "time_plot"]
 
 # One palette for the whole book (colour-blind safe, Okabe-Ito).
 COLORS = {
@@ -73,46 +74,6 @@ def figure(ncols=1, nrows=1, *, width=6.4, height=4.0, **kwargs):
     FigureCanvasAgg(fig)
     axes = fig.subplots(nrows, ncols, **kwargs)
     return fig, axes
-
-
-def force_ellipse_axes(arm, q, torque_norm=1.0):
-    """Principal axes of the tip forces that joint torques of a given size hold.
-
-    The forces ``F`` with ``|J(q)^T F| <= torque_norm`` fill an ellipse whose
-    half-axes lie along the left singular vectors ``u_i`` of ``J`` with lengths
-    ``torque_norm / sigma_i``.
-
-    Parameters
-    ----------
-    arm : PlanarArm
-    q : (n,) array_like
-        Joint angles [rad].
-    torque_norm : float
-        Euclidean size of the joint torque vector [N m].
-
-    Returns
-    -------
-    half_lengths : (2,) ndarray
-        [N], largest first; ``inf`` along a direction the structure carries.
-    directions : (2, 2) ndarray
-        Unit vectors (columns) of the half-axes, world frame.
-
-    Examples
-    --------
-    >>> from armlab import statics_arm
-    >>> half, _ = force_ellipse_axes(statics_arm(), np.radians([0, 90]), 1.0)
-    >>> half.round(3)
-    array([3.493, 1.431])
-    """
-    J = jacobian(arm, q)
-    if J.ndim != 2:
-        raise ValueError(f"q must be one state of shape ({arm.n},), got shape {np.shape(q)}")
-    U, sigma, _ = np.linalg.svd(J)
-    sigma = np.concatenate([sigma, np.zeros(2 - sigma.size)])
-    with np.errstate(divide="ignore"):
-        half = np.where(sigma > 1e-12 * max(sigma[0], 1e-300), torque_norm / sigma, np.inf)
-    # The smallest singular value gives the longest force axis: reverse.
-    return half[::-1], U[:, ::-1]
 
 
 class ArmDrawing:
@@ -266,7 +227,7 @@ class ArmDrawing:
             self.ellipse_torque = ellipse_torque
         e = a["ellipse"]
         if self.ellipse_torque:
-            half, dirs = force_ellipse_axes(self.arm, self.q, self.ellipse_torque)
+            half, dirs = force_ellipse(self.arm, self.q, self.ellipse_torque)
             half = np.minimum(half, 1e4)          # a structure-carried axis: very long
             e.set_center(tuple(tip))
             e.set_width(2 * half[0] * self.force_scale)

@@ -10,12 +10,13 @@ import itertools
 import numpy as np
 
 from armlab._checks import (batch_shape, finite_array, joint_vector, per_joint, planar_vector,
-                            torque_bounds)
+                            positive_scalar, torque_bounds)
 from armlab.kinematics import jacobian, tip_position
+from armlab.manipulability import _principal_axes
 
 __all__ = [
     "static_torques", "tip_force_from_torques", "singular_values", "force_error_bound",
-    "max_tip_force", "virtual_work_check",
+    "max_tip_force", "force_ellipse", "force_polygon", "virtual_work_check",
 ]
 
 # A singular value below this fraction of the largest counts as zero.
@@ -194,6 +195,104 @@ def max_tip_force(arm, q, direction, limit):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         reach = np.where(t > tol, high / t, np.where(t < -tol, low / t, np.inf))
     return reach.min(axis=-1)
+
+
+def force_ellipse(arm, q, torque=1.0):
+    """The ellipse of tip forces that joint torques of a given size hold.
+
+    With ``J = U S V^T``, ``|J^T F|^2 = sum_i sigma_i^2 (u_i . F)^2``, so the
+    forces with ``|J^T F| <= torque`` (Euclidean norm of the torque vector)
+    fill an ellipse with half-axes ``torque / sigma_i`` along ``u_i``: the
+    velocity ellipse's axes, with their lengths inverted (the duality of
+    velocity and force).
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        Joint angles [rad].
+    torque : float
+        Size of the joint torque vector [N m]; positive.
+
+    Returns
+    -------
+    half_lengths : (..., 2) ndarray
+        The half-axes [N], largest first; ``inf`` along a direction that the
+        structure carries (a singular pose).
+    directions : (..., 2, 2) ndarray
+        Their unit directions, as columns, in the world frame.
+
+    Examples
+    --------
+    Seed 003's arm at q2 = 90 degrees, torques of size 1 N m:
+
+    >>> from armlab import statics_arm
+    >>> half, _ = force_ellipse(statics_arm(), np.radians([0, 90]), 1.0)
+    >>> half.round(3)
+    array([3.493, 1.431])
+    """
+    size = positive_scalar("torque", torque, "N m")
+    sigma, U = _principal_axes(arm, q)
+    carried = sigma <= _RANK_TOL * sigma[..., :1]
+    with np.errstate(divide="ignore"):
+        half = np.where(carried, np.inf, size / np.where(carried, 1.0, sigma))
+    # The smallest singular value gives the longest force axis: reverse.
+    return half[..., ::-1], U[..., ::-1]
+
+
+def force_polygon(arm, q, limit):
+    """Corners of the set of tip forces that per-joint torque limits can hold.
+
+    Each joint's torque lies in ``[low_j, high_j]``: a box of torques. For a
+    two-joint arm away from a singular pose, ``F = J^{-T} tau`` maps the box
+    onto a parallelogram of tip forces, corner to corner. At a corner both
+    joints are at a limit, so the largest push in any direction, and the
+    largest push along a direction that loads both joints alike, end there.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        Two joints.
+    q : (..., 2) array_like
+        Joint angles [rad].
+    limit : float, (2,) or (2, 2) array_like
+        Torque limits [N m]: symmetric ``+-limit``, or minima then maxima
+        (for instance the limits less the gravity torques ``g(q)``).
+
+    Returns
+    -------
+    corners : (..., 4, 2) ndarray
+        [N], the images of the torque corners (low, low), (high, low),
+        (high, high), (low, high) in that order, so that consecutive corners
+        share an edge. ``inf`` at a singular pose, where the set is an
+        unbounded strip.
+
+    Examples
+    --------
+    Seed 003's arm at q = (0, 90 deg), +-20 N m: the push along x at the
+    first corner is the 50 N the statics chapter reports.
+
+    >>> from armlab import statics_arm
+    >>> force_polygon(statics_arm(), np.radians([0, 90]), 20).round(4) + 0.0
+    array([[ 50.,   0.],
+           [ 50.,  80.],
+           [-50.,   0.],
+           [-50., -80.]])
+    """
+    if arm.n != 2:
+        raise ValueError(f"arm has {arm.n} joints: force_polygon needs a two-joint arm, "
+                         "whose torque box maps onto a parallelogram")
+    J = jacobian(arm, q)
+    low, high = torque_bounds(arm.n, limit)
+    box = np.array([[low[0], low[1]], [high[0], low[1]], [high[0], high[1]], [low[0], high[1]]])
+    det = J[..., 0, 0] * J[..., 1, 1] - J[..., 0, 1] * J[..., 1, 0]
+    singular = np.abs(det) <= _RANK_TOL * sum(arm.lengths) ** 2
+    # J^T F = tau  <=>  F = adj(J^T) tau / det J, written out for 2 x 2.
+    adj = np.stack([np.stack([J[..., 1, 1], -J[..., 1, 0]], axis=-1),
+                    np.stack([-J[..., 0, 1], J[..., 0, 0]], axis=-1)], axis=-2)
+    safe = np.where(singular, 1.0, det)[..., None, None]
+    corners = np.einsum("...aj,cj->...ca", adj, box) / safe
+    return np.where(singular[..., None, None], np.inf, corners)
 
 
 def virtual_work_check(arm, q, tip_force, direction, eps):

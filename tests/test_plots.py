@@ -56,7 +56,7 @@ def test_torque_arrow_direction_follows_sign(arm):
 def test_force_ellipse_from_singular_values(arm):
     """The ellipse's axes are torque/sigma along J's singular directions, seed 003 at q2 = 90 deg"""
     q = np.radians([0, 90])
-    half, dirs = plots.force_ellipse_axes(arm, q, torque_norm=2.0)
+    half, dirs = al.force_ellipse(arm, q, torque=2.0)
     sigma = al.singular_values(arm, q)
     np.testing.assert_allclose(half, 2.0 / sigma[::-1])
     # Each axis direction really needs |J^T F| = torque_norm at its end.
@@ -72,7 +72,7 @@ def test_force_ellipse_from_singular_values(arm):
 
 def test_ellipse_at_singular_pose_is_long_not_broken(arm):
     """At the stretched pose the carried direction has an infinite half-axis, drawn long"""
-    half, dirs = plots.force_ellipse_axes(arm, [0.0, 0.0])
+    half, dirs = al.force_ellipse(arm, [0.0, 0.0])
     assert np.isinf(half[0]) and np.isfinite(half[1])
     np.testing.assert_allclose(np.abs(dirs[:, 0]), [1.0, 0.0], atol=1e-12)
     fig, ax = plots.figure()

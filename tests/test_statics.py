@@ -1,6 +1,7 @@
 """Statics: tau = J^T F from virtual work, the way back, singular values, limits."""
 
 import numpy as np
+import pytest
 from arm_strategies import arm_and_state, arms
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -123,3 +124,83 @@ def test_batch_equals_loop(arm, seed):
                     np.testing.assert_allclose(w[idx], o, atol=1e-12)
             else:
                 np.testing.assert_allclose(whole[idx], one, atol=1e-12)
+
+
+# -- the force ellipse and the per-joint torque box's parallelogram ------------------------------
+
+@PROPS
+@given(arm_and_state(min_links=2, max_links=2))
+def test_force_ellipse_axes_need_the_given_torque(case):
+    """At the end of each half-axis, |J^T F| equals the torque size; the axes are the velocity
+    ellipse's directions with inverted lengths (duality)"""
+    arm, q, *_ = case
+    half, dirs = al.force_ellipse(arm, q, torque=3.0)
+    v_half, v_dirs = al.velocity_ellipse(arm, q)
+    if v_half[1] < 1e-6 * v_half[0]:
+        return
+    np.testing.assert_allclose(half, 3.0 / v_half[::-1])
+    np.testing.assert_allclose(np.abs(dirs), np.abs(v_dirs[:, ::-1]), atol=1e-12)
+    for k in range(2):
+        np.testing.assert_allclose(np.linalg.norm(al.static_torques(arm, q, half[k] * dirs[:, k])),
+                                   3.0, rtol=1e-9)
+
+
+def test_force_ellipse_is_unbounded_along_the_carried_direction():
+    half, dirs = al.force_ellipse(al.statics_arm(), [[0.0, 0.0], [0.0, np.pi / 2]])
+    assert np.isinf(half[0, 0]) and np.isfinite(half[0, 1]) and np.isfinite(half[1]).all()
+    np.testing.assert_allclose(np.abs(dirs[0, :, 0]), [1.0, 0.0], atol=1e-12)
+
+
+@PROPS
+@given(arm_and_state(min_links=2, max_links=2),
+       st.tuples(st.floats(0.5, 30), st.floats(0.5, 30), st.floats(-20, 20), st.floats(-20, 20)))
+def test_force_polygon_corners_map_to_the_torque_box(case, box):
+    """J^T of each corner is a corner of the torque box, in order, and max_tip_force along any
+    direction ends on the parallelogram's boundary (an independent route: ray against slabs)"""
+    arm, q, *_ = case
+    w1, w2, c1, c2 = box
+    limit = np.array([[c1 - w1, c2 - w2], [c1 + w1, c2 + w2]])
+    if al.manipulability(arm, q) < 1e-3 * sum(arm.lengths) ** 2:
+        return
+    corners = al.force_polygon(arm, q, limit)
+    (lo1, lo2), (hi1, hi2) = limit
+    np.testing.assert_allclose(al.static_torques(arm, q, corners),
+                               [[lo1, lo2], [hi1, lo2], [hi1, hi2], [lo1, hi2]],
+                               atol=1e-8 * (1 + np.abs(limit).max()))
+    if c1 - w1 < 0 < c1 + w1 and c2 - w2 < 0 < c2 + w2:        # F = 0 inside: rays leave it
+        for angle in np.linspace(0, 2 * np.pi, 13):
+            d = np.array([np.cos(angle), np.sin(angle)])
+            end = al.max_tip_force(arm, q, d, limit) * d
+            assert _on_parallelogram(end, corners)
+
+
+def _on_parallelogram(point, corners, tol=1e-7):
+    """The point lies on an edge of the parallelogram (between two consecutive corners)."""
+    scale = 1 + np.abs(corners).max()
+    for a, b in zip(corners, np.roll(corners, -1, axis=0)):
+        ab, ap = b - a, point - a
+        t = ap @ ab / (ab @ ab)
+        if -tol <= t <= 1 + tol and np.linalg.norm(ap - t * ab) <= tol * scale:
+            return True
+    return False
+
+
+def test_force_polygon_seed_003_largest_pushes_along_the_arm():
+    """At q1 = 0, J^T (1, 0) = -L2 sin q2 (1, 1): both joints reach -20 N m together, so the largest
+    push along x (seed 003's table: 2865, 574, 100, 50 N) is the polygon's first corner"""
+    arm = al.statics_arm()
+    q2 = np.radians([1, 5, 30, 90])
+    poses = np.stack([np.zeros(4), q2], axis=-1)
+    corners = al.force_polygon(arm, poses, 20.0)
+    np.testing.assert_allclose(corners[:, 0, 1], 0, atol=1e-9)
+    np.testing.assert_allclose(corners[:, 0, 0], al.max_tip_force(arm, poses, [1, 0], 20.0))
+    assert corners[:, 0, 0].round(0).tolist() == [2865, 574, 100, 50]
+    assert np.isinf(al.force_polygon(arm, [0.0, 0.0], 20.0)).all()
+
+
+def test_force_polygon_needs_two_joints():
+    arm3 = al.PlanarArm(lengths=(1, 1, 1), masses=(1, 1, 1))
+    with pytest.raises(ValueError, match="two-joint"):
+        al.force_polygon(arm3, [0, 1, 1], 20)
+    with pytest.raises(ValueError, match="limit"):
+        al.force_polygon(al.statics_arm(), [0, 1], -5)
