@@ -13,11 +13,14 @@ from armlab.arm import PlanarArm, rod_arm, statics_arm, tabletop_arm
 from armlab.dynamics import (coriolis_torques, forward_dynamics, friction_torques,
                              gravity_torques, inverse_dynamics, kinetic_energy, mass_matrix,
                              mass_matrix_rate, potential_energy, rnea, torque_parts)
+from armlab.energy import PowerBalance, power_balance
 from armlab.gravity import (gravity_shares, gravity_stiffness, mount_gravity, mounted,
                             payload_torques, pd_sag)
 from armlab.identification import (GravityFit, fit_gravity, gravity_parameters, gravity_regressor,
                                    holding_torques, payload_mass)
 from armlab.kinematics import com_jacobians, com_positions, jacobian, joint_positions, tip_position
+from armlab.lagrange import (InertiaConstants, christoffel_symbols, coriolis_matrix,
+                             inertia_constants, mass_matrix_derivatives, mass_matrix_det)
 from armlab.limits import clip_torques, payload_capacity, realized_acceleration
 from armlab.manipulability import is_singular, manipulability, reach, velocity_ellipse
 from armlab.simulation import (Controller, Simulation, computed_torque, feedforward_pid, pd,
@@ -35,6 +38,8 @@ __all__ = [
     "mass_matrix", "mass_matrix_rate", "coriolis_torques", "gravity_torques", "friction_torques",
     "torque_parts", "inverse_dynamics", "rnea", "forward_dynamics", "kinetic_energy",
     "potential_energy",
+    "mass_matrix_derivatives", "christoffel_symbols", "coriolis_matrix", "InertiaConstants",
+    "inertia_constants", "mass_matrix_det", "PowerBalance", "power_balance",
     "static_torques", "tip_force_from_torques", "singular_values", "force_error_bound",
     "max_tip_force", "force_ellipse", "force_polygon", "virtual_work_check",
     "clip_torques", "realized_acceleration", "payload_capacity",
