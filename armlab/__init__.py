@@ -21,7 +21,9 @@ from armlab.identification import (GravityFit, fit_gravity, gravity_parameters, 
 from armlab.kinematics import com_jacobians, com_positions, jacobian, joint_positions, tip_position
 from armlab.lagrange import (InertiaConstants, christoffel_symbols, coriolis_matrix,
                              inertia_constants, mass_matrix_derivatives, mass_matrix_det)
-from armlab.limits import clip_torques, payload_capacity, realized_acceleration
+from armlab.limits import (CapacityMap, DurationLimit, JointDrive, Motor, capacity_map,
+                           clip_torques, mass_matrix_with_rotors, payload_capacity, pose_capacity,
+                           realized_acceleration, reflect_motor, scale_torques, shortest_duration)
 from armlab.manipulability import is_singular, manipulability, reach, velocity_ellipse
 from armlab.simulation import (Controller, Simulation, computed_torque, feedforward_pid, pd,
                                pd_gravity, pid, simulate, tracking_error)
@@ -42,7 +44,9 @@ __all__ = [
     "inertia_constants", "mass_matrix_det", "PowerBalance", "power_balance",
     "static_torques", "tip_force_from_torques", "singular_values", "force_error_bound",
     "max_tip_force", "force_ellipse", "force_polygon", "virtual_work_check",
-    "clip_torques", "realized_acceleration", "payload_capacity",
+    "clip_torques", "scale_torques", "realized_acceleration", "payload_capacity", "pose_capacity",
+    "capacity_map", "CapacityMap", "shortest_duration", "DurationLimit", "Motor", "JointDrive",
+    "reflect_motor", "mass_matrix_with_rotors",
     "Quintic", "quintic",
     "simulate", "Simulation", "tracking_error", "Controller", "pd", "pid", "pd_gravity",
     "feedforward_pid", "computed_torque",

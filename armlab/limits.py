@@ -1,16 +1,62 @@
-"""Torque limits: clipping, the acceleration that clipped torques give, payload capacity."""
+"""Motor limits: what saturated motors do to a motion, how slow a move must be, what a pose holds.
+
+Four questions, one section each:
+
+* **Saturation at one instant.** :func:`clip_torques` (each drive on its own)
+  and :func:`scale_torques` (the whole torque vector shortened, its direction
+  kept) turn a requested torque into one the motors can give;
+  :func:`realized_acceleration` follows it through forward dynamics to the
+  acceleration the arm really gets.
+* **Time scaling.** :func:`shortest_duration` finds the fastest quintic
+  rest-to-rest move between two poses that stays within the limits, and where
+  along the move the limit binds.
+* **Static limits.** :func:`payload_capacity` (per joint, seed 004's meaning),
+  :func:`pose_capacity` (the pose's payload and the joint that limits it) and
+  :func:`capacity_map` (over a grid of joint angles).
+* **Gears.** :class:`Motor` and :func:`reflect_motor` refer a motor's torque,
+  speed, friction and rotor inertia to the joint through a gear ratio;
+  :func:`mass_matrix_with_rotors` adds the rotors' reflected inertia to ``M``.
+
+Conventions (the book's): SI units, radians; positive torque drives its joint
+angle positive; ``M qdd + c + g + friction = tau - J^T tip_force`` with
+``tip_force`` the force the tip applies to the environment and ``friction``
+the torque the motors add to *overcome* friction. A torque ``limit`` is a
+positive scalar or ``(n,)`` array (symmetric, ``-limit`` to ``+limit``) or a
+``(2, n)`` array of minima then maxima [N m].
+"""
+
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
-from armlab._checks import batch_shape, finite_array, joint_vector, planar_vector, torque_bounds
-from armlab.dynamics import forward_dynamics, gravity_torques, inverse_dynamics
+from armlab._checks import (batch_shape, finite_array, joint_vector, per_joint, planar_vector,
+                            torque_bounds)
+from armlab.dynamics import (forward_dynamics, gravity_torques, inverse_dynamics, mass_matrix,
+                             torque_parts)
 from armlab.kinematics import jacobian
 
-__all__ = ["clip_torques", "realized_acceleration", "payload_capacity"]
+__all__ = ["clip_torques", "scale_torques", "realized_acceleration", "payload_capacity",
+           "pose_capacity", "capacity_map", "CapacityMap", "shortest_duration", "DurationLimit",
+           "Motor", "JointDrive", "reflect_motor", "mass_matrix_with_rotors", "POLICIES"]
+
+#: The two ways to bring a torque request within the limits (see :func:`realized_acceleration`).
+POLICIES = ("clip", "scale")
+
+
+# ----------------------------------------------------------------------------- saturation
+def _torques(tau):
+    tau = finite_array("tau", tau)
+    if tau.ndim == 0:
+        raise ValueError("tau has shape (): expected shape (..., n)")
+    return tau
 
 
 def clip_torques(tau, limit):
     """Clip each joint torque to its limits, independently.
+
+    This is what independent drives do: each current amplifier saturates on
+    its own, whatever the other joints ask for.
 
     Parameters
     ----------
@@ -32,15 +78,59 @@ def clip_torques(tau, limit):
     >>> clip_torques([-3.0, 3.0], [[-1, -5], [2, 2]])
     array([-1.,  2.])
     """
-    tau = finite_array("tau", tau)
-    if tau.ndim == 0:
-        raise ValueError("tau has shape (): expected shape (..., n)")
+    tau = _torques(tau)
     low, high = torque_bounds(tau.shape[-1], limit)
     return np.clip(tau, low, high)
 
 
-def realized_acceleration(arm, q, qd, qdd_request, limit, tip_force=None):
+def scale_torques(tau, limit):
+    """Shorten the whole torque vector until every joint is within its limits.
+
+    ``applied = s tau`` with the largest ``s`` in ``[0, 1]`` that fits, so the
+    torque keeps its direction (the ratios between the joints). A central
+    controller that sees every joint can do this; independent drives cannot
+    (they clip, :func:`clip_torques`).
+
+    Parameters
+    ----------
+    tau : (..., n) array_like
+        Requested torques [N m].
+    limit : float, (n,) or (2, n) array_like
+        Torque limits, as in :func:`clip_torques` [N m]; minima must not be
+        above zero nor maxima below it (a scaled torque reaches zero).
+
+    Returns
+    -------
+    applied : (..., n) ndarray
+        [N m]; equal to ``tau`` when it is already within the limits.
+
+    Examples
+    --------
+    Seed 001's horizontal request under 20 N m: every joint gets the same
+    factor, 20 / 22.286667 = 0.897397:
+
+    >>> scale_torques([22.286667, 5.738333], 20).round(6)
+    array([20.      ,  5.149566])
+    """
+    tau = _torques(tau)
+    low, high = torque_bounds(tau.shape[-1], limit)
+    if np.any(low > 0) or np.any(high < 0):
+        raise ValueError(f"limit minima {low.tolist()} and maxima {high.tolist()} must "
+                         "contain zero to scale a torque")
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        room = np.where(tau > 0, high / tau, np.where(tau < 0, low / tau, np.inf))
+    factor = np.minimum(room.min(axis=-1), 1.0)
+    return factor[..., None] * tau
+
+
+def realized_acceleration(arm, q, qd, qdd_request, limit, tip_force=None, policy="clip"):
     """What happens to a requested acceleration when the motors saturate.
+
+    Inverse dynamics gives the torque the request needs; the limits (by
+    ``policy``) give the torque the motors apply; forward dynamics gives the
+    acceleration that torque produces. Subtracting the two equations of
+    motion, ``M (qdd - qdd_request) = applied - requested``: every joint's
+    acceleration changes when any one torque does, through the mass matrix.
 
     Parameters
     ----------
@@ -52,32 +142,45 @@ def realized_acceleration(arm, q, qd, qdd_request, limit, tip_force=None):
     limit : float, (n,) or (2, n) array_like
         Torque limits, as in :func:`clip_torques` [N m].
     tip_force : (..., 2) array_like, optional
-        Force the tip applies to the environment [N].
+        Force the tip applies to the environment [N]. A force the environment
+        applies to the arm (seed 001's ``F``) is ``-tip_force``.
+    policy : {"clip", "scale"}
+        ``"clip"``: each joint clipped on its own (:func:`clip_torques`);
+        ``"scale"``: the whole vector shortened (:func:`scale_torques`).
 
     Returns
     -------
     requested : (..., n) ndarray
         Inverse-dynamics torques for the request [N m].
     applied : (..., n) ndarray
-        Those torques clipped to the limits [N m].
+        Those torques brought within the limits [N m].
     qdd : (..., n) ndarray
-        Accelerations the applied torques produce [rad/s^2]; every joint
-        changes when any one clips, through the mass matrix.
+        Accelerations the applied torques produce [rad/s^2].
 
     Examples
     --------
-    Seed 001: the horizontal rods asked for qdd = (1, 0) under a 20 N m limit:
+    Seed 001: the horizontal rods asked for qdd = (1, 0) under a 20 N m limit.
+    The shoulder clips and accelerates backwards; the elbow swings:
 
     >>> from armlab import rod_arm
     >>> req, applied, qdd = realized_acceleration(rod_arm(), [0, 0], [0, 0], [1, 0], 20)
     >>> applied.round(6), qdd.round(6)
     (array([20.      ,  5.738333]), array([-2.92,  9.8 ]))
+
+    Scaling keeps the torque's direction, not the motion's (gravity's share
+    is scaled down too):
+
+    >>> realized_acceleration(rod_arm(), [0, 0], [0, 0], [1, 0], 20, policy="scale")[2].round(6)
+    array([-0.396713,  1.72548 ])
     """
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {list(POLICIES)}, got {policy!r}")
     requested = inverse_dynamics(arm, q, qd, qdd_request, tip_force)
-    applied = clip_torques(requested, limit)
+    applied = (clip_torques if policy == "clip" else scale_torques)(requested, limit)
     return requested, applied, forward_dynamics(arm, q, qd, applied, tip_force)
 
 
+# ---------------------------------------------------------------------------- static limits
 def payload_capacity(arm, q, limit, tip_force=None):
     """How many units of a tip load each joint can hold, on top of the arm's own weight.
 
@@ -93,14 +196,16 @@ def payload_capacity(arm, q, limit, tip_force=None):
     limit : float, (n,) or (2, n) array_like
         Torque limits, as in :func:`clip_torques` [N m].
     tip_force : (..., 2) array_like, optional
-        Force the tip applies per unit of load [N]; default ``-gravity * 1 kg``.
+        Force the tip applies per unit of load [N]; default ``-gravity * 1 kg``
+        (holding up 1 kg).
 
     Returns
     -------
     capacity : (..., n) ndarray
-        Per joint: a positive multiple; ``inf`` where the joint carries none
+        Per joint: a multiple ``>= 0``; ``inf`` where the joint carries none
         of the load; ``nan`` where the arm's own weight already exceeds that
-        joint's limit. The smallest entry names the joint that limits the load.
+        joint's limit. The smallest entry names the joint that limits the load
+        (:func:`pose_capacity`).
 
     Examples
     --------
@@ -122,3 +227,465 @@ def payload_capacity(arm, q, limit, tip_force=None):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         k = np.where(t > tol, (high - g) / t, np.where(t < -tol, (low - g) / t, np.inf))
     return np.where((g < low) | (g > high), np.nan, k)
+
+
+def pose_capacity(arm, q, limit, tip_force=None):
+    """The load a pose can hold, and the joint that limits it.
+
+    The smallest of :func:`payload_capacity`'s per-joint values; ``nan`` when
+    any joint cannot even hold the arm's own weight (a ``nan`` is not a zero:
+    the arm falls without any load), ``inf`` when no joint carries the load.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        Joint angles [rad].
+    limit : float, (n,) or (2, n) array_like
+        Torque limits, as in :func:`clip_torques` [N m].
+    tip_force : (..., 2) array_like, optional
+        Force the tip applies per unit of load [N]; default: holding up 1 kg.
+
+    Returns
+    -------
+    capacity : (...) ndarray
+        Units of load (kg by default); ``nan`` or ``inf`` as above.
+    joint : (...) ndarray of int
+        Index of the limiting joint: the smallest capacity, or the first joint
+        that its own weight overloads where ``capacity`` is ``nan``; ``-1``
+        where ``capacity`` is ``inf``.
+
+    Examples
+    --------
+    The horizontal rods of seed 001: the shoulder limits at 25 N m, and at
+    15 N m it cannot hold the arm at all:
+
+    >>> from armlab import rod_arm
+    >>> cap, joint = pose_capacity(rod_arm(), [0, 0], 25)
+    >>> cap.round(4), joint
+    (np.float64(0.2742), np.int64(0))
+    >>> pose_capacity(rod_arm(), [0, 0], 15)
+    (np.float64(nan), np.int64(0))
+    """
+    cap = payload_capacity(arm, q, limit, tip_force)
+    overloaded = np.isnan(cap)
+    capacity = np.where(overloaded.any(axis=-1), np.nan,
+                        np.where(overloaded, np.inf, cap).min(axis=-1))
+    joint = np.where(overloaded.any(axis=-1), overloaded.argmax(axis=-1),
+                     np.where(np.isinf(capacity), -1,
+                              np.where(overloaded, np.inf, cap).argmin(axis=-1)))
+    return capacity[()], joint[()]
+
+
+class CapacityMap(NamedTuple):
+    """The payload capacity of a two-joint arm over a grid of joint angles.
+
+    Attributes
+    ----------
+    q1 : (k1,) ndarray
+        Shoulder angles [rad], the grid's columns.
+    q2 : (k2,) ndarray
+        Elbow angles [rad], the grid's rows.
+    capacity : (k2, k1) ndarray
+        :func:`pose_capacity` at ``(q1[i], q2[j])`` in row ``j``, column ``i``.
+    joint : (k2, k1) ndarray of int
+        The limiting joint there (``-1`` where the capacity is ``inf``).
+    """
+
+    q1: np.ndarray
+    q2: np.ndarray
+    capacity: np.ndarray
+    joint: np.ndarray
+
+
+def capacity_map(arm, q1, q2, limit, tip_force=None):
+    """Payload capacity of a two-joint arm over a grid of shoulder and elbow angles.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        Two joints.
+    q1, q2 : (k1,) and (k2,) array_like
+        Shoulder and elbow angles of the grid [rad].
+    limit : float, (2,) or (2, 2) array_like
+        Torque limits, as in :func:`clip_torques` [N m].
+    tip_force : (2,) array_like, optional
+        Force the tip applies per unit of load [N]; default: holding up 1 kg.
+
+    Returns
+    -------
+    CapacityMap
+        ``capacity[j, i]`` and ``joint[j, i]`` at ``(q1[i], q2[j])``, as
+        :func:`pose_capacity` gives them.
+
+    Examples
+    --------
+    Seed 000's table-top arm with (8, 2) N m motors, shoulder level or
+    raised 45 deg, elbow straight or bent 90 deg:
+
+    >>> from armlab import tabletop_arm
+    >>> m = capacity_map(tabletop_arm(), np.radians([0, 45]), np.radians([0, 90]), [8, 2])
+    >>> m.capacity.round(3)
+    array([[0.165, 0.653],
+           [0.718, 0.653]])
+    >>> m.joint
+    array([[0, 1],
+           [0, 1]])
+    """
+    if arm.n != 2:
+        raise ValueError(f"capacity_map maps a two-joint arm; this arm has {arm.n} joints")
+    grids = []
+    for name, value in (("q1", q1), ("q2", q2)):
+        v = finite_array(name, value)
+        if v.ndim != 1 or v.size == 0:
+            raise ValueError(f"{name} has shape {v.shape}: expected a non-empty shape (k,)")
+        grids.append(v)
+    a, b = np.meshgrid(*grids)
+    capacity, joint = pose_capacity(arm, np.stack([a, b], axis=-1), limit, tip_force)
+    return CapacityMap(grids[0], grids[1], capacity, joint)
+
+
+# ------------------------------------------------------------------------------------- gears
+@dataclass(frozen=True)
+class Motor:
+    """A motor as its data sheet gives it, on the motor side of the gear.
+
+    Parameters
+    ----------
+    torque : float
+        Largest torque the motor gives [N m]; positive.
+    speed : float
+        Largest speed [rad/s]; positive.
+    damping : float, optional
+        Viscous friction [N m s/rad]. Default 0.
+    coulomb : float, optional
+        Coulomb (dry) friction [N m]. Default 0.
+    inertia : float, optional
+        Rotor inertia [kg m^2]. Default 0.
+
+    Examples
+    --------
+    >>> Motor(torque=0.15, speed=500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6).speed
+    500.0
+    """
+
+    torque: float
+    speed: float
+    damping: float = 0.0
+    coulomb: float = 0.0
+    inertia: float = 0.0
+
+    def __post_init__(self):
+        for name in ("torque", "speed", "damping", "coulomb", "inertia"):
+            v = finite_array(name, getattr(self, name))
+            positive = name in ("torque", "speed")
+            if v.ndim != 0 or (v <= 0 if positive else v < 0):
+                kind = "positive" if positive else "non-negative"
+                raise ValueError(f"{name} must be a {kind} number, got {getattr(self, name)!r}")
+            object.__setattr__(self, name, float(v))
+
+
+class JointDrive(NamedTuple):
+    """A motor seen from the joint, through a gear of ratio ``G`` (ideal, lossless teeth).
+
+    Attributes (each an array of the gear ratio's shape)
+    ----------------------------------------------------
+    gear_ratio : ndarray
+        ``G``, motor turns per joint turn.
+    torque : ndarray
+        ``G tau_m``: largest joint torque [N m].
+    speed : ndarray
+        ``omega_m / G``: largest joint speed [rad/s].
+    damping : ndarray
+        ``G^2 B``: viscous friction at the joint [N m s/rad].
+    coulomb : ndarray
+        ``G Tc``: Coulomb friction at the joint [N m].
+    inertia : ndarray
+        ``G^2 J_m``: rotor inertia at the joint [kg m^2].
+    """
+
+    gear_ratio: np.ndarray
+    torque: np.ndarray
+    speed: np.ndarray
+    damping: np.ndarray
+    coulomb: np.ndarray
+    inertia: np.ndarray
+
+    def friction(self, qd):
+        """Torque the motor spends overcoming its own friction at joint speed ``qd`` [N m].
+
+        ``G^2 B qd + G Tc sign(qd)``, the book's sign (with ``qd``). A library
+        that reports the friction torque itself (seed 004) gives the negative.
+
+        Examples
+        --------
+        >>> drive = reflect_motor(Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3), 50)
+        >>> round(float(drive.friction(2.0)), 6)
+        0.3
+        """
+        qd = finite_array("qd", qd)
+        return self.damping * qd + self.coulomb * np.sign(qd)
+
+    def available_torque(self, qd):
+        """Joint torque left for the arm at joint speed ``qd``: ``G tau_m`` less friction [N m].
+
+        Examples
+        --------
+        >>> drive = reflect_motor(Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3), 50)
+        >>> float(drive.available_torque(2.0))
+        7.2
+        """
+        return self.torque - np.abs(self.friction(qd))
+
+
+def reflect_motor(motor, gear_ratio):
+    """Refer a motor to the joint through a gear: what a ratio buys and what it costs.
+
+    A gear of ratio ``G`` (``G`` motor turns per joint turn, ideal teeth)
+    multiplies torque by ``G`` and divides speed by ``G``. Viscous friction
+    ``B`` appears at the joint as ``G^2 B`` (the motor turns ``G`` times
+    faster and its torque counts ``G`` times), Coulomb friction ``Tc`` as
+    ``G Tc``, and the rotor's inertia ``J_m`` as ``G^2 J_m`` (its kinetic
+    energy ``J_m (G qd)^2 / 2``). ``PlanarArm(damping=B, coulomb=Tc,
+    gear_ratio=G)`` uses the same reflection for friction.
+
+    Parameters
+    ----------
+    motor : Motor
+    gear_ratio : float or array_like
+        ``G`` [-], positive; any shape (a sweep of ratios broadcasts).
+
+    Returns
+    -------
+    JointDrive
+        Fields of the shape of ``gear_ratio``.
+
+    Examples
+    --------
+    A 0.15 N m, 500 rad/s motor through a 50:1 gear:
+
+    >>> m = Motor(torque=0.15, speed=500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6)
+    >>> d = reflect_motor(m, 50)
+    >>> [round(float(x), 6) for x in d]
+    [50.0, 7.5, 10.0, 0.05, 0.2, 0.0125]
+    """
+    if not isinstance(motor, Motor):
+        raise ValueError(f"motor must be an armlab.Motor, got {type(motor).__name__}")
+    G = finite_array("gear_ratio", gear_ratio)
+    if np.any(G <= 0):
+        raise ValueError(f"gear_ratio must be positive, got {gear_ratio!r}")
+    return JointDrive(G, G * motor.torque, motor.speed / G, G**2 * motor.damping,
+                      G * motor.coulomb, G**2 * motor.inertia)
+
+
+def mass_matrix_with_rotors(arm, q, rotor_inertia):
+    """The mass matrix with each motor's rotor inertia reflected through the arm's gears.
+
+    ``M(q) + diag(G^2 J_m)``, with ``G`` the arm's ``gear_ratio``. A rotor
+    spinning at ``G qd_j`` stores ``J_m (G qd_j)^2 / 2``, which is what the
+    diagonal term adds to the kinetic energy. (The rotors' own gyroscopic
+    coupling, of order ``J_m G`` instead of ``J_m G^2``, is left out, as is
+    usual.)
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        Joint angles [rad].
+    rotor_inertia : float or (n,) array_like
+        Each motor's rotor inertia about its axis, motor side [kg m^2].
+
+    Returns
+    -------
+    M : (..., n, n) ndarray
+        [kg m^2].
+
+    Examples
+    --------
+    Seed 000's arm at (30, 45) deg with 5e-6 kg m^2 rotors through 50:1 gears:
+
+    >>> from armlab import PlanarArm
+    >>> arm = PlanarArm((0.30, 0.25), (2.0, 1.0), gear_ratio=50)
+    >>> mass_matrix_with_rotors(arm, np.radians([30, 45]), 5e-6).round(4)
+    array([[0.2364, 0.0473],
+           [0.0473, 0.0333]])
+    """
+    jm = per_joint(arm.n, "rotor_inertia", rotor_inertia, nonnegative=True)
+    reflected = np.square(arm.gear_ratio) * jm
+    return mass_matrix(arm, q) + np.diag(reflected)
+
+
+# -------------------------------------------------------------------------------- time scaling
+class DurationLimit(NamedTuple):
+    """The shortest quintic move within the limits, and where it binds.
+
+    Attributes
+    ----------
+    duration : float
+        Shortest duration ``T`` [s] such that the move, and every slower one,
+        stays within the limits; ``inf`` when no duration does (the torque at
+        rest, gravity's, is already outside), ``0.0`` when no duration is too
+        short (nothing moves).
+    fraction : float
+        Where the limit binds, as a fraction ``t / T`` of the move; where the
+        torque at rest is furthest outside the limit when ``duration`` is
+        ``inf``; ``nan`` when nothing binds.
+    time : float
+        ``fraction * duration`` [s] (``nan`` unless ``duration`` is finite and
+        positive).
+    joint : int
+        The joint that binds (``-1`` when nothing binds).
+    bound : int
+        ``+1`` where it reaches its maximum, ``-1`` its minimum, ``0`` when
+        nothing binds.
+    """
+
+    duration: float
+    fraction: float
+    time: float
+    joint: int
+    bound: int
+
+
+def _first_exit(a, b, d):
+    """Smallest ``x >= 0`` where ``a x^2 + b x`` first rises above ``d >= 0``; ``inf`` if never.
+
+    Element-wise. ``a x^2 + b x - d`` starts at ``-d <= 0``; its first upward
+    zero crossing is the exit.
+    """
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        disc = b * b + 4.0 * a * d
+        root = np.sqrt(np.maximum(disc, 0.0))
+        # Convex (a > 0): the larger root, written without cancellation.
+        convex = np.where(b > 0, 2.0 * d / (b + root), (root - b) / (2.0 * a))
+        convex = np.where(b > 0, np.where(d == 0, 0.0, convex), convex)
+        # Concave (a < 0): above d only between the two roots, which are positive when b > 0.
+        concave = np.where((b > 0) & (disc > 0),
+                           np.where(d == 0, 0.0, 2.0 * d / (b + root)), np.inf)
+        linear = np.where(b > 0, d / b, np.inf)
+        x = np.where(a > 0, convex, np.where(a < 0, concave, linear))
+    return np.where(np.isnan(x), np.inf, x)
+
+
+def _exits(x_parts, low, high):
+    """Per sample and joint, the first ``x = 1/T`` at which the torque leaves its bounds.
+
+    ``x_parts = (A, B, C)`` with torque ``A x^2 + B x + C``. Returns the exit
+    ``x`` and the bound (+1 upper, -1 lower), both ``(..., n)``.
+    """
+    A, B, C = x_parts
+    up = _first_exit(A, B, high - C)
+    down = _first_exit(-A, -B, C - low)
+    return np.minimum(up, down), np.where(up <= down, 1, -1)
+
+
+def shortest_duration(arm, q_start, q_end, limit, tip_force=None, samples=801):
+    """Shortest duration of a quintic rest-to-rest move that keeps every torque within the limits.
+
+    Along the quintic ``q(t) = q_start + (q_end - q_start) s(t/T)`` (see
+    :func:`armlab.quintic`), speed scales with ``1/T`` and acceleration with
+    ``1/T^2``, so at each point ``u = t/T`` of the path the torque is
+
+        ``tau(u) = (M qdd_1 + c(q, qd_1)) / T^2 + G^2 B qd_1 / T + g + G Tc sign(qd_1) + J^T F``
+
+    with ``qd_1, qdd_1`` the speeds and accelerations of the one-second move.
+    Gravity (with Coulomb friction and the tip force) is a floor no slowing
+    removes. For each ``u`` and joint the first ``1/T`` at which the torque
+    leaves its bounds solves a quadratic; the answer is the smallest over the
+    path (sampled, then refined by golden-section search round the binding
+    sample). The duration returned is the shortest with which that move, and
+    every slower one, stays within the limits.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q_start, q_end : (n,) array_like
+        Start and end poses [rad].
+    limit : float, (n,) or (2, n) array_like
+        Torque limits, as in :func:`clip_torques` [N m].
+    tip_force : (2,) array_like, optional
+        A constant force the tip applies to the environment along the move [N].
+    samples : int, optional
+        Points along the path before refinement (at least 3). Default 801.
+
+    Returns
+    -------
+    DurationLimit
+        ``duration`` [s], ``fraction`` and ``time`` [s] where the limit binds,
+        ``joint`` and ``bound`` (+1 maximum, -1 minimum).
+
+    Examples
+    --------
+    Seed 000's move, (-45, 90) deg to (60, -30) deg, on its table-top arm with
+    motors of (8, 2) N m: 0.8 s is too fast; the shoulder reaches its maximum
+    a third of the way in:
+
+    >>> from armlab import tabletop_arm
+    >>> lim = shortest_duration(tabletop_arm(), np.radians([-45, 90]), np.radians([60, -30]),
+    ...                         [8, 2])
+    >>> round(lim.duration, 4), round(lim.time, 4), lim.joint, lim.bound
+    (0.9754, 0.3527, 0, 1)
+    """
+    start = joint_vector(arm, "q_start", q_start)
+    end = joint_vector(arm, "q_end", q_end)
+    if start.shape != (arm.n,) or end.shape != (arm.n,):
+        raise ValueError(f"q_start and q_end have shapes {start.shape} and {end.shape}: "
+                         f"expected one pose each, shape ({arm.n},)")
+    if int(samples) != samples or samples < 3:
+        raise ValueError(f"samples must be an integer of at least 3, got {samples!r}")
+    force = None if tip_force is None else planar_vector("tip_force", tip_force)
+    if force is not None and force.shape != (2,):
+        raise ValueError(f"tip_force has shape {force.shape}: expected one force, shape (2,)")
+    low, high = torque_bounds(arm.n, limit)
+    delta = end - start
+    # friction as the joint feels it (G^2 B and G Tc, as in the arm's friction_torques)
+    viscous = np.square(arm.gear_ratio) * np.asarray(arm.damping)
+    dry = np.asarray(arm.gear_ratio) * np.asarray(arm.coulomb)
+
+    def parts(u):
+        """Torque coefficients ``(A, B, C)`` of ``x = 1/T`` at path points ``u``, (k, n) each."""
+        u = np.asarray(u, dtype=float)[:, None]
+        s = u**3 * (10 - 15 * u + 6 * u**2)
+        q = (1.0 - s) * start + s * end
+        qd1 = 30 * u**2 * (1 - u) ** 2 * delta
+        qdd1 = 60 * u * (1 - u) * (1 - 2 * u) * delta
+        p = torque_parts(arm, q, qd1, qdd1, force)
+        A = p["inertia"] + p["velocity"]
+        C = p["gravity"] + p["tip"] + dry * np.sign(qd1)
+        return A, viscous * qd1, C
+
+    u = np.linspace(0.0, 1.0, int(samples))
+    A, B, C = parts(u)
+    outside = np.maximum(C - high, low - C) / (high - low)        # > 0: the floor is outside
+    if np.any(outside > 0):
+        k, j = np.unravel_index(np.argmax(outside), outside.shape)
+        return DurationLimit(np.inf, float(u[k]), np.nan, int(j),
+                             1 if C[k, j] > high[j] else -1)
+    x, _ = _exits((A, B, C), low, high)
+    best = x.min(axis=1)
+    k = int(np.argmin(best))
+    if not np.isfinite(best[k]):
+        return DurationLimit(0.0, np.nan, np.nan, -1, 0)
+
+    def exit_at(v):
+        return float(_exits(parts([v]), low, high)[0].min())
+
+    # Golden-section search for the smallest exit between the neighbours of the best sample.
+    lo, hi = u[max(k - 1, 0)], u[min(k + 1, u.size - 1)]
+    ratio = (np.sqrt(5.0) - 1.0) / 2.0
+    c, d = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    fc, fd = exit_at(c), exit_at(d)
+    for _ in range(60):
+        if fc <= fd:
+            hi, d, fd = d, c, fc
+            c = hi - ratio * (hi - lo)
+            fc = exit_at(c)
+        else:
+            lo, c, fc = c, d, fd
+            d = lo + ratio * (hi - lo)
+            fd = exit_at(d)
+    x_star, u_star = min([(float(best[k]), float(u[k])), (fc, c), (fd, d)])
+    xs, bounds = _exits(parts([u_star]), low, high)
+    j = int(np.argmin(xs[0]))
+    T = 1.0 / x_star if x_star > 0 else np.inf     # 0: on the limit at rest, any motion leaves
+    return DurationLimit(float(T), float(u_star), float(u_star * T), j, int(bounds[0, j]))
