@@ -4,14 +4,14 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test test-fast exercises grade bench serve lab clean
+.PHONY: book test test-fast exercises grade bench serve lab normalize clean
 
 # Re-create the environment whenever a requirements file or the package metadata changes.
-$(STAMP): requirements.txt requirements-test.txt pyproject.toml postBuild .jupyter/lab-overrides.json
+$(STAMP): requirements.txt requirements-test.txt pyproject.toml postBuild .jupyter/*.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt -r requirements-test.txt
-	NB_PYTHON_PREFIX=$(abspath $(VENV)) bash postBuild
+	NB_PYTHON_PREFIX=$(abspath $(VENV)) ARMLAB_INSTRUCTOR=1 bash postBuild
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -40,6 +40,10 @@ grade: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
+
+# Rewrite book/*.md as JupyterLab saves them (tests/test_chapters_roundtrip.py checks it).
+normalize: $(STAMP)
+	$(PY) _ext/normalize_chapters.py
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab book/statics.md

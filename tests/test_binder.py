@@ -4,6 +4,7 @@ import json
 import pathlib
 import re
 import subprocess
+import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -26,3 +27,33 @@ def test_post_build_makes_markdown_chapters_open_as_notebooks(tmp_path):
     viewers = written["@jupyterlab/docmanager-extension:plugin"]["defaultViewers"]
     assert viewers["markdown"] == "Jupytext Notebook"
     assert viewers["myst"] == "Jupytext Notebook"
+
+
+def test_runtime_matches_the_python_make_uses():
+    """runtime.txt pins Binder to the Python the Makefile builds .venv with and tests run on"""
+    pinned = (ROOT / "runtime.txt").read_text().strip()
+    assert re.fullmatch(r"python-3\.\d+", pinned), pinned
+    version = pinned.removeprefix("python-")
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(rf"^PYTHON \?= python{re.escape(version)}$", makefile, re.M)
+    assert f"{sys.version_info.major}.{sys.version_info.minor}" == version
+    assert f'requires-python = ">={version}"' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_post_build_gives_students_validate_only(tmp_path):
+    """Binder's postBuild: nbgrader's instructor tools off, Validate kept; make keeps them all"""
+    env = {"NB_PYTHON_PREFIX": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    subprocess.run(["bash", str(ROOT / "postBuild")], check=True, env=env)
+    page = json.loads((tmp_path / "etc/jupyter/labconfig/page_config.json").read_text())
+    assert sorted(page["disabledExtensions"]) == sorted(
+        f"@jupyter/nbgrader:{p}" for p in
+        ("create-assignment", "formgrader", "course-list", "assignment-list", "menu"))
+    server = json.loads(
+        (tmp_path / "etc/jupyter/jupyter_server_config.d/zz-armlab-student.json").read_text())
+    off = server["ServerApp"]["jpserver_extensions"]
+    assert off == {f"nbgrader.server_extensions.{e}": False
+                   for e in ("formgrader", "course_list", "assignment_list")}
+    subprocess.run(["bash", str(ROOT / "postBuild")], check=True,
+                   env=dict(env, ARMLAB_INSTRUCTOR="1"))
+    assert not (tmp_path / "etc/jupyter/labconfig/page_config.json").exists()
+    assert not (tmp_path / "etc/jupyter/jupyter_server_config.d/zz-armlab-student.json").exists()

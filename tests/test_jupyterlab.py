@@ -1,0 +1,201 @@
+"""A student's JupyterLab, in headless Chromium: chapters read like the book and change nothing.
+
+A JupyterLab server runs on 127.0.0.1 on the repository with the student's
+configuration that Binder gets from ``postBuild`` (nbgrader's instructor tools
+off, Validate on). Chromium opens each chapter of the book from ``book/`` as a
+notebook (jupytext), runs all its cells and reads the rendered page: no error
+output, no role left as raw text (jupyterlab-myst evaluates ``{eval}``), the
+worked values in the paragraphs that state them, helper cells folded away.
+Saving a chapter writes the same bytes. An exercise notebook opens and its
+first cells run. Afterwards ``book/`` and ``exercises/`` are byte for byte as
+before. Screenshots go to ``tests/artifacts/jupyterlab-*.png``.
+"""
+
+import hashlib
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import jupytext
+import pytest
+
+from _bookbuild import ROOT, toc_pages
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+
+#: Worked values that each chapter's prose shows in Jupyter: (anchor, text that follows it).
+WORKED = {
+    "book/intro": [("The shoulder needs", "The shoulder needs 5.7796 N m and the elbow 0.4443 N m")],
+    "book/statics": [
+        ("A horizontal force has a lever arm", "giving (-6.5, -4.0) N m"),
+        ("One degree from stretched, a 20 N m limit", "allows a push of 2865 N along the arm"),
+    ],
+}
+
+
+def chapters():
+    """The toc's pages that are notebooks (they have code cells)."""
+    pages = []
+    for page in toc_pages():
+        nb = jupytext.read(ROOT / f"{page}.md")
+        if any(cell.cell_type == "code" for cell in nb.cells):
+            pages.append(page)
+    return pages
+
+
+def snapshot():
+    """A hash of every file under book/ and exercises/."""
+    files = sorted(p for d in ("book", "exercises") for p in (ROOT / d).rglob("*")
+                   if p.is_file() and ".ipynb_checkpoints" not in p.parts)
+    return {str(p.relative_to(ROOT)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server on the repository with Binder's student setup; yields its URL."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"no browser: {CHROMIUM} is absent (apt-get install chromium)")
+    tmp = tmp_path_factory.mktemp("jupyterlab")
+    prefix = tmp / "prefix"
+    subprocess.run(["bash", str(ROOT / "postBuild")], check=True,
+                   env={"NB_PYTHON_PREFIX": str(prefix), "PATH": "/usr/bin:/bin"})
+    settings = tmp / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    # render every cell at once, so the page can be read as a whole (no virtual scrolling)
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, JUPYTER_CONFIG_PATH=str(prefix / "etc" / "jupyter"),
+               JUPYTERLAB_SETTINGS_DIR=str(tmp / "settings"), PYTHONPATH=str(ROOT))
+    log = open(tmp / "server.log", "w")
+    server = subprocess.Popen(
+        [str(pathlib.Path(sys.executable).parent / "jupyter"), "lab", "--no-browser",
+         f"--port={port}", "--ip=127.0.0.1", "--IdentityProvider.token=",
+         "--ServerApp.password=", "--allow-root", "--LabApp.expose_app_in_browser=True",
+         f"--ServerApp.root_dir={ROOT}"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{url}/lab", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("JupyterLab did not start: " + (tmp / "server.log").read_text()[-2000:])
+        before = snapshot()
+        yield url
+        assert snapshot() == before, "opening and running notebooks changed files in the tree"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser(lab):
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+CURRENT = "window.jupyterapp.shell.currentWidget"
+IDLE = (f"{CURRENT} && {CURRENT}.sessionContext && {CURRENT}.sessionContext.session && "
+        f"{CURRENT}.sessionContext.session.kernel && "
+        f"{CURRENT}.sessionContext.session.kernel.status === 'idle'")
+
+
+def open_notebook(browser, lab, path):
+    """Open ``path`` in JupyterLab and wait for its kernel; return the page and its errors."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    problems = []
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    workspace = path.replace("/", "-").replace(".", "-")
+    page.goto(f"{lab}/lab/workspaces/{workspace}/tree/{path}?reset")
+    page.wait_for_function(f"window.jupyterapp && {CURRENT} && {CURRENT}.context "
+                           f"&& {CURRENT}.context.path === {json.dumps(path)}", timeout=60000)
+    page.wait_for_function(IDLE, timeout=60000)
+    return page, problems
+
+
+#: The notebook panel on show (other panels may be open but hidden).
+NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+
+
+def run(page, command):
+    """Run a JupyterLab command and wait until the kernel is idle again."""
+    page.evaluate(f"window.jupyterapp.commands.execute({json.dumps(command)})")
+    page.wait_for_timeout(1000)
+    page.wait_for_function(IDLE, timeout=180000)
+    page.wait_for_timeout(1500)          # markdown cells render their {eval} values
+
+
+def paragraph_text(page, anchor):
+    """The rendered paragraph (or list item) of the notebook that contains ``anchor``."""
+    item = page.locator(f"{NOTEBOOK} .jp-Cell-inputArea p, {NOTEBOOK} .jp-Cell-inputArea li",
+                        has_text=anchor)
+    assert item.count() == 1, f"{item.count()} paragraphs contain {anchor!r}"
+    return " ".join(item.inner_text().replace("\u2212", "-").split())
+
+
+@pytest.mark.parametrize("page_name", chapters())
+def test_chapter_runs_and_reads_like_the_book(browser, lab, page_name):
+    """Run all: no error output, values instead of roles, helper cells folded, save is a no-op"""
+    path = f"{page_name}.md"
+    original = (ROOT / path).read_bytes()
+    page, problems = open_notebook(browser, lab, path)
+    try:
+        assert page.evaluate(f"{CURRENT}.content.model.cells.length") > 0
+        run(page, "notebook:run-all-cells")
+        errors = page.locator(f'{NOTEBOOK} .jp-OutputArea-output[data-mime-type$="stderr"], '
+                              f'{NOTEBOOK} .jp-OutputArea-output[data-mime-type$="error"]')
+        assert errors.count() == 0, errors.all_inner_texts()[:3]
+        text = page.inner_text(NOTEBOOK)
+        for raw in ("{eval}", "{glue", "{doc}", "{numref}", "{eq}"):
+            assert raw not in text, f"{page_name}: raw {raw} in the rendered notebook"
+        for anchor, expected in WORKED.get(page_name, []):
+            assert expected in paragraph_text(page, anchor)
+        hidden = sum(1 for c in jupytext.read(ROOT / path).cells
+                     if c.metadata.get("jupyter", {}).get("source_hidden"))
+        assert page.locator(f"{NOTEBOOK} .jp-Cell .jp-InputPlaceholder").count() == hidden
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"jupyterlab-{page_name.split('/')[-1]}.png"))
+        run(page, "docmanager:save")
+        assert (ROOT / path).read_bytes() == original, f"saving {path} rewrote it"
+        assert not problems, problems
+    finally:
+        page.close()
+
+
+def test_exercise_opens_for_a_student(browser, lab):
+    """An exercise notebook opens, its first cells run; Validate is there, instructor tools are not"""
+    page, problems = open_notebook(browser, lab, "exercises/statics/statics.ipynb")
+    try:
+        for _ in range(2):
+            run(page, "notebook:run-cell-and-select-next")
+        errors = page.locator(f'{NOTEBOOK} .jp-OutputArea-output[data-mime-type$="error"]')
+        assert errors.count() == 0, errors.all_inner_texts()[:3]
+        toolbar = page.locator(f"{NOTEBOOK} .jp-NotebookPanel-toolbar").inner_text()
+        assert "Validate" in toolbar
+        menus = page.locator("#jp-MainMenu").inner_text()
+        assert "Nbgrader" not in menus
+        assert page.locator("#create_assignment_toolbar, .nbgrader-CreateAssignmentWidget").count() == 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-exercise.png"))
+        page.evaluate(f"{CURRENT}.context.model.dirty = false")     # leave the file as it was
+        assert not problems, problems
+    finally:
+        page.close()
