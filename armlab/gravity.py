@@ -219,6 +219,7 @@ def pd_sag(arm, q, kp, *, tol=1e-12, max_iter=100):
     eye = np.eye(n)
     scale = max(1.0, float(np.abs(gravity_torques(arm, q)).max(initial=0.0)))
     e = np.zeros(shape)
+    v0 = _sag_energy(arm, q, kp, e)
     for _ in range(max_iter):
         residual = kp * e - gravity_torques(arm, q - e)          # dV/de [N m]
         H = kp[..., :, None] * eye + gravity_stiffness(arm, q - e)
@@ -235,7 +236,6 @@ def pd_sag(arm, q, kp, *, tol=1e-12, max_iter=100):
         stuck = bent & (np.abs(step).max(axis=-1) < 1e-9)
         step = np.where(stuck[..., None], 1e-3 * fall, step)
         # Backtracking: halve each step until V falls enough (Armijo), one batch at a time.
-        v0 = _sag_energy(arm, q, kp, e)
         slope = np.sum(residual * step, axis=-1)
         t = np.ones(shape[:-1])
         for _ in range(60):
@@ -245,6 +245,7 @@ def pd_sag(arm, q, kp, *, tol=1e-12, max_iter=100):
                 break
             t = np.where(ok, t, 0.5 * t)
         e = e + t[..., None] * step
+        v0 = trial
     raise ValueError(f"pd_sag did not converge in {max_iter} steps: kp {kp.tolist()} may be "
                      "too weak for this arm to rest near its target")
 
