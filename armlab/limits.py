@@ -523,21 +523,24 @@ class DurationLimit(NamedTuple):
     ----------
     duration : float
         Shortest duration ``T`` [s] such that the move, and every slower one,
-        stays within the limits; ``inf`` when no duration does (the torque at
-        rest, gravity's, is already outside), ``0.0`` when no duration is too
-        short (nothing moves).
+        stays within the limits; ``inf`` when no duration does (the torque
+        that remains at any speed, gravity's, is outside already), ``0.0``
+        when no duration is too short (nothing moves).
     fraction : float
-        Where the limit binds, as a fraction ``t / T`` of the move; where the
-        torque at rest is furthest outside the limit when ``duration`` is
-        ``inf``; ``nan`` when nothing binds.
+        Where the limit binds, as a fraction ``t / T`` of the move (the middle,
+        0.5, for a speed limit); where the remaining torque is furthest outside
+        when ``duration`` is ``inf``; ``nan`` when nothing binds.
     time : float
         ``fraction * duration`` [s] (``nan`` unless ``duration`` is finite and
         positive).
     joint : int
         The joint that binds (``-1`` when nothing binds).
     bound : int
-        ``+1`` where it reaches its maximum, ``-1`` its minimum, ``0`` when
-        nothing binds.
+        ``+1`` where it reaches its maximum, ``-1`` its minimum (of torque, or
+        of speed), ``0`` when nothing binds.
+    kind : str
+        What binds: ``"torque"``, ``"speed"``, ``"floor"`` (no duration works)
+        or ``""`` (nothing binds).
     """
 
     duration: float
@@ -545,6 +548,7 @@ class DurationLimit(NamedTuple):
     time: float
     joint: int
     bound: int
+    kind: str
 
 
 def _first_exit(a, b, d):
@@ -579,22 +583,26 @@ def _exits(x_parts, low, high):
     return np.minimum(up, down), np.where(up <= down, 1, -1)
 
 
-def shortest_duration(arm, q_start, q_end, limit, tip_force=None, samples=801):
-    """Shortest duration of a quintic rest-to-rest move that keeps every torque within the limits.
+def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=0.0,
+                      speed_limit=None, samples=801):
+    """Shortest duration of a quintic rest-to-rest move that stays within torque and speed limits.
 
     Along the quintic ``q(t) = q_start + (q_end - q_start) s(t/T)`` (see
     :func:`armlab.quintic`), speed scales with ``1/T`` and acceleration with
     ``1/T^2``, so at each point ``u = t/T`` of the path the torque is
 
-        ``tau(u) = (M qdd_1 + c(q, qd_1)) / T^2 + G^2 B qd_1 / T + g + G Tc sign(qd_1) + J^T F``
+        ``tau(u) = (M_r qdd_1 + c(q, qd_1)) / T^2 + G^2 B qd_1 / T + g + G Tc sign(qd_1) + J^T F``
 
-    with ``qd_1, qdd_1`` the speeds and accelerations of the one-second move.
-    Gravity (with Coulomb friction and the tip force) is a floor no slowing
-    removes. For each ``u`` and joint the first ``1/T`` at which the torque
-    leaves its bounds solves a quadratic; the answer is the smallest over the
-    path (sampled, then refined by golden-section search round the binding
-    sample). The duration returned is the shortest with which that move, and
-    every slower one, stays within the limits.
+    with ``qd_1, qdd_1`` the speeds and accelerations of the one-second move
+    and ``M_r`` the mass matrix with the rotors' reflected inertia
+    (:func:`mass_matrix_with_rotors`). Gravity (with Coulomb friction and the
+    tip force) is a floor that no slowing removes. For each ``u`` and joint
+    the first ``1/T`` at which the torque leaves its bounds solves a
+    quadratic; the torque's answer is the smallest over the path (sampled,
+    then refined by golden-section search round the binding sample). A speed
+    limit binds at the middle of the move, where the quintic's speed peaks at
+    15/8 of the mean. The duration returned is the shortest with which the
+    move, and every slower one, stays within all the limits.
 
     Parameters
     ----------
@@ -605,26 +613,39 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, samples=801):
         Torque limits, as in :func:`clip_torques` [N m].
     tip_force : (2,) array_like, optional
         A constant force the tip applies to the environment along the move [N].
+    rotor_inertia : float or (n,) array_like, optional
+        Motor rotor inertia, motor side [kg m^2], reflected through the arm's
+        ``gear_ratio`` as ``G^2 J_m``. Default 0.
+    speed_limit : float or (n,) array_like, optional
+        Largest joint speed [rad/s], positive (for a geared motor, its speed
+        over ``G``: :func:`reflect_motor`). Default: none.
     samples : int, optional
         Points along the path before refinement (at least 3). Default 801.
 
     Returns
     -------
     DurationLimit
-        ``duration`` [s], ``fraction`` and ``time`` [s] where the limit binds,
-        ``joint`` and ``bound`` (+1 maximum, -1 minimum).
+        ``duration`` [s]; ``fraction`` and ``time`` [s] where the limit binds;
+        its ``joint``, ``bound`` (+1 maximum, -1 minimum) and ``kind``.
 
     Examples
     --------
     Seed 000's move, (-45, 90) deg to (60, -30) deg, on its table-top arm with
     motors of (8, 2) N m: 0.8 s is too fast; the shoulder reaches its maximum
-    a third of the way in:
+    about a third of the way in:
 
     >>> from armlab import tabletop_arm
-    >>> lim = shortest_duration(tabletop_arm(), np.radians([-45, 90]), np.radians([60, -30]),
-    ...                         [8, 2])
-    >>> round(lim.duration, 4), round(lim.time, 4), lim.joint, lim.bound
-    (0.9754, 0.3527, 0, 1)
+    >>> move = np.radians([-45, 90]), np.radians([60, -30])
+    >>> lim = shortest_duration(tabletop_arm(), *move, [8, 2])
+    >>> round(lim.duration, 4), round(lim.time, 4), lim.joint, lim.bound, lim.kind
+    (0.9754, 0.3527, 0, 1, 'torque')
+
+    With joints that turn at most 3 rad/s the elbow's speed binds instead,
+    at 15/8 x 120 deg / 3 rad/s:
+
+    >>> lim = shortest_duration(tabletop_arm(), *move, [8, 2], speed_limit=3.0)
+    >>> round(lim.duration, 4), lim.fraction, lim.joint, lim.kind
+    (1.309, 0.5, 1, 'speed')
     """
     start = joint_vector(arm, "q_start", q_start)
     end = joint_vector(arm, "q_end", q_end)
@@ -637,6 +658,10 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, samples=801):
     if force is not None and force.shape != (2,):
         raise ValueError(f"tip_force has shape {force.shape}: expected one force, shape (2,)")
     low, high = torque_bounds(arm.n, limit)
+    rotors = np.square(arm.gear_ratio) * per_joint(arm.n, "rotor_inertia", rotor_inertia,
+                                                   nonnegative=True)
+    top_speed = (np.full(arm.n, np.inf) if speed_limit is None
+                 else per_joint(arm.n, "speed_limit", speed_limit, positive=True))
     delta = end - start
     # friction as the joint feels it (G^2 B and G Tc, as in the arm's friction_torques)
     viscous = np.square(arm.gear_ratio) * np.asarray(arm.damping)
@@ -650,7 +675,7 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, samples=801):
         qd1 = 30 * u**2 * (1 - u) ** 2 * delta
         qdd1 = 60 * u * (1 - u) * (1 - 2 * u) * delta
         p = torque_parts(arm, q, qd1, qdd1, force)
-        A = p["inertia"] + p["velocity"]
+        A = p["inertia"] + rotors * qdd1 + p["velocity"]
         C = p["gravity"] + p["tip"] + dry * np.sign(qd1)
         return A, viscous * qd1, C
 
@@ -660,12 +685,17 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, samples=801):
     if np.any(outside > 0):
         k, j = np.unravel_index(np.argmax(outside), outside.shape)
         return DurationLimit(np.inf, float(u[k]), np.nan, int(j),
-                             1 if C[k, j] > high[j] else -1)
+                             1 if C[k, j] > high[j] else -1, "floor")
     x, _ = _exits((A, B, C), low, high)
     best = x.min(axis=1)
     k = int(np.argmin(best))
+    # the speed limit: the peak speed 15/8 |delta| / T at the middle of the move
+    speed_T = 1.875 * np.abs(delta) / top_speed
+    j_speed = int(np.argmax(speed_T))
+    speed = DurationLimit(float(speed_T[j_speed]), 0.5, 0.5 * float(speed_T[j_speed]), j_speed,
+                          1 if delta[j_speed] > 0 else -1, "speed")
     if not np.isfinite(best[k]):
-        return DurationLimit(0.0, np.nan, np.nan, -1, 0)
+        return speed if speed.duration > 0 else DurationLimit(0.0, np.nan, np.nan, -1, 0, "")
 
     def exit_at(v):
         return float(_exits(parts([v]), low, high)[0].min())
@@ -688,4 +718,6 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, samples=801):
     xs, bounds = _exits(parts([u_star]), low, high)
     j = int(np.argmin(xs[0]))
     T = 1.0 / x_star if x_star > 0 else np.inf     # 0: on the limit at rest, any motion leaves
-    return DurationLimit(float(T), float(u_star), float(u_star * T), j, int(bounds[0, j]))
+    torque = DurationLimit(float(T), float(u_star), float(u_star * T), j, int(bounds[0, j]),
+                           "torque")
+    return speed if speed.duration > torque.duration else torque

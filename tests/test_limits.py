@@ -239,7 +239,7 @@ def test_capacity_map_is_pose_capacity_on_the_grid():
 SEED000_MOVE = (np.radians([-45, 90]), np.radians([60, -30]))
 
 
-def peak_ratio(arm, start, end, T, limit, force=None, points=40001):
+def peak_ratio(arm, start, end, T, limit, force=None, points=40001, rotor_inertia=0.0):
     """Independent route: the plan's torques by inverse dynamics on a fine grid, as a share of
     the room to the limit (1 = on a limit). Returns the ratio, the time and the joint."""
     low, high = (-np.asarray(limit, float), np.asarray(limit, float)) if np.ndim(limit) < 2 \
@@ -248,6 +248,9 @@ def peak_ratio(arm, start, end, T, limit, force=None, points=40001):
     t = np.linspace(0, T, points)
     q, qd, qdd = plan(t)
     tau = al.inverse_dynamics(arm, q, qd, qdd, force)
+    if np.any(rotor_inertia):                    # M_r qdd - M qdd: the rotors' share
+        extra = al.mass_matrix_with_rotors(arm, q, rotor_inertia) - al.mass_matrix(arm, q)
+        tau = tau + np.einsum("...ij,...j->...i", extra, qdd)
     ratio = np.maximum(tau / high, tau / low)
     k, j = np.unravel_index(np.argmax(ratio), ratio.shape)
     return ratio[k, j], t[k], j
@@ -269,7 +272,7 @@ CASES = [
 def test_shortest_duration_is_on_the_limit(arm, move, limit):
     """At T the fine-grid peak torque equals the limit; at 0.99 T it exceeds it; slower is fine"""
     lim = al.shortest_duration(arm, *move, limit)
-    assert 0 < lim.duration < np.inf
+    assert 0 < lim.duration < np.inf and lim.kind == "torque"
     ratio, t, j = peak_ratio(arm, *move, lim.duration, limit)
     assert 1 - 1e-6 < ratio <= 1 + 1e-9
     assert j == lim.joint
@@ -277,6 +280,18 @@ def test_shortest_duration_is_on_the_limit(arm, move, limit):
     assert peak_ratio(arm, *move, 0.99 * lim.duration, limit)[0] > 1.0
     for factor in (1.01, 1.3, 2.0, 5.0):
         assert peak_ratio(arm, *move, factor * lim.duration, limit, points=4001)[0] <= 1.0
+
+
+def test_shortest_duration_with_rotor_inertia():
+    """Geared motors: the rotors' G^2 J_m slows the move; still exactly on the limit"""
+    arm = al.PlanarArm((0.30, 0.25), (2.0, 1.0), damping=2e-5, coulomb=4e-3, gear_ratio=80)
+    bare = al.shortest_duration(arm, *SEED000_MOVE, [12, 12])
+    lim = al.shortest_duration(arm, *SEED000_MOVE, [12, 12], rotor_inertia=5e-6)
+    assert lim.duration > bare.duration
+    ratio, _, j = peak_ratio(arm, *SEED000_MOVE, lim.duration, [12, 12], rotor_inertia=5e-6)
+    assert 1 - 1e-6 < ratio <= 1 + 1e-9 and j == lim.joint
+    assert peak_ratio(arm, *SEED000_MOVE, 0.99 * lim.duration, [12, 12],
+                      rotor_inertia=5e-6)[0] > 1
 
 
 def test_shortest_duration_scales_with_the_root_of_the_limit():
@@ -300,6 +315,7 @@ def test_gravity_floor_no_duration_works():
     arm = al.tabletop_arm().with_payload(0.5)
     lim = al.shortest_duration(arm, *SEED000_MOVE, [8, 2])
     assert lim.duration == np.inf and np.isnan(lim.time) and lim.joint == 0 and lim.bound == 1
+    assert lim.kind == "floor"
     q, _, _ = al.quintic(*SEED000_MOVE, 1.0)(lim.fraction)
     assert al.gravity_torques(arm, q)[0] > 8
     # the same move is fine without the payload
@@ -308,7 +324,29 @@ def test_gravity_floor_no_duration_works():
 
 def test_shortest_duration_of_no_move():
     lim = al.shortest_duration(al.tabletop_arm(), *[SEED000_MOVE[0]] * 2, [8, 2])
-    assert lim.duration == 0.0 and lim.joint == -1 and lim.bound == 0
+    assert lim.duration == 0.0 and lim.joint == -1 and lim.bound == 0 and lim.kind == ""
+
+
+@pytest.mark.parametrize("speed_limit", [3.0, [6.0, 2.0], [1.5, 20.0]])
+def test_speed_limit_binds_at_the_middle(speed_limit):
+    """Fine grid: at T the fastest joint is exactly at its speed limit, at 0.99 T above it"""
+    arm = al.tabletop_arm()
+    lim = al.shortest_duration(arm, *SEED000_MOVE, [8, 2], speed_limit=speed_limit)
+    torque_only = al.shortest_duration(arm, *SEED000_MOVE, [8, 2])
+    assert lim.kind == "speed" and lim.fraction == 0.5 and lim.duration > torque_only.duration
+
+    def speed_ratio(T):
+        _, qd, _ = al.quintic(*SEED000_MOVE, T)(np.linspace(0, T, 20001))
+        ratio = np.abs(qd) / np.asarray(speed_limit)
+        return ratio.max(), np.unravel_index(np.argmax(ratio), ratio.shape)[1]
+
+    ratio, j = speed_ratio(lim.duration)
+    np.testing.assert_allclose(ratio, 1.0, rtol=1e-12)
+    assert j == lim.joint
+    assert speed_ratio(0.99 * lim.duration)[0] > 1
+    # a loose speed limit leaves the torque's answer
+    loose = al.shortest_duration(arm, *SEED000_MOVE, [8, 2], speed_limit=50.0)
+    assert loose == torque_only
 
 
 # ---------------------------------------------------------------- gears and rotors
@@ -373,6 +411,7 @@ def test_rotor_inertia_by_kinetic_energy(case, jm):
     (lambda: al.shortest_duration(al.rod_arm(), [0, 0], [1, 1], 5, samples=2), "samples"),
     (lambda: al.shortest_duration(al.rod_arm(), [0, 0], [1, 1], -5), "limit"),
     (lambda: al.shortest_duration(al.rod_arm(), [[0, 0]], [[1, 1]], 5), "q_start"),
+    (lambda: al.shortest_duration(al.rod_arm(), [0, 0], [1, 1], 5, speed_limit=0), "speed_limit"),
     (lambda: al.reflect_motor(MOTOR, [10, 0]), "gear_ratio"),
     (lambda: al.reflect_motor((0.1, 100), 10), "motor"),
     (lambda: al.Motor(torque=-1, speed=10), "torque"),
