@@ -12,6 +12,9 @@ shown and no widget manager is loaded (``nb_ipywidgets_js: {}``). That JSON is
 dead weight in the HTML, so it is dropped too; the downloadable notebook keeps it.
 """
 
+import importlib
+import re
+
 
 def _drop_thebe(app, pagename, templatename, context, doctree):
     scripts = context.get("script_files")
@@ -30,6 +33,67 @@ def _drop_thebe(app, pagename, templatename, context, doctree):
     scripts[:] = kept
 
 
+
+
+# -- the API reference page: references in armlab's docstrings ------------------------------
+#
+# Docstrings name functions the way a reader imports them (``armlab.gravity_torques``,
+# ``gravity_torques`` inside its module), while autodoc documents each under the module that
+# defines it (``armlab.dynamics.gravity_torques``), and the numpydoc type text of a parameter
+# (``(..., n) ndarray``) reaches Sphinx as class references. A reference to an armlab object
+# is sent to where that object is documented; numpy's names and the words of a shape are shown
+# as plain text (the book has no intersphinx: it builds offline). Anything else stays a
+# missing reference, which ``-n -W`` reports.
+
+_PLAIN = re.compile(r"[^\w.]|^(numpy|np|builtins|matplotlib|ipywidgets)\.|^[a-z_]\w*$|^\d")
+
+
+def _armlab_object(target, module):
+    """The armlab object that ``target`` names (from ``module``'s point of view), or None."""
+    candidates = [target]
+    if module:
+        candidates.append(f"{module}.{target}")
+    if not target.startswith("armlab"):
+        candidates.append(f"armlab.{target}")
+    for name in candidates:
+        parts = name.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            try:
+                for attr in parts[cut:]:
+                    obj = getattr(obj, attr)
+            except AttributeError:
+                break
+            home = getattr(obj, "__module__", None) or ""
+            if home.startswith("armlab") and hasattr(obj, "__qualname__"):
+                return f"{home}.{obj.__qualname__}"
+            break
+    return None
+
+
+def _resolve_reference(app, env, node, contnode):
+    if node.get("refdomain") != "py":
+        return None
+    target = node.get("reftarget", "")
+    if target.startswith("_") or "._" in target:
+        return None                                  # a private name: the docstring is wrong
+    home = _armlab_object(target, node.get("py:module"))
+    if home is not None and home != target:
+        domain = env.get_domain("py")
+        for reftype in ("func", "class", "meth", "attr", "data", "obj"):
+            found = domain.resolve_xref(env, node["refdoc"], app.builder, reftype, home,
+                                        node, contnode)
+            if found is not None:
+                return found
+    if home is None and _PLAIN.search(target):
+        return contnode                              # numpy, builtins, words of a shape
+    return None
+
+
 def setup(app):
     app.connect("html-page-context", _drop_thebe, priority=900)
+    app.connect("missing-reference", _resolve_reference)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
