@@ -10,6 +10,8 @@ not imported here, so ``import armlab`` stays light.
 """
 
 from armlab.arm import PlanarArm, rod_arm, statics_arm, tabletop_arm
+from armlab.control import (Controller, computed_torque, feedforward_pid, pd, pd_gravity,
+                            pid)
 from armlab.dynamics import (coriolis_torques, forward_dynamics, friction_torques,
                              gravity_torques, inverse_dynamics, kinetic_energy, mass_matrix,
                              mass_matrix_rate, potential_energy, rnea, torque_parts)
@@ -25,8 +27,7 @@ from armlab.limits import (CapacityMap, DurationLimit, JointDrive, Motor, capaci
                            clip_torques, mass_matrix_with_rotors, payload_capacity, pose_capacity,
                            realized_acceleration, reflect_motor, scale_torques, shortest_duration)
 from armlab.manipulability import is_singular, manipulability, reach, velocity_ellipse
-from armlab.simulation import (Controller, Simulation, computed_torque, feedforward_pid, pd,
-                               pd_gravity, pid, simulate, tracking_error)
+from armlab.simulation import Simulation, simulate, tracking_error
 from armlab.statics import (force_ellipse, force_error_bound, force_polygon, max_tip_force,
                             singular_values, static_torques, tip_force_from_torques,
                             virtual_work_check)

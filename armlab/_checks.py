@@ -40,13 +40,6 @@ def planar_vector(name, value):
     return arr
 
 
-def tip_force(arm, value, batch_like):
-    """``tip_force`` as ``(..., 2)``; ``None`` means no force."""
-    if value is None:
-        return np.zeros(batch_like.shape[:-1] + (2,))
-    return planar_vector("tip_force", value)
-
-
 def per_joint(n, name, value, *, positive=False, nonnegative=False):
     """A scalar or ``(n,)`` per-joint parameter, broadcast to ``(n,)``."""
     arr = finite_array(name, value)

@@ -1,18 +1,14 @@
 """The arm description: one immutable object that every function takes first."""
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
 from armlab._checks import finite_array, per_joint
+from armlab._kernels import Constants
 
 __all__ = ["PlanarArm", "tabletop_arm", "rod_arm", "statics_arm"]
-
-
-def _frozen(values):
-    arr = np.array(values, dtype=float)
-    arr.flags.writeable = False
-    return arr
 
 
 @dataclass(frozen=True)
@@ -35,6 +31,10 @@ class PlanarArm:
     inertia : (n,) array_like, optional
         Each link's moment of inertia about its centre of mass, normal to the
         plane [kg m^2]. Default: ``m L^2 / 12`` (uniform rods).
+
+        Both read back as the numbers in use. A default stays a default:
+        ``dataclasses.replace(arm, masses=...)`` or ``lengths=...`` derives it
+        again from the new values, while numbers given here are kept.
     gravity : float or (2,) array_like, optional
         A scalar ``g0`` means the acceleration ``(0, -g0)`` (a table-top arm in
         a vertical plane); a 2-vector is the acceleration itself [m/s^2], for
@@ -58,6 +58,12 @@ class PlanarArm:
     >>> arm = PlanarArm(lengths=(0.30, 0.25), masses=(2.0, 1.0))
     >>> arm.n, arm.com, tuple(round(i, 6) for i in arm.inertia)
     (2, (0.15, 0.125), (0.015, 0.005208))
+
+    Twice the masses, still uniform rods:
+
+    >>> from dataclasses import replace
+    >>> tuple(round(i, 6) for i in replace(arm, masses=(4.0, 2.0)).inertia)
+    (0.03, 0.010417)
     """
 
     lengths: tuple
@@ -68,8 +74,9 @@ class PlanarArm:
     damping: tuple = 0.0
     coulomb: tuple = 0.0
     gear_ratio: tuple = 1.0
-    # Cached arrays for the numerical code; not part of the description.
-    _arrays: dict = field(default=None, init=False, repr=False, compare=False)
+    # The com and inertia tuples this arm derived itself (None where they were given), so
+    # that dataclasses.replace, which passes them back, can tell a default from a number.
+    _derived: tuple = field(default=(None, None), repr=False, compare=False)
 
     def __post_init__(self):
         lengths = finite_array("lengths", self.lengths)
@@ -84,8 +91,11 @@ class PlanarArm:
                              f"expected shape ({n},)")
         if np.any(masses < 0):
             raise ValueError(f"masses must not be negative, got {masses.tolist()}")
-        com = lengths / 2 if self.com is None else per_joint(n, "com", self.com)
-        inertia = (masses * lengths**2 / 12 if self.inertia is None
+        derived_com, derived_inertia = self._derived
+        com_default = self.com is None or self.com is derived_com
+        inertia_default = self.inertia is None or self.inertia is derived_inertia
+        com = lengths / 2 if com_default else per_joint(n, "com", self.com)
+        inertia = (masses * lengths**2 / 12 if inertia_default
                    else per_joint(n, "inertia", self.inertia, nonnegative=True))
         gravity = finite_array("gravity", self.gravity)
         if gravity.ndim == 0:
@@ -100,16 +110,19 @@ class PlanarArm:
         def tup(a):
             return tuple(float(x) for x in a)
 
+        # the fields hold the validated numbers as tuples of floats
         for name, value in [("lengths", lengths), ("masses", masses), ("com", com),
                             ("inertia", inertia), ("gravity", gravity), ("damping", damping),
                             ("coulomb", coulomb), ("gear_ratio", gear)]:
             object.__setattr__(self, name, tup(value))
-        object.__setattr__(self, "_arrays", {
-            "L": _frozen(lengths), "m": _frozen(masses), "lc": _frozen(com),
-            "I": _frozen(inertia), "g": _frozen(gravity),
-            # friction as the joint feels it: G^2 B and G Tc
-            "B": _frozen(gear**2 * damping), "Tc": _frozen(gear * coulomb),
-        })
+        object.__setattr__(self, "_derived", (self.com if com_default else None,
+                                              self.inertia if inertia_default else None))
+
+    @cached_property
+    def _constants(self):
+        """The arm's numbers as the numerical kernels use them, derived once."""
+        return Constants(self.lengths, self.masses, self.com, self.inertia, self.gravity,
+                         self.damping, self.coulomb, self.gear_ratio)
 
     @property
     def n(self):

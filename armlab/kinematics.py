@@ -25,13 +25,13 @@ def _frames(arm, q):
         raise ValueError("q: the absolute link angles (sums of q) overflow; "
                          "expected joint angles of a sensible size [rad]")
     e = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
-    steps = arm._arrays["L"][:, None] * e
+    steps = arm._constants.arrays["L"][:, None] * e
     p = np.concatenate([np.zeros(q.shape[:-1] + (1, 2)), np.cumsum(steps, axis=-2)], axis=-2)
     return p, e
 
 
 def _com_positions(arm, p, e):
-    return p[..., :-1, :] + arm._arrays["lc"][:, None] * e
+    return p[..., :-1, :] + arm._constants.arrays["lc"][:, None] * e
 
 
 def _com_jacobians(arm, p, com):

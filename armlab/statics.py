@@ -133,8 +133,9 @@ def force_error_bound(arm, q, torque_error):
     Returns
     -------
     error : (...) ndarray
-        Largest ``|J^{-T} dtau|`` over the corners [N]; ``inf`` at a singular
-        pose, where some force needs no torque and cannot be read at all.
+        Largest ``|J^{-T} dtau|`` over the corners [N]; ``inf`` where some
+        tip force needs no torque and so cannot be read at all: at a singular
+        pose, and always for a one-link arm (a push along the link).
 
     Examples
     --------
@@ -148,7 +149,9 @@ def force_error_bound(arm, q, torque_error):
     bound = per_joint(arm.n, "torque_error", torque_error, positive=True)
     corners = np.array(list(itertools.product((-1.0, 1.0), repeat=arm.n))) * bound
     sigma = np.linalg.svd(J, compute_uv=False)
-    singular = sigma[..., -1] <= _RANK_TOL * sigma[..., 0]
+    # rank below 2: a singular pose, or fewer than two joints
+    singular = (sigma[..., 1] <= _RANK_TOL * sigma[..., 0] if arm.n >= 2
+                else np.ones(sigma.shape[:-1], bool))
     gain = np.linalg.pinv(np.swapaxes(J, -1, -2))                   # (..., 2, n)
     errors = np.linalg.norm(np.einsum("...aj,cj->...ca", gain, corners), axis=-1)
     return np.where(singular, np.inf, errors.max(axis=-1))
@@ -172,7 +175,11 @@ def max_tip_force(arm, q, direction, limit):
     -------
     force : (...) ndarray
         Largest magnitude ``s >= 0`` with ``J^T (s d)`` within the limits [N];
-        ``inf`` where the push needs no torque (the structure carries it).
+        never negative. ``inf`` where the push needs no torque (the structure
+        carries it). ``nan`` where no push ``s >= 0`` along ``d`` keeps every
+        joint within its limits: this happens only for limits that exclude
+        zero torque (a joint that must push at least some amount one way),
+        as for limits net of a large gravity torque.
 
     Examples
     --------
@@ -192,9 +199,16 @@ def max_tip_force(arm, q, direction, limit):
     low, high = torque_bounds(arm.n, limit)
     t = np.einsum("...aj,...a->...j", J, d / length)
     tol = _RANK_TOL * sum(arm.lengths)
+    # per joint, the pushes s with low <= s t <= high form the interval [lo_s, hi_s]
+    zero_ok = (low <= 0) & (high >= 0)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        reach = np.where(t > tol, high / t, np.where(t < -tol, low / t, np.inf))
-    return reach.min(axis=-1)
+        hi_s = np.where(t > tol, high / t, np.where(t < -tol, low / t,
+                                                    np.where(zero_ok, np.inf, -np.inf)))
+        lo_s = np.where(t > tol, low / t, np.where(t < -tol, high / t,
+                                                   np.where(zero_ok, -np.inf, np.inf)))
+    largest = hi_s.min(axis=-1)
+    feasible = (largest >= 0) & (largest >= lo_s.max(axis=-1))
+    return np.where(feasible, largest, np.nan)
 
 
 def force_ellipse(arm, q, torque=1.0):

@@ -51,15 +51,18 @@ class Quintic:
     def __call__(self, t):
         """Planned angles, speeds and accelerations at the times ``t``.
 
+        This is how a controller (or anyone) reads the plan at a time.
+
         Parameters
         ----------
-        t : (...) array_like
+        t : float or (...) array_like
             Times [s]; any shape.
 
         Returns
         -------
         q, qd, qdd : (..., n) ndarray
-            [rad], [rad/s], [rad/s^2], one row per time.
+            [rad], [rad/s], [rad/s^2], one row per time; ``(n,)`` each for
+            one time.
 
         Examples
         --------
@@ -74,6 +77,8 @@ class Quintic:
         >>> (qd[1] / np.radians([105, -120]) * 0.8).round(6), qdd[1].round(12) + 0
         (array([1.875, 1.875]), array([0., 0.]))
         """
+        if type(t) is float and t - t == 0:        # one time: plain floats, no array maths
+            return tuple(np.array(x) for x in self._at(t))
         t = finite_array("t", t)
         s, sd, sdd = _profile(t, self.duration)
         start, end = np.array(self.start), np.array(self.end)
@@ -83,7 +88,7 @@ class Quintic:
         return ((1.0 - s) * start + s * end, sd[..., None] * delta, sdd[..., None] * delta)
 
     def _at(self, t):
-        """One time, plain floats: lists ``(q, qd, qdd)``. The controllers' fast path."""
+        """One time, plain floats: lists ``(q, qd, qdd)``, the same numbers as :func:`_profile`."""
         T = self.duration
         if t >= T:
             return list(self.end), [0.0] * self.n, [0.0] * self.n
@@ -109,9 +114,10 @@ def _profile(t, T):
         s = (t >= 0).astype(float)
         return s, np.zeros_like(t), np.zeros_like(t)
     u = np.clip(t / T, 0.0, 1.0)
-    s = u**3 * (10 - 15 * u + 6 * u**2)
-    sd = 30 * u**2 * (1 - u) ** 2 / T
-    sdd = 60 * u * (1 - u) * (1 - 2 * u) / T**2
+    u2 = u * u                       # the same operations as Quintic._at, bit for bit
+    s = u2 * u * (10.0 + u * (-15.0 + 6.0 * u))
+    sd = 30.0 * u2 * (1.0 - u) * (1.0 - u) / T
+    sdd = 60.0 * u * (1.0 - u) * (1.0 - 2.0 * u) / (T * T)
     return s, sd, sdd
 
 

@@ -24,7 +24,7 @@ import numpy as np
 import pinocchio as pin
 
 import armlab as al
-from armlab.dynamics import _one_state_dynamics
+from armlab import _kernels as K
 from armlab.simulation import _euler_tick
 
 HERE = pathlib.Path(__file__).parent
@@ -58,7 +58,7 @@ def pin_loop(real, model_arm, kind, plan):
     t_last = None
     for k in range(ticks + 1):
         t = k * DT
-        q_ref, qd_ref, qdd_ref = (np.array(x) for x in plan._at(t))
+        q_ref, qd_ref, qdd_ref = plan(t)
         e, de = q_ref - q, qd_ref - v
         dt = 0.0 if t_last is None else t - t_last
         t_last = t
@@ -142,10 +142,11 @@ def main():
 
     numpy_call = per_call(lambda: al.forward_dynamics(arm, qs, vs, taus))
     aba_call = per_call(lambda: pin.aba(pm, pdata, qs, vs, taus))
-    dyn = _one_state_dynamics(arm)
+    k = arm._constants
     q1, v1, t1 = qs.tolist(), vs.tolist(), taus.tolist()
-    kernel_call = per_call(lambda: dyn.forward(q1, v1, t1))
-    kernel_step = per_call(lambda: _euler_tick(dyn, q1, v1, t1, 1e-4, 10), 1500) / 10
+    kernel_call = per_call(lambda: K.forward(k, K.FLOATS, q1, v1, t1))
+    kernel_step = per_call(lambda: _euler_tick(k, K.FLOATS, q1, v1, t1, 1e-4, 10, True),
+                           1500) / 10
 
     ms = 1e3
     lines = [

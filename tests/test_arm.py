@@ -98,3 +98,28 @@ def test_public_names():
     for name in al.__all__:
         assert hasattr(al, name), name
         assert getattr(al, name).__doc__, name
+
+
+def test_replace_derives_the_defaults_again():
+    """dataclasses.replace keeps what was given and re-derives what was a default (the
+    uniform rods' mid-link centres and m L^2 / 12), instead of keeping stale inertias."""
+    arm = al.tabletop_arm()
+    heavy = dataclasses.replace(arm, masses=(4.0, 2.0))
+    assert heavy == al.PlanarArm((0.30, 0.25), (4.0, 2.0))
+    assert heavy.inertia == (4.0 * 0.09 / 12, 2.0 * 0.0625 / 12)
+    longer = dataclasses.replace(arm, lengths=(0.4, 0.3))
+    assert longer.com == (0.2, 0.15)
+    given = dataclasses.replace(al.statics_arm(), masses=(1.0, 1.0))
+    assert given.com == (0.25, 0.20)                        # given numbers are kept
+    np.testing.assert_allclose(given.inertia, (0.25 / 12, 0.16 / 12), rtol=1e-15)   # follow m
+    fixed = al.PlanarArm((0.3, 0.25), (2.0, 1.0), inertia=(0.1, 0.2))
+    assert dataclasses.replace(fixed, masses=(4.0, 2.0)).inertia == (0.1, 0.2)
+    copied = al.PlanarArm((0.6, 0.5), (2.0, 1.0), com=arm.com, inertia=arm.inertia)
+    assert (copied.com, copied.inertia) == (arm.com, arm.inertia)   # numbers passed by hand
+
+
+def test_the_kernel_constants_are_a_cached_property():
+    arm = al.tabletop_arm(damping=0.02)
+    assert arm._constants is arm._constants
+    assert "_constants" not in {f.name for f in dataclasses.fields(arm)}
+    assert arm._constants.B == (0.02, 0.02)

@@ -218,27 +218,28 @@ def test_one_link_pendulum_by_hand():
 
 @PROPS
 @given(arm_and_state())
-def test_one_state_kernels_equal_the_batch_path(case):
+def test_float_kernels_equal_the_batch_path(case):
     """The float kernels a simulation steps with are the batch kernels, on plain floats."""
-    from armlab.dynamics import _one_state_dynamics
+    from armlab import _kernels as K
 
     arm, q, qd, qdd, tau, _ = case
     qd[0] = 0.0                                   # Coulomb friction at rest: sign(0) = 0
-    dyn = _one_state_dynamics(arm)
+    k, F = arm._constants, K.FLOATS
     one = [x.tolist() for x in (q, qd, qdd, tau)]
     q, qd, qdd, tau = (x[None] for x in (q, qd, qdd, tau))   # a batch of one: the array path
-    close(dyn.inverse(*one[:3]), al.inverse_dynamics(arm, q, qd, qdd)[0], tol=1e-12)
-    close(dyn.gravity(one[0]), al.gravity_torques(arm, q)[0], tol=1e-12)
-    close(dyn.friction(one[1]), al.friction_torques(arm, qd)[0], tol=1e-15)
+    close(K.inverse(k, F, *one[:3]), al.inverse_dynamics(arm, q, qd, qdd)[0], tol=1e-12)
+    close(K.gravity(k, F, one[0]), al.gravity_torques(arm, q)[0], tol=1e-12)
+    close(K.friction(k, F, one[1]), al.friction_torques(arm, qd)[0], tol=1e-15)
     qdd_batch = al.forward_dynamics(arm, q, qd, tau)[0]
-    close(dyn.forward(one[0], one[1], one[3]), qdd_batch, tol=1e-10)
-    close(dyn.forward(one[0], one[1], one[3], None, dyn.friction(one[1])), qdd_batch, tol=1e-10)
-    assert dyn.has_friction == bool(np.any(arm.damping) or np.any(arm.coulomb))
+    close(K.forward(k, F, one[0], one[1], one[3]), qdd_batch, tol=1e-10)
+    close(K.forward(k, F, one[0], one[1], one[3], None, K.friction(k, F, one[1])), qdd_batch,
+          tol=1e-10)
+    assert k.has_friction == bool(np.any(arm.damping) or np.any(arm.coulomb))
 
 
-def test_one_state_kernels_report_a_singular_mass_matrix():
-    from armlab.dynamics import _one_state_dynamics
+def test_float_kernels_report_a_singular_mass_matrix():
+    from armlab import _kernels as K
 
-    dyn = _one_state_dynamics(al.PlanarArm([0.3, 0.2], [1.0, 0.0], inertia=[0.01, 0.0]))
+    arm = al.PlanarArm([0.3, 0.2], [1.0, 0.0], inertia=[0.01, 0.0])
     with pytest.raises(ZeroDivisionError):
-        dyn.forward([0.1, 0.2], [0.0, 0.0], [0.0, 0.0])
+        K.forward(arm._constants, K.FLOATS, [0.1, 0.2], [0.0, 0.0], [0.0, 0.0])

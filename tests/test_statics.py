@@ -204,3 +204,49 @@ def test_force_polygon_needs_two_joints():
         al.force_polygon(arm3, [0, 1, 1], 20)
     with pytest.raises(ValueError, match="limit"):
         al.force_polygon(al.statics_arm(), [0, 1], -5)
+
+
+# ----------------------------------------------------------------------------- issue 8's traps
+
+def test_max_tip_force_is_never_negative_when_the_limits_exclude_zero():
+    """Limits [1, 2] N m at both joints (a net-of-gravity window without zero): pulling
+    along -x at (30, 60) deg needs tau = s (-0.65, -0.4), outside the window for every
+    s >= 0, so no push is possible (nan, not -1.54); along +x the window allows s in
+    [1 / 0.4, 2 / 0.65] and the largest is 2 / 0.65."""
+    arm, q = al.statics_arm(), np.radians([30, 60])
+    window = [[1.0, 1.0], [2.0, 2.0]]
+    assert np.isnan(al.max_tip_force(arm, q, [1, 0], window))
+    assert al.max_tip_force(arm, q, [-1, 0], window) == 2 / 0.65
+    s = al.max_tip_force(al.tabletop_arm(), [0.3, 0.4], [1.0, 0.0], window)
+    assert np.isnan(s)                                      # the issue's case: was -2.5
+
+
+@PROPS
+@given(arm_and_state(), st.floats(-5.0, 5.0), st.floats(0.1, 5.0))
+def test_max_tip_force_is_the_largest_push_inside_any_window(case, low, width):
+    """For any window [low, low + width] per joint: the answer is never negative; a finite
+    answer s keeps every joint inside and s (1 + 1e-9) leaves it; nan only when no s >= 0
+    on a fine grid stays inside."""
+    arm, q, _, _, _, d = case
+    if np.linalg.norm(d) < 1e-6:
+        return
+    bounds = np.array([np.full(arm.n, low), np.full(arm.n, low + width)])
+    s = al.max_tip_force(arm, q, d, bounds)
+    t = al.static_torques(arm, q, d / np.linalg.norm(d))
+
+    def inside(x, slack=1e-9):
+        return np.all((bounds[0] - slack <= x * t) & (x * t <= bounds[1] + slack))
+
+    if np.isnan(s):
+        assert not any(inside(x, 0.0) for x in np.linspace(0, 1e4, 20001))
+    elif np.isfinite(s):
+        assert s >= 0 and inside(s) and not inside(s * (1 + 1e-6) + 1e-6)
+
+
+def test_one_link_arm_cannot_read_a_push_along_its_link():
+    """A one-link arm's torque says nothing about a force along the link, so the
+    force-error bound is inf at every pose (it was finite: J has one singular value)."""
+    arm = al.PlanarArm([1.0], [1.0])
+    q = np.array([[0.0], [0.7], [-2.0]])
+    assert np.isinf(al.force_error_bound(arm, q, 0.5)).all()
+    assert al.max_tip_force(arm, [0.7], [np.cos(0.7), np.sin(0.7)], 2.0) == np.inf

@@ -1,0 +1,422 @@
+"""Private: the numerical kernels behind :mod:`armlab.dynamics` and the simulation.
+
+Nothing here checks its input; the public functions do that once, at their edge.
+
+How the code is laid out (for speed)
+------------------------------------
+Each kernel is plain arithmetic over the links, written once, that runs on one
+of two *back ends*: Python floats (one state: no numpy overhead per operation,
+``FLOATS``) or 1-D numpy arrays holding one joint's values for many states
+(``ARRAYS``). A state is a sequence of ``n`` *components*, one per joint, each a
+float or a ``(B,)`` array. Loops run over links, never over states.
+
+* :class:`Constants` holds an arm's numbers in the form the kernels want; each
+  arm builds it once (``PlanarArm._constants``, a cached property).
+* The kernels: :func:`gravity`, :func:`coriolis`, :func:`mass_matrix`,
+  :func:`inverse` (closed form), :func:`parts`, :func:`forward`,
+  :func:`kinetic`, :func:`rnea`, :func:`friction`. Each returns lists of
+  components with one fixed meaning.
+* :func:`one_state` runs a kernel on floats when the input is plainly one
+  finite state (the public functions' fast path); :func:`drive` runs it over a
+  validated, broadcast batch, block by block.
+"""
+
+import math
+import numpy as np
+
+from armlab._checks import batch_shape
+
+
+def _fsign(x):
+    return float((x > 0) - (x < 0))
+
+
+# (sin, cos, sign) for floats and for arrays of states
+FLOATS = (math.sin, math.cos, _fsign)
+ARRAYS = (np.sin, np.cos, np.sign)
+_BLOCK = 8192            # states per block in a batch
+
+
+def _frozen(values):
+    arr = np.array(values, dtype=float)
+    arr.flags.writeable = False
+    return arr
+
+
+class Constants:
+    """One arm's numbers as the kernels use them: plain floats, and read-only arrays.
+
+    Built once per arm by ``PlanarArm._constants``.
+    """
+
+    __slots__ = ("n", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "coulomb",
+                 "has_friction", "zeros", "coef", "a0", "two_L", "m_lc", "backward", "plan",
+                 "arrays")
+
+    def __init__(self, lengths, masses, com, inertia, gravity, damping, coulomb, gear_ratio):
+        n = len(lengths)
+        self.n = n
+        self.zeros = (0.0,) * n
+        self.L, self.lc, self.m, self.inertia = lengths, com, masses, inertia
+        self.gx, self.gy = gravity
+        # friction as the joint feels it: G^2 B and G Tc
+        self.B = tuple(g * g * b for g, b in zip(gear_ratio, damping))
+        self.Tc = tuple(g * t for g, t in zip(gear_ratio, coulomb))
+        self.coulomb = any(self.Tc)
+        self.has_friction = any(self.B) or self.coulomb
+        self.arrays = {"L": _frozen(lengths), "m": _frozen(masses), "lc": _frozen(com),
+                       "I": _frozen(inertia), "g": _frozen(gravity), "B": _frozen(self.B),
+                       "Tc": _frozen(self.Tc)}
+        # tail[k]: mass of links k, k + 1, ..., n - 1
+        tail = [0.0] * (n + 1)
+        for k in reversed(range(n)):
+            tail[k] = tail[k + 1] + masses[k]
+        L, lc, m = lengths, com, masses
+        # B_k = coef_k e_k + B_{k+1};  A_k = a0_k + A_{k+1} + 2 L_k e_k . B_{k+1}
+        self.coef = tuple(m[k] * lc[k] + tail[k + 1] * L[k] for k in range(n))
+        self.a0 = tuple(m[k] * lc[k] ** 2 + inertia[k] + tail[k + 1] * L[k] ** 2
+                        for k in range(n))
+        self.two_L = tuple(2.0 * x for x in L)
+        self.m_lc = tuple(m[k] * lc[k] for k in range(n))
+        # what the inward loop needs about link j, tip first: its numbers, where M_jj sits
+        # in the flat matrix, and (i, L_i, where M_ij and M_ji sit) for i < j
+        self.backward = [(j, L[j], m[j], self.m_lc[j], self.coef[j], self.a0[j], self.two_L[j],
+                          j * n + j, [(i, L[i], i * n + j, j * n + i) for i in reversed(range(j))])
+                         for j in reversed(range(n))]
+        self.plan = _elimination_plan(n)
+
+
+# ---------------------------------------------------------------------------
+# The closed form M(q) qdd + c(q, qd) + g(q), from centre-of-mass Jacobians.
+#
+# With P_j the joint positions, C_i the centres of mass and z x the planar
+# cross product, column j of link i's centre-of-mass Jacobian is z x (C_i - P_j)
+# (j <= i). Then, summing over links i >= max(j, k):
+#   M_jk = sum m_i (C_i - P_j).(C_i - P_k) + I_i
+#   c_j  = sum m_i (C_i - P_j) x (Jc_dot qd)_i
+#   g_j  = -sum m_i (C_i - P_j) x gravity
+# Gathering links beyond k into  B_k = sum_{i>=k} m_i (C_i - P_k)  and
+# A_k = sum_{i>=k} m_i |C_i - P_k|^2 + I_i  gives every entry in O(1):
+#   M_kk = A_k,  M_jk = A_k + (P_k - P_j).B_k  (j < k),  g_k = -B_k x gravity.
+
+
+def closed_form(k, ops, q, qd, qdd=None, force=None, with_mass=False):
+    """The closed form's terms at one state (floats) or a block of states (arrays).
+
+    ``qd`` is required (pass ``k.zeros`` when it does not matter: float zeros
+    cost nothing in a batch). Returns ``(M, Mqdd, c, g, tip, rigid)``, lists
+    over the joints with one meaning each: ``M`` flat row-major (None unless
+    ``with_mass``), ``M qdd`` (None without ``qdd``), ``c``, ``g``, ``J^T F``
+    (None without ``force``), and ``rigid``, always ``M qdd + c + g + J^T F``
+    over the terms given (no friction).
+    """
+    sin, cos = ops[0], ops[1]
+    n, L = k.n, k.L
+    # outwards, per link: direction e, squared speed, centripetal acceleration of its joint
+    links = []
+    phi, w, ax, ay = q[0], qd[0], 0.0, 0.0
+    for i in range(n):
+        if i:
+            phi = phi + q[i]
+            w = w + qd[i]
+        c = cos(phi)
+        s = sin(phi)
+        ww = w * w
+        links.append((c, s, ww, ax, ay))
+        if i < n - 1:
+            t = ww * L[i]
+            ax = ax - t * c
+            ay = ay - t * s
+    M = [None] * (n * n) if with_mass else None
+    mq = [0.0] * n if qdd is not None else None
+    cv, g, rigid = [None] * n, [None] * n, [None] * n
+    tip = [None] * n if force is not None else None
+    gx, gy = k.gx, k.gy
+    # beyond link j: B_{j+1}, A_{j+1}, sum m_i a_i, sum m_i (C_i - P_{j+1}) x a_i, tip - P_{j+1}
+    Bx = By = A = Px = Py = Q = Rx = Ry = 0.0
+    for j, Lj, mj, mlc, cj, a0j, twoL, jj, inner in k.backward:
+        c, s, ww, jx, jy = links[j]
+        A = a0j + A + twoL * (c * Bx + s * By)
+        Bx = cj * c + Bx
+        By = cj * s + By
+        # column j of M: M_jj = A_j, M_ij = A_j + (P_j - P_i).B_j for i < j
+        if with_mass:
+            M[jj] = acc = A
+            for i, Li, ij, ji in inner:
+                ei = links[i]
+                acc = acc + Li * (ei[0] * Bx + ei[1] * By)
+                M[ij] = M[ji] = acc
+        g[j] = gj = By * gx - Bx * gy
+        # c_j: link j's own centre of mass, then the links beyond seen from joint j
+        t = mlc * ww
+        Q = mlc * (c * jy - s * jx) + Q + Lj * (c * Py - s * Px)
+        Px = mj * jx - t * c + Px
+        Py = mj * jy - t * s + Py
+        cv[j] = Q
+        total = Q + gj
+        if mq is not None:
+            qj = qdd[j]
+            mqj = mq[j] + A * qj
+            if j:
+                acc = A
+                for i, Li, _, _ in inner:
+                    ei = links[i]
+                    acc = acc + Li * (ei[0] * Bx + ei[1] * By)
+                    mq[i] = mq[i] + acc * qj
+                    mqj = mqj + acc * qdd[i]
+            mq[j] = mqj                        # complete: columns > j came earlier
+            total = total + mqj
+        if tip is not None:
+            Rx = Lj * c + Rx
+            Ry = Lj * s + Ry
+            tip[j] = f = Rx * force[1] - Ry * force[0]
+            total = total + f
+        rigid[j] = total
+    return M, mq, cv, g, tip, rigid
+
+
+def friction(k, ops, qd):
+    """Torques that overcome friction, ``B qd + Tc sign(qd)``, as a list over joints."""
+    if k.coulomb:
+        sign = ops[2]
+        return [b * v + t * sign(v) if (b or t) else 0.0 for b, t, v in zip(k.B, k.Tc, qd)]
+    return [b * v if b else 0.0 for b, v in zip(k.B, qd)]
+
+
+def gravity(k, ops, q):
+    """``g(q)``, the torques that balance gravity."""
+    return closed_form(k, ops, q, k.zeros)[3]
+
+
+def coriolis(k, ops, q, qd):
+    """``c(q, qd)``, the velocity-product torques."""
+    return closed_form(k, ops, q, qd)[2]
+
+
+def mass_matrix(k, ops, q):
+    """``M(q)``, flat row-major."""
+    return closed_form(k, ops, q, k.zeros, with_mass=True)[0]
+
+
+def inverse(k, ops, q, qd, qdd, force=None):
+    """Inverse dynamics by the closed form: ``M qdd + c + g + J^T F + friction``."""
+    tau = closed_form(k, ops, q, qd, qdd, force)[5]
+    if k.has_friction:
+        tau = [t + f for t, f in zip(tau, friction(k, ops, qd))]
+    return tau
+
+
+def parts(k, ops, q, qd, qdd, force):
+    """``M qdd, c, g, friction, J^T F`` and their sum, one after the other (``6 n`` items)."""
+    _, mq, c, g, tip, rigid = closed_form(k, ops, q, qd, qdd, force)
+    fr = friction(k, ops, qd)
+    return [*mq, *c, *g, *fr, *tip, *(r + f for r, f in zip(rigid, fr))]
+
+
+def kinetic(k, ops, q, qd):
+    """Kinetic energy ``qd . M qd / 2``, a one-item list."""
+    Mqd = closed_form(k, ops, q, k.zeros, qd)[1]
+    total = 0.5 * Mqd[0] * qd[0]
+    for j in range(1, k.n):
+        total = total + 0.5 * Mqd[j] * qd[j]
+    return [total]
+
+
+def _elimination_plan(n):
+    """The index bookkeeping of :func:`_solve_spd` for an ``n x n`` system, made once per arm.
+
+    ``elim``: per pivot ``j``, the pivot's flat index and, per row ``r`` below
+    it, the flat index of ``a[j, r]`` and the (target, source) pairs of the
+    row update (upper triangle only: the rest stays symmetric). ``back``: per
+    row, from the last, its diagonal and the (``a[j, c]``, ``c``) pairs.
+    """
+    elim = [(j * n + j, j, [(j * n + r, r, [(r * n + c, j * n + c) for c in range(r, n)])
+                            for r in range(j + 1, n)])
+            for j in range(n - 1)]
+    back = [(j, j * n + j, [(j * n + c, c) for c in range(j + 1, n)])
+            for j in range(n - 1, -1, -1)]
+    return elim, back
+
+
+def _solve_spd(a, x, plan):
+    """Solve ``M x = b`` for a symmetric positive definite ``M``, in place.
+
+    ``a``: ``M`` as a flat row-major list, ``x``: ``b`` as a list; both are
+    overwritten (pass lists of your own), and ``x`` is returned holding the
+    solution. Gaussian elimination without pivoting, which is stable for a
+    positive definite matrix (it is the ``L D L^T`` factorisation), then back
+    substitution; no inverse is formed. Works on floats or on blocks.
+    """
+    elim, back = plan
+    for pivot, j, rows in elim:
+        d = a[pivot]
+        xj = x[j]
+        for at, r, cells in rows:
+            f = a[at] / d                      # = a[r, j], read from the upper part
+            for target, source in cells:
+                a[target] = a[target] - f * a[source]
+            x[r] = x[r] - f * xj
+    for j, pivot, cells in back:
+        t = x[j]
+        for source, c in cells:
+            t = t - a[source] * x[c]
+        x[j] = t / a[pivot]
+    return x
+
+
+def forward(k, ops, q, qd, tau, force=None, fric=None):
+    """Forward dynamics: solve ``M qdd = tau - (c + g + J^T F) - friction``.
+
+    ``fric``: the caller's :func:`friction` at ``qd``, when it has it already.
+    """
+    M, _, _, _, _, rigid = closed_form(k, ops, q, qd, None, force, with_mass=True)
+    if fric is None and k.has_friction:
+        fric = friction(k, ops, qd)
+    if fric is None:
+        rhs = [t - b for t, b in zip(tau, rigid)]
+    else:
+        rhs = [t - b - f for t, b, f in zip(tau, rigid, fric)]
+    return _solve_spd(M, rhs, k.plan)
+
+
+# ---------------------------------------------------------------------------
+# Recursive Newton-Euler. Accelerations outwards from the base (gravity enters
+# as an upward acceleration of the base), forces and moments inwards.
+
+
+def rnea(k, ops, q, qd, qdd, force=None):
+    """Inverse dynamics by the recursive Newton-Euler algorithm, friction included."""
+    sin, cos = ops[0], ops[1]
+    n = k.n
+    L, lc = k.L, k.lc
+    ex, ey, al, ax_c, ay_c = [None] * n, [None] * n, [None] * n, [None] * n, [None] * n
+    ax, ay = -k.gx, -k.gy                 # the base accelerates up at g
+    phi, w, a = q[0], qd[0], qdd[0]
+    for i in range(n):
+        if i:
+            phi = phi + q[i]
+            w = w + qd[i]
+            a = a + qdd[i]
+        ex[i] = c = cos(phi)
+        ey[i] = s = sin(phi)
+        al[i] = a
+        w2 = w * w
+        ux = -(a * s) - w2 * c            # alpha z x e - w^2 e, per unit length
+        uy = a * c - w2 * s
+        ax_c[i] = ax + lc[i] * ux
+        ay_c[i] = ay + lc[i] * uy
+        if i < n - 1:
+            ax = ax + L[i] * ux
+            ay = ay + L[i] * uy
+    fx, fy = (0.0, 0.0) if force is None else (force[0], force[1])
+    moment = 0.0
+    tau = [None] * n
+    for i in reversed(range(n)):
+        c, s = ex[i], ey[i]
+        mx, my = k.m[i] * ax_c[i], k.m[i] * ay_c[i]
+        moment = (moment + k.inertia[i] * al[i] + lc[i] * (c * my - s * mx)
+                  + L[i] * (c * fy - s * fx))
+        fx = fx + mx
+        fy = fy + my
+        tau[i] = moment
+    if k.has_friction:
+        tau = [t + f for t, f in zip(tau, friction(k, ops, qd))]
+    return tau
+
+
+# ---------------------------------------------------------------------------
+# Running a kernel: one plain state on floats, or a validated batch block by block.
+
+
+def one_state(kernel, k, *values):
+    """``kernel(k, FLOATS, *values)`` as an ``(n,)`` array, or None.
+
+    The public functions' fast path: when every value is plainly one finite
+    state (an ``(n,)`` array, list or tuple of numbers) and the result is
+    finite. Anything else (other shapes, NaN, inf, non-numbers, overflow, a
+    singular mass matrix) returns None, and the caller's general path
+    validates the input and raises the proper error.
+    """
+    try:
+        lists = list(map(_tolist, values))           # (n,) arrays: the usual case
+    except TypeError:                                # lists or tuples among them
+        try:
+            lists = [v.tolist() if type(v) is np.ndarray else list(v) for v in values]
+        except TypeError:
+            return None
+    n = k.n
+    total = 0.0
+    try:
+        for v in lists:
+            if len(v) != n:
+                return None
+            total += sum(v)
+    except (TypeError, ValueError, OverflowError):   # scalars, batches, text, huge ints
+        return None
+    if type(total) is not float:                     # ints, bools or numpy scalars among them
+        try:
+            lists = [[float(x) for x in v] for v in lists]
+        except (TypeError, ValueError, OverflowError):
+            return None
+        total = sum(map(sum, lists))
+    if total - total != 0:                           # NaN or inf somewhere
+        return None
+    try:
+        out = kernel(k, FLOATS, *lists)
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
+    total = sum(out)
+    return np.array(out) if total - total == 0 else None
+
+
+_tolist = np.ndarray.tolist
+
+
+class NotFinite(ValueError):
+    """Finite input, non-finite result: values too large, or a singular mass matrix."""
+
+
+def not_finite(names):
+    return NotFinite(f"the result is not finite for finite input ({', '.join(names)}): "
+                     "values too large for floating point arithmetic")
+
+
+def drive(kernel, k, named, tail):
+    """Run ``kernel(k, ops, *state)`` over a broadcast batch of validated arrays.
+
+    ``named`` maps argument names to arrays of shape ``(..., w)``, passed to
+    the kernel in that order as lists of components (floats for a single
+    state, 1-D arrays for a block of states; an unbatched argument stays
+    floats, shared by every state); the kernel returns one flat list of
+    components, reshaped to the trailing shape ``tail``. The result has shape
+    ``batch + tail``. Raises :class:`NotFinite` for a non-finite result.
+    """
+    batch = batch_shape(**named)
+    arrays = list(named.values())
+    if batch == ():
+        try:
+            res = kernel(k, FLOATS, *[a.tolist() for a in arrays])
+        except (ValueError, OverflowError):                 # math: cos(inf) and the like
+            raise not_finite(named) from None
+        out = np.array(res, dtype=float).reshape(tail)
+        if not np.all(np.isfinite(out)):
+            raise not_finite(named)
+        return out
+    count = math.prod(batch)
+    flat = []
+    for a in arrays:
+        if a.ndim == 1:
+            flat.append(a.tolist())          # shared by every state
+        else:
+            flat.append(np.broadcast_to(a, batch + a.shape[-1:]).reshape(count, a.shape[-1]))
+    out = np.empty((count, math.prod(tail)))
+    with np.errstate(all="ignore"):          # non-finite results are refused below
+        for start in range(0, count, _BLOCK):
+            stop = min(start + _BLOCK, count)
+            comps = [f if type(f) is list else list(np.ascontiguousarray(f[start:stop].T))
+                     for f in flat]
+            for j, value in enumerate(kernel(k, ARRAYS, *comps)):
+                out[start:stop, j] = value
+    if not np.all(np.isfinite(out)):
+        raise not_finite(named)
+    return out.reshape(batch + tail)
