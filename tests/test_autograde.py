@@ -55,7 +55,7 @@ def test_expected_score_and_report(graded, login):
     expected, summary, out = graded
     total, kinds = expected[login]
     rows = {r["student"]: r for r in _csv(out / "grades.csv")}
-    got_total = float(rows[login][f"total ({corpus.FULL})"])
+    got_total = float(rows[login]["total"])
     problems = {r["problem"] for r in _csv(out / "report.csv") if r["student"] == login}
     assert (got_total, problems) == (total, kinds)
 
@@ -66,10 +66,10 @@ def test_no_unearned_point_goes_unflagged(graded):
     rows = {r["student"]: r for r in _csv(out / "grades.csv")}
     flagged = {r["student"] for r in _csv(out / "report.csv")}
     for login, (total, _kinds) in expected.items():
-        got = float(rows[login][f"total ({corpus.FULL})"])
+        got = float(rows[login]["total"])
         assert got <= total or login in flagged
     for login in corpus.honest():
-        assert float(rows[login][f"total ({corpus.FULL})"]) == expected[login][0]
+        assert float(rows[login]["total"]) == expected[login][0]
 
 
 def test_gradebook_integrity(graded):
@@ -93,7 +93,7 @@ def test_feedback_shows_messages_not_hidden_tests(graded):
     for page in pages:
         html = page.read_text()
         assert "BEGIN HIDDEN TESTS" not in html
-        assert "Seed 003" not in html and "fresh_poses(6, seed=3)" not in html
+        assert "\"fresh\")" not in html
     wrong = (out / "feedback" / "wrongsign.html").read_text()
     assert "right size, wrong sign" in wrong
     ref = (out / "feedback" / "callsref.html").read_text()

@@ -128,4 +128,8 @@ def test_launch_and_download_buttons(book):
     text = (HTML / "book" / "statics.html").read_text(encoding="utf-8")
     assert "mybinder.org/v2/gh/armlab-book/armlab/main?urlpath=lab" in text
     assert "github.com/armlab-book/armlab" in text
-    assert "btn-download" in text or "download-source-button" in text or "Download" in text
+    links = re.findall(r'<a href="([^"]+)"[^>]*\n?\s*class="btn btn-sm (btn-download-[a-z]+-button)',
+                       text)
+    assert ("../_sources/book/statics.md", "btn-download-source-button") in links
+    assert ("../_sources/book/statics.ipynb", "btn-download-notebook-button") in links
+    assert (HTML / "_sources" / "book" / "statics.md").is_file()

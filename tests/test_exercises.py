@@ -1,48 +1,113 @@
-"""The statics exercise set round trip with the real nbgrader.
+"""The statics exercise set against the exercise standard, with the real nbgrader.
 
 The release in exercises/ is what nbgrader generates from solutions/; the
-solution scores full marks, the blank release zero (without crashing the
-grader), and one seeded mistake loses exactly its part.
+source scores full marks and the release zero; one seeded mistake per part
+loses that part only and gets its hint; the chapter's worked values typed in
+as constants earn at most the visible checks; calling the armlab function that
+answers a part earns nothing for it. The references agree with armlab.
 """
 
-import csv
-import importlib.util
 import json
 import pathlib
 import tempfile
 
+import numpy as np
 import pytest
 
+import armlab as al
 from armlab.grading import release
-from armlab.grading.autograde import grade
+from armlab.grading.testing import ExerciseSet
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-HERE = pathlib.Path(__file__).resolve().parent
-spec = importlib.util.spec_from_file_location("corpus", HERE / "submissions" / "corpus.py")
-corpus = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(corpus)
+SET = ExerciseSet("statics")
+
+# answer cell: (text in its solution, replacement, hint the feedback must show)
+MISTAKES = {
+    "jacobian_answer": ("a1, a12 = q[0], q[0] + q[1]", "a1, a12 = q[0], q[1]",
+                        "q2 is measured from link 1, not from the x axis"),
+    "torques_answer": ("jacobian(arm, q).T @", "-jacobian(arm, q).T @",
+                       "is F the force on the arm or by the arm?"),
+    "gravity_answer": ("com1 = c1 *", "com1 = L1 *",
+                       "not at the link's end"),
+    "holding_answer": ("joint_torques(arm, q, F) + gravity_torques(arm, q)",
+                       "joint_torques(arm, q, F)", "add g(q)"),
+    "push_answer": ("np.min(limit / working)", "np.max(limit / working)",
+                    "take the smallest"),
+    "error_answer": ("np.linalg.solve(J.T, corners.T)", "np.linalg.solve(J, corners.T)",
+                     "invert J transposed, not J"),
+    "sign_answer": ("-np.asarray(force_on_arm", "np.asarray(force_on_arm",
+                    "the tip pushes with the opposite force"),
+    "stretched_answer": ('stretched = "b"', 'stretched = "a"',
+                         "a 0.5 N m torque error becomes a force error"),
+}
+# answer cell: an answer that calls the armlab function answering the part
+CALLS = {
+    "jacobian_answer": "def jacobian(arm, q):\n    return al.jacobian(arm, q)",
+    "torques_answer": "def joint_torques(arm, q, F):\n    return al.static_torques(arm, q, F)",
+    "gravity_answer": "def gravity_torques(arm, q):\n    return al.gravity_torques(arm, q)",
+    "holding_answer": ("def holding_torques(arm, q, F):\n"
+                       "    return al.static_torques(arm, q, F) + al.gravity_torques(arm, q)"),
+    "push_answer": ("def max_push(arm, q, direction, limit):\n"
+                    "    return float(al.max_tip_force(arm, q, direction, limit))"),
+    "error_answer": ("def force_error_bound(arm, q, dtau):\n"
+                     "    return float(al.force_error_bound(arm, q, dtau))"),
+    "sign_answer": ("def torques_for_reported_force(arm, q, force_on_arm):\n"
+                    "    return al.static_torques(arm, q, -np.asarray(force_on_arm))"),
+}
 
 
-def _cells(nb):
-    return [(c["cell_type"], c.get("metadata", {}).get("nbgrader", {}).get("grade_id"))
-            for c in nb["cells"]]
+def test_references_agree_with_armlab():
+    """Two independent routes: the pure-Python references and armlab."""
+    SET.assert_references_agree({
+        "statics.jacobian": al.jacobian,
+        "statics.joint_torques": al.static_torques,
+        "statics.gravity_torques": al.gravity_torques,
+        "statics.holding_torques": lambda arm, q, F: (al.static_torques(arm, q, F)
+                                                      + al.gravity_torques(arm, q)),
+        "statics.max_push": al.max_tip_force,
+        "statics.force_error_bound": al.force_error_bound,
+        "statics.torques_for_reported_force": lambda arm, q, f: al.static_torques(arm, q, -f),
+    })
 
 
-def test_solution_has_the_graded_parts():
-    """At least five graded parts, several points each, a locked first cell that imports the checks."""
-    nb = json.loads((REPO / "solutions/statics/statics.ipynb").read_text())
-    first_code = next(c for c in nb["cells"] if c["cell_type"] == "code")
-    assert first_code["metadata"]["nbgrader"]["locked"]
-    assert "from armlab.grading import" in "".join(first_code["source"])
-    points = {}
-    for c in nb["cells"]:
-        meta = c.get("metadata", {}).get("nbgrader", {})
+def test_worked_values_are_the_chapters():
+    """The visible checks' values are the numbers the chapter prints (seed 003)."""
+    from armlab.grading.references import lookup
+
+    def worked(quantity):
+        ref = lookup(quantity)
+        return np.asarray(ref.function(*ref.arguments(ref.cases("worked")[0])))
+
+    np.testing.assert_allclose(worked("statics.jacobian"), [[-0.65, -0.4], [0.4330, 0.0]],
+                               atol=5e-5)
+    np.testing.assert_allclose(worked("statics.joint_torques"), [-6.5, -4.0], atol=1e-12)
+    np.testing.assert_allclose(worked("statics.gravity_torques"), [14.8675, 0.0], atol=5e-5)
+    np.testing.assert_allclose(worked("statics.holding_torques"), [8.3675, -4.0], atol=5e-5)
+    assert round(float(worked("statics.max_push"))) == 100
+    assert round(float(worked("statics.force_error_bound")), 1) == 2.4
+
+
+def test_the_set_meets_the_standard_on_paper():
+    """Every part has points, a visible check first, at most a third of its points visible
+    for function parts, and one seeded mistake; every checked function an armlab call."""
+    parts = SET.parts()
+    assert len(parts) >= 6 and SET.total() == 30
+    functions = SET.checked_functions()
+    for key, part in parts.items():
+        assert any(a in MISTAKES for a in part["answers"]), key
+        for a in part["answers"]:
+            if a in functions:
+                assert a in CALLS
+                first = next(iter(part["tests"]))
+                assert part["tests"][first] <= part["points"] / 3, key
+    nb = SET.source()
+    for cell in nb["cells"]:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
         if meta.get("grade"):
-            src = "".join(c["source"])
+            src = "".join(cell["source"])
             assert src.startswith('"""') and src.splitlines()[0].endswith('"""')
-            points[meta["grade_id"]] = meta["points"]
-    assert sum(points.values()) == corpus.FULL
-    assert len([p for p in corpus.POINTS.values() if p >= 3]) >= 5
+    intro = "".join(nb["cells"][0]["source"])
+    assert 'pip install jupyterlab "armlab @ git+https://github.com/armlab-book/armlab"' in intro
 
 
 @pytest.mark.slow
@@ -57,26 +122,8 @@ def test_exercises_equal_a_fresh_release():
 
 
 @pytest.mark.slow
-def test_round_trip(tmp_path):
-    export = tmp_path / "export"
-    export.mkdir()
-    (export / "sol_1_1_statics.ipynb").write_bytes(
-        (REPO / "solutions/statics/statics.ipynb").read_bytes())
-    (export / "blank_2_1_statics.ipynb").write_bytes(
-        (REPO / "exercises/statics/statics.ipynb").read_bytes())
-    nb = corpus.filled()
-    corpus.set_answer(nb, "push_answer", "max_push_30 = 50.0  # read off the 90-degree row")
-    (export / "mistake_3_1_statics.ipynb").write_text(json.dumps(nb))
-    summary = grade("statics", export, out=tmp_path / "out", workers=1, timeout=20,
-                    progress=False)
-    with open(tmp_path / "out" / "grades.csv", newline="") as fh:
-        rows = {r["student"]: r for r in csv.DictReader(fh)}
-    total = f"total ({corpus.FULL})"
-    assert float(rows["sol"][total]) == corpus.FULL
-    assert float(rows["blank"][total]) == 0
-    assert float(rows["mistake"][total]) == corpus.FULL - corpus.POINTS["part5"]
-    assert float(rows["mistake"]["part5 (3)"]) == 0
-    assert summary["gradebook_issues"] == []
+def test_the_set_grades_fairly(tmp_path):
+    SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
 
 
 @pytest.mark.slow
@@ -85,17 +132,18 @@ def test_grading_into_a_course_gradebook_keeps_the_rest(tmp_path):
     replaces this assignment's rows and leaves other assignments and students alone."""
     from nbgrader.api import Gradebook
 
+    from armlab.grading.autograde import grade
+
     url = f"sqlite:///{tmp_path / 'course.db'}"
     with Gradebook(url) as gb:
         gb.add_assignment("earlier")
         gb.add_student("zoe")
     export = tmp_path / "export"
     export.mkdir()
-    nb = corpus.filled()
-    (export / "ann_1_1_statics.ipynb").write_text(json.dumps(nb))
+    (export / "ann_1_1_statics.ipynb").write_text(json.dumps(SET.filled()))
     for round_ in (1, 2):
         if round_ == 2:
-            corpus.set_answer(nb, "push_answer", "max_push_30 = 50.0")
+            nb = SET.with_mistake("push_answer", "np.min(", "np.max(")
             (export / "ann_1_1_statics.ipynb").write_text(json.dumps(nb))
         summary = grade("statics", export, out=tmp_path / f"out{round_}", workers=1,
                         timeout=20, db_url=url, progress=False)
@@ -103,5 +151,7 @@ def test_grading_into_a_course_gradebook_keeps_the_rest(tmp_path):
     with Gradebook(url) as gb:
         assert {a.name for a in gb.assignments} == {"earlier", "statics"}
         assert {s.id for s in gb.students} == {"zoe", "ann"}
-        assert gb.find_submission("statics", "ann").score == corpus.FULL - corpus.POINTS["part5"]
+        push = SET.parts()["part5"]["points"]
+        visible = SET.parts()["part5"]["tests"]["test_push_worked"]
+        assert gb.find_submission("statics", "ann").score == SET.total() - push + visible
         assert len(gb.find_assignment("statics").submissions) == 1

@@ -45,13 +45,14 @@ import sys
 import time
 import zipfile
 
+from armlab.grading import messages
+from armlab.grading.cases import student_key
 from armlab.grading.release import REPO, load_config, venv_on_path
 
+SECRET_ENV = "ARMLAB_GRADING_SECRET"
 DEFAULT_PATTERN = r"^(?P<student_id>.+?)_(?P<lms_id>\d+)_(?P<submission>\d+)_(?P<file_id>.+)$"
 # what a student id may look like once read from a file name (it becomes a folder name)
 SAFE_ID = re.compile(r"^[A-Za-z0-9@+-][A-Za-z0-9._@+-]{0,99}$")
-MEMORY_ERROR_NAMES = {"MemoryError"}
-TIMEOUT_NAMES = {"CellTimeoutError"}
 
 
 # ================================================================== helpers
@@ -142,7 +143,7 @@ def _safe_extract(archive, dest):
     return names
 
 
-def collect(assignment, submissions, course, cfg, pattern, problems):
+def collect(assignment, submissions, course, cfg, pattern, problems, lms_ids=None):
     """Put the export through ``nbgrader zip_collect`` into ``course/submitted``.
 
     Returns the sorted list of student ids. Files that do not follow the
@@ -193,6 +194,8 @@ def collect(assignment, submissions, course, cfg, pattern, problems):
                          + ("" if not m else " with a usable student id"))
             continue
         sent.setdefault(m["student_id"], []).append(m["file_id"])
+        if lms_ids is not None and m.groupdict().get("lms_id"):
+            lms_ids.setdefault(m["student_id"], m["lms_id"])
     expected = f"{assignment}.ipynb"
     students = sorted(sent)
     for student in students:
@@ -389,12 +392,21 @@ def run_worker(assignment, course, students, timeout, max_chars):
     from nbgrader.coursedir import CourseDirectory
 
     venv_on_path()
+    secret = os.environ.pop(SECRET_ENV, "")     # never passed on to a student's kernel
     course = pathlib.Path(course)
     cfg = worker_config(course, timeout, max_chars)
     api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
+    keys = course / "keys"
+    keys.mkdir(exist_ok=True)
     for student in students:
         t0 = time.time()
+        # The kernel reads its case key from this file and deletes it before any
+        # student code runs (armlab.grading.cases).
+        key_file = keys / f"{student}.key"
+        key_file.write_text(student_key(secret, student) if secret else "")
+        os.environ["ARMLAB_CASE_KEY_FILE"] = str(key_file)
         result = api.autograde(assignment, student, force=True, create=True)
+        key_file.unlink(missing_ok=True)
         log = result.get("log") or ""
         err = result.get("error") or ""
         print(json.dumps({"student": student, "success": bool(result["success"]),
@@ -406,7 +418,7 @@ def run_worker(assignment, course, students, timeout, max_chars):
 
 
 # ================================================================== after grading
-def inspect_graded(path, student, source_nb, timeout, problems):
+def inspect_graded(path, student, timeout, problems):
     """Runtime problems read from the graded notebook's outputs."""
     nb = json.loads(path.read_text())
     for cell in nb["cells"]:
@@ -415,29 +427,30 @@ def inspect_graded(path, student, source_nb, timeout, problems):
         for out in cell.get("outputs", []):
             if out.get("output_type") == "error":
                 name = out.get("ename")
-                if name in TIMEOUT_NAMES:
+                evalue = out.get("evalue", "")
+                off = messages.switched_off_name(evalue)
+                if name in messages.TIMEOUT_ERRORS:
                     problems.add(student, "cell timeout",
                                  f"cell {label} ran past {timeout:g} s and was interrupted")
-                elif name in MEMORY_ERROR_NAMES:
+                elif name in messages.MEMORY_ERRORS:
                     problems.add(student, "memory exhausted",
                                  f"cell {label} hit the kernel's memory cap (MemoryError)")
-                elif "switched off while your function is checked" in out.get("evalue", ""):
-                    fn = re.search(r"armlab\.(\w+) is switched off", out["evalue"])
+                elif messages.TAMPERED in evalue:
+                    problems.add(student, "suspected tampering",
+                                 f"cell {label}: the function {messages.TAMPERED}")
+                elif off is not None:
                     problems.add(student, "used armlab's reference",
-                                 f"cell {label}: the answer calls armlab."
-                                 f"{fn.group(1) if fn else '?'} instead of computing it")
-                elif "objects of other types are not accepted" in out.get("evalue", ""):
+                                 f"cell {label}: the answer calls armlab.{off} instead of "
+                                 "computing it")
+                elif messages.REFUSED_TYPE in evalue:
                     problems.add(student, "answer of a refused type",
-                                 f"cell {label}: {out['evalue'].split(':')[0]}")
-                elif name == "KeyboardInterrupt":
-                    problems.add(student, "cell timeout",
-                                 f"cell {label} ran past {timeout:g} s and was interrupted")
+                                 f"cell {label}: {evalue.split(':')[0]}")
             text = out.get("text", "")
             if isinstance(text, list):
                 text = "".join(text)
-            if "output truncated by the grader" in text:
+            if messages.TRUNCATED in text:
                 problems.add(student, "output truncated", f"cell {label} printed too much")
-            for note in re.findall(r"\[armlab\.grading\] ([^\n]*)", text):
+            for note in messages.notes(text):
                 problems.add(student, "suspected tampering", f"after cell {label}: {note}")
 
 
@@ -525,7 +538,7 @@ def check_gradebook(url, assignment, students, grades, parts):
 # ================================================================== the run
 def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTERN,
           timeout=30, memory_mb=2048, max_chars=20_000, db_url=None, solutions=None,
-          progress=True, keep_work=False):
+          progress=True, keep_work=False, secret=None):
     """Grade every submission; returns a summary dict (see the module docstring)."""
     import nbformat
     from nbgrader.api import Gradebook
@@ -561,7 +574,8 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
     cfg = load_config(master)
 
     # 2. collect (nbgrader zip_collect) and census
-    students = collect(assignment, submissions, master, cfg, pattern, problems)
+    lms_ids = {}
+    students = collect(assignment, submissions, master, cfg, pattern, problems, lms_ids)
     release_nb = json.loads((master / "release" / assignment / f"{assignment}.ipynb").read_text())
     runnable = []
     for student in students:
@@ -590,6 +604,9 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
     env = dict(os.environ)
     env["JUPYTER_PATH"] = str(jupyter_path) + os.pathsep + env.get("JUPYTER_PATH", "")
     env["PYTHONUNBUFFERED"] = "1"
+    env.pop(SECRET_ENV, None)
+    if secret:
+        env[SECRET_ENV] = secret
     env.pop("JUPYTER_CONFIG_DIR", None)
     for k, shard in enumerate(shards):
         wdir = work / f"worker{k}"
@@ -650,7 +667,7 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
         graded = wdir / "autograded" / student / assignment / f"{assignment}.ipynb"
         if graded.exists():
             try:
-                inspect_graded(graded, student, source_nb, timeout, problems)
+                inspect_graded(graded, student, timeout, problems)
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 problems.add(student, "grading failed", f"graded notebook unreadable: {exc}")
 
@@ -697,12 +714,13 @@ def grade(assignment, submissions, *, out=None, workers=2, pattern=DEFAULT_PATTE
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "grades.csv", "w", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(["student"] + [f"{k} ({_fmt_score(pts)})" for k, _t, _c, pts in parts]
-                   + [f"total ({_fmt_score(max_total)})", "problems"])
+        w.writerow(["student", "lms_id"] + [k for k, _t, _c, _p in parts] + ["total", "status"])
         for student in students:
             row = grades[student]
-            w.writerow([student] + [_fmt_score(row[k]) for k, _t, _c, _p in parts]
-                       + [_fmt_score(row["total"]), len(problems.for_student(student))])
+            review = any(p[1] == "suspected tampering" for p in problems.for_student(student))
+            w.writerow([student, lms_ids.get(student, "")]
+                       + [_fmt_score(row[k]) for k, _t, _c, _p in parts]
+                       + [_fmt_score(row["total"]), "review" if review else "ok"])
     with open(out / "report.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["student", "problem", "detail"])
@@ -783,6 +801,8 @@ def main(argv=None):
     parser.add_argument("--db-url", default=os.environ.get("ARMLAB_GRADEBOOK_URL"),
                         help="SQLAlchemy URL of the gradebook (default: SQLite in the output)")
     parser.add_argument("--keep-work", action="store_true", help="keep the workers' course copies")
+    parser.add_argument("--secret", default=os.environ.get(SECRET_ENV),
+                        help="the course's secret for the fresh cases (default: $ARMLAB_GRADING_SECRET)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -792,7 +812,8 @@ def main(argv=None):
         parser.error("give one zip or folder of submissions")
     summary = grade(args.assignment, args.submissions[0], out=args.out, workers=args.workers,
                     pattern=args.pattern, timeout=args.timeout, memory_mb=args.memory_mb,
-                    max_chars=args.max_chars, db_url=args.db_url, keep_work=args.keep_work)
+                    max_chars=args.max_chars, db_url=args.db_url, keep_work=args.keep_work,
+                    secret=args.secret)
     return 1 if summary["gradebook_issues"] else 0
 
 

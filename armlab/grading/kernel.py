@@ -14,7 +14,9 @@ The autograder's kernelspec runs ``python -m armlab.grading.kernel
 import resource
 import sys
 
-NOTE = "\n... output truncated by the grader ...\n"
+from armlab.grading.messages import TRUNCATED
+
+NOTE = f"\n{TRUNCATED}\n"
 
 
 def cap_streams(max_chars):

@@ -11,7 +11,7 @@ check's message.
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool, Integer, Unicode
 
-TRUNCATED = "... output truncated by the grader ..."
+from armlab.grading.messages import TRUNCATED
 
 
 class TruncateOutput(Preprocessor):

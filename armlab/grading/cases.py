@@ -1,0 +1,325 @@
+"""Cases a check runs a student's function on: arms, states, loads, and their words.
+
+* :class:`ArmData`: an arm as plain floats (what the references compute with);
+  ``ArmData.from_arm`` copies a :class:`armlab.PlanarArm`, :meth:`Rng.arm` draws one.
+* :class:`Case`: the arguments of one call, by parameter name, with an
+  optional label ("the wall pose of Example 1"). :func:`describe` puts a case
+  into the words a failed check prints: ``q = (30°, 60°), F = (10, 0) N on
+  the chapter's arm``.
+* :class:`Rng`: a small pure-Python generator (SplitMix64) that draws round
+  numbers (whole degrees, lengths to 5 cm, ...), so a case is exactly what its
+  words say. ``Rng.for_quantity(name)`` is seeded with the round's **case key**
+  and the quantity's name: the same student gets the same cases on every
+  grading, two students get different ones.
+
+The case key: the autograder derives one per student from the course's secret
+(``--secret`` or ``ARMLAB_GRADING_SECRET``; never in the repository) and the
+student's id, ``HMAC-SHA256(secret, student id)``, and hands it to the
+student's kernel in a file named by ``ARMLAB_CASE_KEY_FILE``, which is read and
+deleted when this module is imported (before any student code runs).
+``ARMLAB_CASE_KEY`` gives it directly (for tests). Without either, the key is
+empty and every run draws the same default cases.
+
+>>> rng = Rng(b"seed")
+>>> q = rng.pose(2)
+>>> describe(Case(q=q, F=[10.0, 0.0]), ("q", "F")) == describe(Case(q=q, F=[10, 0]), ("q", "F"))
+True
+>>> describe(Case(q=[0.5235987755982988, 1.0471975511965976], F=[10.0, 0.0]), ("q", "F"))
+'q = (30°, 60°), F = (10, 0) N'
+"""
+
+import hashlib as _hashlib
+import hmac as _hmac
+import os as _os
+
+from armlab.grading.purepy import fmt, pi
+
+__all__ = ["ArmData", "Case", "Rng", "describe", "case_key", "student_key", "UNITS"]
+
+_MASK = (1 << 64) - 1
+DEFAULT_G = 9.81
+
+UNITS = {
+    "q": "deg", "q0": "deg", "q_start": "deg", "q_end": "deg",
+    "qd": "rad/s", "qd0": "rad/s", "qdd": "rad/s²", "qdd_request": "rad/s²",
+    "F": "N", "tip_force": "N", "force_on_arm": "N", "force": "N",
+    "tau": "N m", "limit": "N m", "torque_error": "N m", "dtau": "N m",
+    "mass": "kg", "payload": "kg", "t": "s", "dt": "s", "duration": "s", "h": "s",
+    "kp": "N m/rad", "kd": "N m s/rad",
+}
+"""How each argument name is shown in words: ``deg`` shows radians as degrees;
+any other text is a unit appended to the numbers. A reference adds its own."""
+
+
+class ArmData:
+    """A planar arm as plain floats, attribute for attribute like :class:`armlab.PlanarArm`.
+
+    ``gravity`` is the acceleration 2-vector (a scalar ``g0`` means
+    ``(0, -g0)``); ``com`` defaults to mid-link and ``inertia`` to ``m L^2 / 12``.
+    ``label`` is how a message names the arm ("the chapter's arm"); without one
+    it is described by its numbers.
+    """
+
+    __slots__ = ("lengths", "masses", "com", "inertia", "gravity", "damping", "coulomb",
+                 "gear_ratio", "label")
+
+    def __init__(self, lengths, masses, com=None, inertia=None, gravity=DEFAULT_G, damping=0.0,
+                 coulomb=0.0, gear_ratio=1.0, label=None):
+        lengths = tuple(float(x) for x in lengths)
+        n = len(lengths)
+        masses = tuple(float(x) for x in masses)
+        com = tuple(x / 2.0 for x in lengths) if com is None else tuple(float(x) for x in com)
+        inertia = (tuple(m * L * L / 12.0 for m, L in zip(masses, lengths)) if inertia is None
+                   else tuple(float(x) for x in inertia))
+        if isinstance(gravity, (int, float)):
+            gravity = (0.0, -float(gravity))
+        gravity = tuple(float(x) for x in gravity)
+
+        def per_joint(v):
+            return tuple(float(v) for _ in range(n)) if isinstance(v, (int, float)) \
+                else tuple(float(x) for x in v)
+
+        values = dict(lengths=lengths, masses=masses, com=com, inertia=inertia, gravity=gravity,
+                      damping=per_joint(damping), coulomb=per_joint(coulomb),
+                      gear_ratio=per_joint(gear_ratio), label=label)
+        for key, value in values.items():
+            object.__setattr__(self, key, value)
+
+    def __setattr__(self, key, value):
+        raise AttributeError("ArmData is immutable")
+
+    @property
+    def n(self):
+        """Number of joints."""
+        return len(self.lengths)
+
+    @classmethod
+    def from_arm(cls, arm, label=None):
+        """Copy an :class:`armlab.PlanarArm` (or anything with its attributes) as floats."""
+        return cls(arm.lengths, arm.masses, arm.com, arm.inertia, arm.gravity, arm.damping,
+                   arm.coulomb, arm.gear_ratio, label)
+
+    def fields(self):
+        """The keyword arguments that build this arm (``PlanarArm(**arm.fields())``)."""
+        return dict(lengths=self.lengths, masses=self.masses, com=self.com,
+                    inertia=self.inertia, gravity=self.gravity, damping=self.damping,
+                    coulomb=self.coulomb, gear_ratio=self.gear_ratio)
+
+    def relabel(self, label):
+        """The same arm under another label."""
+        return ArmData(label=label, **self.fields())
+
+    def describe(self):
+        """The arm in words: its label, or its lengths and masses (and what differs
+        from a table-top arm of uniform rods)."""
+        if self.label:
+            return self.label
+        words = [f"L = {_vec(self.lengths)} m", f"m = {_vec(self.masses)} kg"]
+        if any(abs(c - L / 2.0) > 1e-12 for c, L in zip(self.com, self.lengths)):
+            words.append(f"centres of mass {_vec(self.com)} m from the joints")
+        if any(abs(i - m * L * L / 12.0) > 1e-12
+               for i, m, L in zip(self.inertia, self.masses, self.lengths)):
+            words.append(f"I = {_vec(self.inertia, 5)} kg m²")
+        if self.gravity != (0.0, -DEFAULT_G):
+            words.append("no gravity" if self.gravity == (0.0, 0.0)
+                         else f"gravity {_vec(self.gravity)} m/s²")
+        if any(self.damping):
+            words.append(f"damping {_vec(self.damping)} N m s/rad")
+        if any(self.coulomb):
+            words.append(f"Coulomb friction {_vec(self.coulomb)} N m")
+        if any(g != 1.0 for g in self.gear_ratio):
+            words.append(f"gear ratios {_vec(self.gear_ratio)}")
+        return "an arm with " + ", ".join(words)
+
+    def __repr__(self):
+        return f"ArmData({self.describe()})"
+
+
+def _vec(values, digits=4):
+    return "(" + ", ".join(fmt(float(v), digits) for v in values) + ")"
+
+
+class Case:
+    """The arguments of one call, by parameter name, and a label for messages.
+
+    ``Case(arm=ARM, q=deg(30, 60), F=[10, 0], label="the wall push of Example 1")``.
+    The reference's parameter names fix the order of the call.
+    """
+
+    __slots__ = ("args", "label")
+
+    def __init__(self, label=None, **args):
+        object.__setattr__(self, "args", dict(args))
+        object.__setattr__(self, "label", label)
+
+    def __setattr__(self, key, value):
+        raise AttributeError("Case is immutable")
+
+    def __repr__(self):
+        return f"Case({describe(self, tuple(self.args))})"
+
+
+def describe(case, params, units=None):
+    """A case in words, in the order of ``params``: ``q = (30°, 60°), F = (10, 0) N``.
+
+    The arm (a parameter holding an :class:`ArmData`) comes last, as
+    ``on the chapter's arm``; the label, when there is one, first.
+    """
+    table = dict(UNITS)
+    if units:
+        table.update(units)
+    words, arms = [], []
+    for name in params:
+        value = case.args[name]
+        if isinstance(value, ArmData):
+            arms.append(value.describe())
+            continue
+        unit = table.get(name, "")
+        if unit == "deg":
+            words.append(f"{name} = {_show(value, 180.0 / pi, 2)}°".replace(")°", "°)")
+                         .replace(", ", "°, "))
+        else:
+            words.append(f"{name} = {_show(value, 1.0, 4)}" + (f" {unit}" if unit else ""))
+    text = ", ".join(words)
+    if arms:
+        text = (text + " " if text else "") + "on " + " and ".join(arms)
+    if case.label:
+        text = f"{case.label} ({text})" if text else case.label
+    return text
+
+
+def _show(value, factor, digits):
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(_show(v, factor, digits) for v in value) + ")"
+    return fmt(float(value) * factor, digits)
+
+
+# ---------------------------------------------------------------- the generator
+class Rng:
+    """SplitMix64 in pure Python, drawing round numbers for readable cases.
+
+    >>> a, b = Rng(b"k"), Rng(b"k")
+    >>> [a.integer(0, 99) for _ in range(3)] == [b.integer(0, 99) for _ in range(3)]
+    True
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed):
+        if isinstance(seed, str):
+            seed = seed.encode()
+        digest = _hashlib.sha256(seed).digest()
+        self._state = int.from_bytes(digest[:8], "little")
+
+    @classmethod
+    def for_quantity(cls, quantity, key=None):
+        """The generator of a quantity's fresh cases for this round's case key."""
+        key = case_key() if key is None else key
+        return cls(key.encode() + b"\0" + quantity.encode())
+
+    def next64(self):
+        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def random(self):
+        """A float in [0, 1)."""
+        return (self.next64() >> 11) / float(1 << 53)
+
+    def integer(self, lo, hi):
+        """An int in [lo, hi], both included."""
+        return lo + self.next64() % (hi - lo + 1)
+
+    def uniform(self, lo, hi, step=None):
+        """A float in [lo, hi]; with ``step``, a multiple of it (round numbers)."""
+        if step is None:
+            return lo + (hi - lo) * self.random()
+        k = self.integer(int(round(lo / step)), int(round(hi / step)))
+        return round(k * step, 10)
+
+    def choice(self, items):
+        """One of ``items``."""
+        items = list(items)
+        return items[self.integer(0, len(items) - 1)]
+
+    def sign(self):
+        """+1.0 or -1.0."""
+        return 1.0 if self.next64() & 1 else -1.0
+
+    def vector(self, n, lo, hi, step=None, nonzero=False):
+        """``n`` numbers in [lo, hi] (multiples of ``step``); ``nonzero``: none is zero."""
+        out = []
+        while len(out) < n:
+            x = self.uniform(lo, hi, step)
+            if not (nonzero and x == 0.0):
+                out.append(x)
+        return out
+
+    def pose(self, n=2, lo=-170, hi=170, away=15):
+        """Joint angles [rad], each a whole number of degrees in [lo, hi].
+
+        Every angle after the first stays at least ``away`` degrees from 0 and
+        +-180 (away from the folded and stretched singular poses of a planar arm).
+        """
+        while True:
+            degrees = [self.integer(lo, hi) for _ in range(n)]
+            if all(min(abs(d), 180 - abs(d)) >= away for d in degrees[1:]):
+                return [d * pi / 180.0 for d in degrees]
+
+    def arm(self, n=2, lengths=(0.2, 0.8), masses=(0.5, 5.0), com=(0.3, 0.7), gravity=DEFAULT_G,
+            inertia=False, label=None):
+        """An arm of ``n`` links with round numbers.
+
+        Lengths in steps of 5 cm, masses of 0.1 kg, each centre of mass at a
+        fraction ``com`` of its link (to the cm); ``inertia=True`` draws
+        inertias other than uniform rods'. ``gravity`` as :class:`ArmData`.
+        """
+        L = [self.uniform(lengths[0], lengths[1], 0.05) for _ in range(n)]
+        m = [self.uniform(masses[0], masses[1], 0.1) for _ in range(n)]
+        c = [round(self.uniform(com[0], com[1]) * x, 2) for x in L]
+        inert = None
+        if inertia:
+            inert = [round(mi * Li * Li * self.uniform(0.04, 0.12), 5) for mi, Li in zip(m, L)]
+        return ArmData(L, m, c, inert, gravity, label=label)
+
+
+# ---------------------------------------------------------------- the case key
+def student_key(secret, student_id):
+    """The case key of one student for a course secret: HMAC-SHA256, hex."""
+    return _hmac.new(str(secret).encode(), str(student_id).encode(), _hashlib.sha256).hexdigest()
+
+
+def _read_key():
+    key = _os.environ.pop("ARMLAB_CASE_KEY", "")
+    path = _os.environ.pop("ARMLAB_CASE_KEY_FILE", "")
+    if path:
+        try:
+            with open(path, encoding="ascii") as fh:
+                key = fh.read().strip()
+        except OSError:
+            key = ""
+        try:
+            _os.unlink(path)
+        except OSError:
+            pass
+    return key
+
+
+_KEY = [_read_key()]
+
+
+def case_key():
+    """This kernel's case key ('' without a secret: the default cases)."""
+    return _KEY[0]
+
+
+def _set_case_key(key):
+    """Set the case key (tests and the instructor's own runs)."""
+    _KEY[0] = str(key)
+
+
+from armlab.grading.sandbox import harden as _harden  # noqa: E402
+
+_harden(globals())

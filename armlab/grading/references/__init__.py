@@ -1,0 +1,230 @@
+"""The grading references: one module per chapter, found and registered here.
+
+Each chapter's exercise set has its own module in this folder
+(``statics.py``, ``gravity.py``, ...): pure-Python functions that compute what
+a student's function must return, decorated with :func:`reference`. Nothing
+else needs editing to add a chapter: every module in this folder whose name
+does not start with ``_`` is loaded when :mod:`armlab.grading` is imported,
+and its references are registered as ``"<module>.<function>"``
+(``"statics.jacobian"``), the name a test cell passes to a check.
+
+A reference declares what its check needs (see ``armlab/grading/AUTHORING.md``):
+
+* ``worked``: the chapter's worked case(s), :class:`~armlab.grading.cases.Case`
+  with a label; the visible check runs there and may show the expected value;
+* its fresh cases, a function of an :class:`~armlab.grading.cases.Rng` given
+  with ``@ref.fresh``: the hidden check runs there and never shows them;
+* ``allow``: the armlab functions a student's function may call (everything
+  else in armlab is switched off while it runs);
+* ``uses``: earlier parts' functions, by the name the notebook gives them,
+  that the student's function may call; the check puts their references in
+  their place (no cascades);
+* its likely mistakes, with ``@ref.mistake("message")``: a function that
+  computes the wrong value a mistake gives, and the hint a student gets when
+  their value matches it.
+
+Modules are loaded with a private copy of ``builtins`` and may hold no module
+but the hardened grading helpers (``from math import sin`` rather than
+``import math``; never numpy), so a student's kernel cannot change what a
+reference computes. After loading, each module is read-only and sealed
+(:func:`armlab.grading.sandbox.seal`).
+"""
+
+import importlib.util as _importlib_util
+import os as _os
+import sys as _sys
+from types import ModuleType as _ModuleType
+
+from armlab.grading import sandbox as _sandbox
+from armlab.grading.cases import ArmData, Case
+
+__all__ = ["reference", "Reference", "lookup", "quantities", "chapters", "ArmData", "Case"]
+
+_REGISTRY = {}
+_HERE = _os.path.dirname(_os.path.abspath(__file__))
+
+
+class Reference:
+    """One graded quantity: its pure-Python function and what its checks need.
+
+    Built by :func:`reference`; calling it calls the function.
+    """
+
+    __slots__ = ("quantity", "function", "params", "worked", "fresh_cases", "mistakes",
+                 "allow", "uses", "rtol", "atol", "units", "advice", "_open")
+
+    def __init__(self, function, quantity, worked, allow, uses, rtol, atol, units, advice):
+        code = function.__code__
+        params = tuple(code.co_varnames[:code.co_argcount])
+        worked = (worked,) if isinstance(worked, Case) else tuple(worked)
+        values = dict(quantity=quantity, function=function, params=params, worked=worked,
+                      fresh_cases=None, mistakes=[], allow=tuple(allow),
+                      uses=dict(uses or {}), rtol=float(rtol), atol=float(atol),
+                      units=dict(units or {}), advice=advice, _open=True)
+        for key, value in values.items():
+            object.__setattr__(self, key, value)
+        for case in worked:
+            self.arguments(case)
+
+    def __setattr__(self, key, value):
+        raise AttributeError(f"the reference {self.quantity} is read-only")
+
+    def __call__(self, *args):
+        return self.function(*args)
+
+    def __repr__(self):
+        return f"<reference {self.quantity}({', '.join(self.params)})>"
+
+    # -- declarations (while the module loads)
+    def fresh(self, generator):
+        """Decorator: ``generator(rng)`` returns the list of fresh :class:`Case` to check."""
+        self._require_open()
+        object.__setattr__(self, "fresh_cases", generator)
+        return generator
+
+    def mistake(self, message):
+        """Decorator: a function (same parameters) computing the value a likely
+        mistake gives; a student whose value matches it gets ``message``."""
+        self._require_open()
+
+        def decorate(wrong):
+            self.mistakes.append((wrong, message))
+            return wrong
+        return decorate
+
+    def _require_open(self):
+        if not self._open:
+            raise AttributeError(f"the reference {self.quantity} is read-only")
+
+    def _close(self):
+        object.__setattr__(self, "mistakes", tuple(self.mistakes))
+        object.__setattr__(self, "uses", tuple(self.uses.items()))
+        object.__setattr__(self, "units", tuple(self.units.items()))
+        object.__setattr__(self, "_open", False)
+
+    def _sealed_parts(self):
+        parts = [self.function] + [w for w, _ in self.mistakes]
+        if self.fresh_cases is not None:
+            parts.append(self.fresh_cases)
+        return parts
+
+    # -- use (by the checks and the tests)
+    def arguments(self, case):
+        """The case's arguments in the order of the reference's parameters."""
+        missing = [p for p in self.params if p not in case.args]
+        extra = [a for a in case.args if a not in self.params]
+        if missing or extra:
+            raise TypeError(f"a case of {self.quantity} needs exactly {self.params}: "
+                            f"missing {missing}, unknown {extra}")
+        return [case.args[p] for p in self.params]
+
+    def cases(self, which="worked", key=None):
+        """``"worked"`` or ``"fresh"`` cases (fresh ones for the case ``key``,
+        default this kernel's)."""
+        from armlab.grading.cases import Rng
+
+        if which == "worked":
+            return list(self.worked)
+        if which == "fresh":
+            if self.fresh_cases is None:
+                raise LookupError(f"{self.quantity} declares no fresh cases (@{self.quantity}"
+                                  ".fresh)")
+            out = list(self.fresh_cases(Rng.for_quantity(self.quantity, key)))
+            for case in out:
+                self.arguments(case)
+            return out
+        raise ValueError(f"cases must be 'worked' or 'fresh', not {which!r}")
+
+
+def reference(function=None, *, worked=(), allow=(), uses=None, rtol=1e-6, atol=1e-9,
+              units=None, advice=None):
+    """Register a function of a chapter's references module as a graded quantity.
+
+    Parameters
+    ----------
+    worked : Case or sequence of Case
+        The chapter's worked case(s), each with a label.
+    allow : sequence of str
+        armlab names the student's function may call (``"tip_position"``, a
+        module such as ``"kinematics"``, ``"PlanarArm.with_payload"``);
+        ``armlab.arm`` (arms and presets) is always allowed.
+    uses : dict, optional
+        ``{notebook name: Reference}``: earlier parts' functions the student's
+        function may call, replaced by their references while it is checked.
+    rtol, atol : float
+        Tolerance of the comparison: ``|yours - expected| <= atol + rtol |expected|``.
+    units : dict, optional
+        How parameters are shown in messages, beyond :data:`armlab.grading.cases.UNITS`.
+    advice : str, optional
+        What to look at when a value is wrong and no mistake matches.
+    """
+    def decorate(f):
+        module = f.__module__
+        chapter = module.rsplit(".", 1)[-1]
+        quantity = f"{chapter}.{f.__name__}"
+        if quantity in _REGISTRY:
+            raise ValueError(f"reference {quantity} is defined twice")
+        ref = Reference(f, quantity, worked, allow, uses, rtol, atol, units, advice)
+        _REGISTRY[quantity] = ref
+        return ref
+
+    return decorate if function is None else decorate(function)
+
+
+def lookup(quantity):
+    """The :class:`Reference` registered as ``quantity`` (``"statics.jacobian"``)."""
+    ref = _REGISTRY.get(quantity)
+    if ref is None:
+        raise LookupError(f"no grading reference {quantity!r}; known: "
+                          f"{', '.join(sorted(_REGISTRY))}")
+    return ref
+
+
+def quantities(chapter=None):
+    """Registered quantity names, sorted (those of one chapter if given)."""
+    return sorted(q for q in _REGISTRY if chapter is None or q.startswith(chapter + "."))
+
+
+def chapters():
+    """Names of the chapter modules in this folder, sorted."""
+    return sorted(name[:-3] for name in _os.listdir(_HERE)
+                  if name.endswith(".py") and not name.startswith("_"))
+
+
+def _load(chapter, path=None):
+    """Import one chapter's module with private builtins, then check, lock and seal it."""
+    name = f"{__name__}.{chapter}"
+    if name in _sys.modules:
+        return _sys.modules[name]
+    path = path or _os.path.join(_HERE, chapter + ".py")
+    spec = _importlib_util.spec_from_file_location(name, path)
+    module = _importlib_util.module_from_spec(spec)
+    module.__dict__["__builtins__"] = _sandbox.private_builtins()
+    _sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+        for key, value in module.__dict__.items():
+            if isinstance(value, _ModuleType) and type(value) is not _sandbox.ReadOnlyModule:
+                raise ImportError(
+                    f"{name} holds the module {value.__name__} as {key!r}: a references module "
+                    "may hold only functions and data (write `from math import sin`, not "
+                    "`import math`; never numpy), so a student cannot change what it computes")
+    except BaseException:
+        del _sys.modules[name]
+        for quantity in [q for q, r in _REGISTRY.items() if r.function.__module__ == name]:
+            del _REGISTRY[quantity]
+        raise
+    for value in list(module.__dict__.values()):
+        if type(value) is Reference:
+            value._close()
+    setattr(_sys.modules[__name__], chapter, module)
+    module.__class__ = _sandbox.ReadOnlyModule
+    _sandbox.seal(module)
+    return module
+
+
+for _chapter in chapters():
+    _load(_chapter)
+del _chapter
+
+_sandbox.harden(globals())

@@ -1,0 +1,293 @@
+"""What a chapter's test file calls to test its exercise set (see AUTHORING.md).
+
+:class:`ExerciseSet` reads ``solutions/<chapter>/<chapter>.ipynb`` and its
+release, finds which answer cell defines which checked function (from the
+test cells' ``check_function(name, "quantity", ...)`` calls), and builds the
+submissions the exercise standard asks to grade:
+
+* the source notebook (full marks) and the release (zero, without stopping
+  the grader);
+* one seeded mistake per part (loses that part's points and no others, and
+  its feedback shows the hint);
+* every checked function returning the chapter's worked value as a constant
+  (at most the visible checks' points);
+* one submission per part whose function calls the armlab function that
+  answers it (none of that part's points).
+
+:meth:`ExerciseSet.assert_grades_fairly` grades all of them in one round with
+the real nbgrader (``armlab.grading.autograde``) and fails with the list of
+everything that went wrong. :meth:`ExerciseSet.assert_references_agree`
+compares the chapter's references with armlab on the worked and fresh cases
+(two independent routes). A chapter's test file is then a few lines::
+
+    from armlab.grading.testing import ExerciseSet
+
+    SET = ExerciseSet("statics")
+    MISTAKES = {"jacobian_answer": ("a12 = q[0] + q[1]", "a12 = q[1]",
+                                    "q2 is measured from link 1"), ...}
+    CALLS = {"jacobian_answer": "def jacobian(arm, q):\\n    return al.jacobian(arm, q)", ...}
+
+    @pytest.mark.slow
+    def test_grades_fairly(tmp_path):
+        SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
+"""
+
+import ast
+import copy
+import csv
+import html
+import json
+import pathlib
+import re
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+_SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n?", re.M)
+
+
+def _source(cell):
+    s = cell.get("source", "")
+    return "".join(s) if isinstance(s, list) else s
+
+
+def _meta(cell):
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def _squash(text):
+    return " ".join(html.unescape(text).split())
+
+
+class ExerciseSet:
+    """One chapter's exercise set: its notebooks, parts and checked functions."""
+
+    def __init__(self, chapter, notebook=None, repo=REPO):
+        self.chapter = chapter
+        name = notebook or f"{chapter}.ipynb"
+        self.source_path = pathlib.Path(repo, "solutions", chapter, name)
+        self.release_path = pathlib.Path(repo, "exercises", chapter, name)
+        self.notebook_name = name
+
+    # ------------------------------------------------------------ reading
+    def source(self):
+        return json.loads(self.source_path.read_text(encoding="utf-8"))
+
+    def release(self):
+        return json.loads(self.release_path.read_text(encoding="utf-8"))
+
+    def parts(self):
+        """``{part key: {"title", "points", "tests": {grade_id: points}, "answers": [ids]}}``.
+
+        A part starts at a markdown heading ``## ...`` (its key is the cell's
+        grade_id); its answer and test cells are the ones that follow.
+        """
+        parts, current = {}, None
+        for cell in self.source()["cells"]:
+            meta, text = _meta(cell), _source(cell).lstrip()
+            if cell["cell_type"] == "markdown" and text.startswith("## "):
+                current = meta.get("grade_id") or cell.get("id")
+                parts[current] = {"title": text[3:].splitlines()[0].strip(), "points": 0.0,
+                                  "tests": {}, "answers": []}
+            elif current is None:
+                continue
+            elif meta.get("grade"):
+                parts[current]["tests"][meta["grade_id"]] = float(meta.get("points", 0))
+                parts[current]["points"] += float(meta.get("points", 0))
+            elif meta.get("solution"):
+                parts[current]["answers"].append(meta["grade_id"])
+        return parts
+
+    def total(self):
+        return sum(p["points"] for p in self.parts().values())
+
+    def part_of(self, answer_id):
+        for key, part in self.parts().items():
+            if answer_id in part["answers"]:
+                return key
+        raise KeyError(f"no part holds the answer cell {answer_id!r}")
+
+    def visible_points(self):
+        """Points of the test cells that hold no hidden tests."""
+        total = 0.0
+        for cell in self.source()["cells"]:
+            meta = _meta(cell)
+            if meta.get("grade") and "BEGIN HIDDEN TESTS" not in _source(cell):
+                total += float(meta.get("points", 0))
+        return total
+
+    def checked_functions(self):
+        """``{answer cell id: (function name, quantity)}`` from the test cells' calls."""
+        calls = {}
+        for cell in self.source()["cells"]:
+            if not _meta(cell).get("grade"):
+                continue
+            for node in ast.walk(ast.parse(_source(cell))):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                        and node.func.id == "check_function" and len(node.args) >= 2
+                        and isinstance(node.args[0], ast.Name)
+                        and isinstance(node.args[1], ast.Constant)):
+                    calls[node.args[0].id] = node.args[1].value
+        out = {}
+        for cell in self.source()["cells"]:
+            meta = _meta(cell)
+            if not meta.get("solution"):
+                continue
+            for node in ast.parse(_source(cell)).body:
+                if isinstance(node, ast.FunctionDef) and node.name in calls:
+                    out[meta["grade_id"]] = (node.name, calls[node.name])
+        return out
+
+    # ------------------------------------------------------------ submissions
+    def answer(self, answer_id):
+        """The solution's answer cell without the solution markers."""
+        for cell in self.source()["cells"]:
+            if _meta(cell).get("grade_id") == answer_id:
+                return _SOLUTION.sub("", _source(cell))
+        raise KeyError(answer_id)
+
+    def filled(self, **answers):
+        """The release with every answer cell filled in from the solution, except
+        those given as keyword arguments (``cell_id=source``)."""
+        nb = self.release()
+        for cell in nb["cells"]:
+            meta = _meta(cell)
+            if meta.get("solution"):
+                gid = meta["grade_id"]
+                cell["source"] = answers.get(gid, self.answer(gid))
+        return nb
+
+    def with_mistake(self, answer_id, old, new):
+        """The filled release with ``old`` replaced by ``new`` in one answer."""
+        text = self.answer(answer_id)
+        if old not in text:
+            raise ValueError(f"{old!r} is not in the solution of {answer_id}")
+        return self.filled(**{answer_id: text.replace(old, new)})
+
+    def constants(self):
+        """Every checked function returns its worked value, whatever its arguments;
+        every other answer stays as released (unanswered)."""
+        from armlab.grading.references import lookup
+
+        nb = self.release()
+        functions = self.checked_functions()
+        for cell in nb["cells"]:
+            gid = _meta(cell).get("grade_id")
+            if gid in functions:
+                name, quantity = functions[gid]
+                ref = lookup(quantity)
+                value = ref.function(*ref.arguments(ref.cases("worked")[0]))
+                cell["source"] = (f"def {name}(*args, **kwargs):\n"
+                                  f"    return np.array({value!r})\n")
+        return nb
+
+    # ------------------------------------------------------------ checking
+    def assert_references_agree(self, routes, which=("worked", "fresh"), keys=("", "x", "y"),
+                                rtol=1e-9, atol=1e-9):
+        """Each reference against armlab on its cases: ``routes`` maps a quantity
+        to a function ``(PlanarArm, *args) -> value`` computed with armlab."""
+        import numpy as np
+
+        import armlab
+        from armlab.grading.cases import ArmData
+        from armlab.grading.references import lookup
+
+        problems = []
+        for quantity, route in routes.items():
+            ref = lookup(quantity)
+            cases = []
+            for w in which:
+                for key in (keys if w == "fresh" else ("",)):
+                    cases += ref.cases(w, key=key)
+            for case in cases:
+                args = ref.arguments(case)
+                expected = ref.function(*args)
+                real = [armlab.PlanarArm(**a.fields()) if isinstance(a, ArmData)
+                        else np.array(a, dtype=float) if isinstance(a, list) else a for a in args]
+                got = np.asarray(route(*real), dtype=float)
+                if not np.allclose(got, np.asarray(expected, dtype=float), rtol=rtol, atol=atol):
+                    problems.append(f"{quantity} at {case!r}: armlab {got.tolist()}, "
+                                    f"reference {expected}")
+        assert problems == [], "\n".join(problems)
+
+    def submissions(self, mistakes, calls):
+        """``{login: (notebook, expectation)}`` for :meth:`assert_grades_fairly`."""
+        out = {"source": (self.source(), "full"), "release": (self.release(), "zero"),
+               "constants": (self.constants(), "constants")}
+        for k, (answer_id, (old, new, _hint)) in enumerate(sorted(mistakes.items())):
+            out[f"mistake{k}"] = (self.with_mistake(answer_id, old, new), ("mistake", answer_id))
+        for k, (answer_id, text) in enumerate(sorted(calls.items())):
+            out[f"armlab{k}"] = (self.filled(**{answer_id: text}), ("armlab", answer_id))
+        return out
+
+    def assert_grades_fairly(self, tmp_path, mistakes, calls, *, workers=2, secret=None):
+        """Grade the standard's submissions in one round and check every outcome.
+
+        ``mistakes``: ``{answer cell: (text in its solution, replacement, hint)}``,
+        one per part; ``calls``: ``{answer cell: source}`` of an answer that calls
+        the armlab function answering the part. Fails listing every problem.
+        """
+        from armlab.grading.autograde import grade
+
+        tmp_path = pathlib.Path(tmp_path)
+        missing = [key for key, part in self.parts().items()
+                   if not any(a in mistakes for a in part["answers"])]
+        problems = [f"part {key} has no seeded mistake" for key in missing]
+        functions = self.checked_functions()
+        problems += [f"answer {a} (a checked function) has no armlab call to test"
+                     for a in functions if a not in calls]
+        subs = self.submissions(mistakes, calls)
+        export = tmp_path / "export"
+        export.mkdir(parents=True, exist_ok=True)
+        for k, (login, (nb, _)) in enumerate(sorted(subs.items())):
+            path = export / f"{login}_{1000 + k}_1_{self.notebook_name}"
+            path.write_text(json.dumps(nb), encoding="utf-8")
+        out = tmp_path / "out"
+        grade(self.chapter, export, out=out, workers=workers, progress=False, secret=secret)
+        scores = self._scores(out)
+        parts = self.parts()
+        full = {key: part["points"] for key, part in parts.items()}
+        for login, (_nb, expect) in sorted(subs.items()):
+            got = scores.get(login)
+            if got is None:
+                problems.append(f"{login}: not in grades.csv")
+                continue
+            if expect == "full" and got != full:
+                problems.append(f"source notebook scores {got}, expected {full}")
+            elif expect == "zero" and any(got.values()):
+                problems.append(f"release scores {got}, expected zero")
+            elif expect == "constants":
+                if sum(got.values()) > self.visible_points():
+                    problems.append(f"constants score {sum(got.values())}, more than the visible "
+                                    f"checks' {self.visible_points()}")
+            elif isinstance(expect, tuple):
+                kind, answer_id = expect
+                part = self.part_of(answer_id)
+                want = dict(full, **{part: 0.0})
+                if kind == "mistake":
+                    if got[part] >= full[part] or any(got[k] != full[k] for k in full if k != part):
+                        problems.append(f"mistake in {answer_id}: scores {got}; expected to lose "
+                                        f"{part} only")
+                    hint = mistakes[answer_id][2]
+                    page = out / "feedback" / f"{login}.html"
+                    text = _squash(page.read_text(encoding="utf-8")) if page.exists() else ""
+                    if _squash(hint) not in text:
+                        problems.append(f"mistake in {answer_id}: the hint {hint!r} is not in "
+                                        "its feedback")
+                elif got != want:
+                    problems.append(f"armlab call in {answer_id}: scores {got}, expected {want}")
+        assert problems == [], "\n".join(problems)
+        return scores
+
+    def _scores(self, out):
+        """``{login: {part key: score}}`` from a round's grades.csv."""
+        with open(pathlib.Path(out) / "grades.csv", newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+        keys = list(self.parts())
+        result = {}
+        for row in rows:
+            result[row["student"]] = {k: float(row[k]) for k in keys}
+        return result
+
+
+def copy_nb(nb):
+    """A deep copy of a notebook dict."""
+    return copy.deepcopy(nb)
