@@ -65,3 +65,37 @@ def figure_numbers(page):
         if fig.get("id") and number is not None:
             numbers[fig["id"]] = clean(number.get_text()).rstrip()
     return numbers
+
+
+def table_numbers(page):
+    """``{table name: "Table k"}`` for the page's numbered tables (by their anchor id)."""
+    numbers = {}
+    for tab in soup(page).find_all("table"):
+        number = tab.caption.find("span", class_="caption-number") if tab.caption else None
+        if tab.get("id") and number is not None:
+            numbers[tab["id"]] = clean(number.get_text()).rstrip()
+    return numbers
+
+
+def references(page, name):
+    """The cross-references (``{numref}`` links) to ``name`` in the page's running text.
+
+    Returns ``(link text, line)`` pairs in page order, where ``line`` is the
+    link's line in the HTML (to compare with the place of the figure or table);
+    links inside captions do not count as the text referring to a figure.
+    """
+    found = []
+    for link in soup(page).find_all("a", href=f"#{name}"):
+        if link.find_parent(["figcaption", "caption"]) is not None:
+            continue
+        if link.find_parent(["p", "li"]) is None:
+            continue
+        found.append((clean(link.get_text()), link.sourceline))
+    return found
+
+
+def line_of(page, name):
+    """The HTML line where the element with id ``name`` (a figure or a table) starts."""
+    element = soup(page).find(id=name)
+    assert element is not None, f"{page}: no element with id {name!r}"
+    return element.sourceline

@@ -1,7 +1,7 @@
 """A real browser reads the built book offline: math typeset, figures loaded, no console error.
 
 Headless Chromium from the system's packages (``/usr/bin/chromium``; ``.ci/run``
-installs it), driven by Playwright's Python API, opens the intro and the statics
+installs it), driven by Playwright's Python API, opens the intro and the chapter
 pages from a local ``http.server`` on 127.0.0.1. Any request to another host is
 blocked and counted as a failure. Screenshots go to ``tests/artifacts/``.
 Without Chromium the test is skipped with the reason, never passed.
@@ -82,6 +82,7 @@ def open_page(browser, site, path):
 
 @pytest.mark.parametrize("name, min_math, min_figures", [
     ("intro", 1, 0),
+    ("kinematics", 20, 5),
     ("statics", 20, 4),
 ])
 def test_page_reads_offline(browser, site, name, min_math, min_figures):

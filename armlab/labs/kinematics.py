@@ -1,0 +1,202 @@
+"""The kinematics chapter's lab: joint angles and speeds, the tip's velocity ellipse, the workspace."""
+
+import numpy as np
+
+from armlab.arm import rod_arm, statics_arm, tabletop_arm
+from armlab.kinematics import jacobian, tip_position
+from armlab.labs._base import Lab
+from armlab.manipulability import is_singular, manipulability, reach, velocity_ellipse
+
+__all__ = ["KinematicsLab", "kinematics_lab", "KINEMATICS_PRESETS", "KINEMATICS_ARMS"]
+
+#: The book's arms, by the name the lab's dropdown shows.
+KINEMATICS_ARMS = {
+    "statics arm (seed 003)": statics_arm,
+    "table-top arm (seed 000)": tabletop_arm,
+    "rod arm (seeds 001, 002)": rod_arm,
+}
+
+#: The kinematics chapter's worked examples: the arm, joint angles [deg] and
+#: joint speeds [rad/s].
+KINEMATICS_PRESETS = {
+    "wall pose": dict(arm="statics arm (seed 003)", q1=30.0, q2=60.0, qd1=1.0, qd2=-1.0),
+    "stretched": dict(arm="statics arm (seed 003)", q1=0.0, q2=0.0, qd1=0.4, qd2=-0.9),
+    "one degree from stretched": dict(arm="statics arm (seed 003)", q1=0.0, q2=1.0, qd1=1.0,
+                                      qd2=0.0),
+    "bent 90°": dict(arm="statics arm (seed 003)", q1=0.0, q2=90.0, qd1=1.0, qd2=0.0),
+    "folded": dict(arm="statics arm (seed 003)", q1=0.0, q2=180.0, qd1=1.0, qd2=0.0),
+    "rod arm folded": dict(arm="rod arm (seeds 001, 002)", q1=0.0, q2=180.0, qd1=1.0, qd2=0.0),
+}
+
+# The velocity arrow and ellipse show the tip's displacement in this time [s].
+_VELOCITY_TIME = 0.5
+
+
+class KinematicsLab(Lab):
+    """The kinematics chapter's lab: where the tip is, how fast it can move, where it can reach.
+
+    Use :func:`kinematics_lab` to make one.
+
+    Attributes
+    ----------
+    widgets : dict of ipywidgets
+        ``"arm"`` (dropdown of :data:`KINEMATICS_ARMS`), ``"q1"``, ``"q2"``
+        [deg], ``"qd1"``, ``"qd2"`` [rad/s], ``"preset"``, ``"table"``,
+        ``"image"``.
+    figure : matplotlib.figure.Figure
+        Left: the arm in its workspace, the tip velocity ``J qd`` and the
+        velocity ellipse of joint speeds of the same size (both drawn as the
+        displacement in 0.5 s). Right: the singular values of ``J`` against
+        the elbow angle, with the current pose marked.
+    arm : PlanarArm
+        The arm chosen in the dropdown.
+    values : dict
+        ``"q"`` [rad], ``"qd"`` [rad/s], ``"tip"`` (2,) [m], ``"distance"``
+        [m], ``"reach"`` (r_min, r_max) [m], ``"J"`` (2, 2) [m/rad],
+        ``"sigma"`` (2,) [m/rad], ``"manipulability"`` [m^2/rad^2],
+        ``"velocity"`` (2,) [m/s], ``"speed"`` [m/s], ``"singular"`` (bool).
+    """
+
+    presets = KINEMATICS_PRESETS
+    controls = ("arm", "q1", "q2", "qd1", "qd2")
+
+    def __init__(self, preset="wall pose", render=True):
+        self._arm_name = None
+        super().__init__(preset, render)
+
+    def build(self, start):
+        import ipywidgets as w
+
+        from armlab import plots
+
+        self.widgets.update({
+            "arm": w.Dropdown(options=list(KINEMATICS_ARMS), value=start["arm"],
+                              description="arm", style={"description_width": self.label_width},
+                              layout=w.Layout(width="28em")),
+            "q1": self.slider("q1", start["q1"], -180, 180, 0.5, "deg"),
+            "q2": self.slider("q2", start["q2"], -180, 180, 0.5, "deg"),
+            "qd1": self.slider("joint speed q̇1", start["qd1"], -2, 2, 0.05, "rad/s", ".2f"),
+            "qd2": self.slider("joint speed q̇2", start["qd2"], -2, 2, 0.05, "rad/s", ".2f"),
+        })
+        self.arm = KINEMATICS_ARMS[start["arm"]]()
+        self.figure, (ax_arm, ax_sigma) = plots.figure(
+            ncols=2, width=8.6, height=4.0, gridspec_kw={"width_ratios": [1.25, 1]})
+        self.workspace = plots.Workspace(ax_arm, self.arm, labels=True)
+        self.drawing = plots.ArmDrawing(ax_arm, self.arm, np.zeros(2), labels=False,
+                                        velocity=True, velocity_time=_VELOCITY_TIME)
+        ax_arm.set_title("workspace (grey); tip velocity J q̇ and its ellipse, drawn as the "
+                         f"move in {_VELOCITY_TIME} s", fontsize=8)
+        ax_sigma.set_xlabel("elbow angle q2 [deg]")
+        ax_sigma.set_ylabel("singular value of J [m/rad]")
+        ax_sigma.set_xlim(-180, 180)
+        ax_sigma.set_xticks(np.arange(-180, 181, 90))
+        ax_sigma.grid(alpha=0.3)
+        ax_sigma.set_title("σ1 (fastest) and σ2 (slowest) tip speed per rad/s", fontsize=8)
+        (self._curve1,) = ax_sigma.plot([], [], color=plots.COLORS["torque"], label="σ1")
+        (self._curve2,) = ax_sigma.plot([], [], color=plots.COLORS["velocity"], label="σ2")
+        ax_sigma.legend(frameon=False, loc="upper right", fontsize=8)
+        marker = ax_sigma.axvline(0, color=plots.COLORS["arm"], lw=1, ls="--")
+        (dots,) = ax_sigma.plot([], [], "o", color=plots.COLORS["arm"], ms=5)
+        self._ax_arm, self._ax_sigma = ax_arm, ax_sigma
+        self.artists = dict(self.drawing.artists, marker=marker, dots=dots)
+
+    # -- computing and drawing ---------------------------------------------------------------
+    def state(self):
+        """The controls in SI units: ``q`` [rad], ``qd`` [rad/s]."""
+        v = {k: self.widgets[k].value for k in self.controls}
+        return np.radians([v["q1"], v["q2"]]), np.array([v["qd1"], v["qd2"]], dtype=float)
+
+    def compute(self):
+        """The table's values for the current controls (see :attr:`values`)."""
+        name = self.widgets["arm"].value
+        if name != self._arm_name:
+            self.arm = KINEMATICS_ARMS[name]()
+        q, qd = self.state()
+        J = jacobian(self.arm, q)
+        tip = tip_position(self.arm, q)
+        velocity = J @ qd
+        return {
+            "arm_name": name,
+            "q": q,
+            "qd": qd,
+            "tip": tip,
+            "distance": float(np.linalg.norm(tip)),
+            "reach": reach(self.arm),
+            "J": J,
+            "sigma": velocity_ellipse(self.arm, q)[0],
+            "manipulability": float(manipulability(self.arm, q)),
+            "velocity": velocity,
+            "speed": float(np.linalg.norm(velocity)),
+            "singular": bool(is_singular(self.arm, q)),
+        }
+
+    def draw(self, v):
+        """Move the arm, the velocity arrow, the ellipse and the marker to the values ``v``."""
+        if v["arm_name"] != self._arm_name:        # another arm: new background and limits
+            self._arm_name = v["arm_name"]
+            self.drawing.arm = self.arm
+            self.workspace.update(self.arm)
+            self.drawing.frame(margin=0.25 * reach(self.arm)[1])
+            sweep = np.radians(np.linspace(-180, 180, 721))
+            sigma = velocity_ellipse(self.arm, np.stack([np.zeros_like(sweep), sweep], -1))[0]
+            self._curve1.set_data(np.degrees(sweep), sigma[:, 0])
+            self._curve2.set_data(np.degrees(sweep), sigma[:, 1])
+            self._ax_sigma.set_ylim(0, 1.1 * sigma[:, 0].max())
+            self.rescaled()
+        self.drawing.update(v["q"], qd=v["qd"])
+        q2 = np.degrees(np.arctan2(np.sin(v["q"][1]), np.cos(v["q"][1])))
+        self.artists["marker"].set_xdata([q2, q2])
+        self.artists["dots"].set_data([q2, q2], v["sigma"])
+
+    # -- the table ---------------------------------------------------------------------------
+    def table_rows(self):
+        """The table as ``(quantity, value, unit)`` rows of text."""
+        v = self.values
+
+        def vec(x, spec=".3f"):
+            return "(" + ", ".join(format(round(float(c), 4) + 0.0, spec) for c in x) + ")"
+
+        r_min, r_max = v["reach"]
+        return [
+            ("tip position p", vec(v["tip"]), "m"),
+            ("distance from the base (reach)", f"{v['distance']:.3f} ({r_min:.2f} to {r_max:.2f})", "m"),
+            ("Jacobian column 1", vec(v["J"][:, 0]), "m/rad"),
+            ("Jacobian column 2", vec(v["J"][:, 1]), "m/rad"),
+            ("σ1, σ2 (singular values of J)", f"{v['sigma'][0]:.4f}, {v['sigma'][1]:.4f}",
+             "m/rad"),
+            ("manipulability w = σ1 σ2", f"{v['manipulability']:.4f}", "m²/rad²"),
+            ("tip velocity v = J q̇", vec(v["velocity"]), "m/s"),
+            ("tip speed", f"{v['speed']:.3f}", "m/s"),
+            ("singular pose", "yes" if v["singular"] else "no", ""),
+        ]
+
+
+def kinematics_lab(preset="wall pose", render=True):
+    """The kinematics lab: drag the joints, watch the tip's velocity ellipse and the workspace.
+
+    Parameters
+    ----------
+    preset : str
+        Starting case, a key of :data:`KINEMATICS_PRESETS`.
+    render : bool
+        Render the figure to the image widget on every update (turn off to
+        drive the lab from code without paying for PNG encoding).
+
+    Returns
+    -------
+    KinematicsLab
+        Displays itself as the lab's widgets; ``lab.widgets``, ``lab.figure``,
+        ``lab.artists`` and ``lab.values`` expose its state.
+
+    Examples
+    --------
+    The wall pose of seed 003's arm, joints turning at (1, -1) rad/s:
+
+    >>> lab = kinematics_lab(render=False)
+    >>> lab.values["tip"].round(4), lab.values["velocity"].round(4)
+    (array([0.433, 0.65 ]), array([-0.25 ,  0.433]))
+    >>> lab.set_preset("bent 90°")
+    >>> lab.values["sigma"].round(4)
+    array([0.6986, 0.2863])
+    """
+    return KinematicsLab(preset=preset, render=render)

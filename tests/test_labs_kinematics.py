@@ -1,0 +1,187 @@
+"""armlab.labs.kinematics_lab: widgets set from Python move the drawing and the table; presets
+reproduce the kinematics chapter's worked values."""
+
+import numpy as np
+import pytest
+
+import armlab as al
+
+labs = pytest.importorskip("armlab.labs")
+
+STATICS = "statics arm (seed 003)"
+ROD = "rod arm (seeds 001, 002)"
+TABLETOP = "table-top arm (seed 000)"
+
+
+@pytest.fixture
+def lab():
+    return labs.kinematics_lab(render=False)
+
+
+def drawn_links(lab):
+    x, y = lab.artists["links"].get_data()
+    return np.c_[x, y]
+
+
+def arrow(patch):
+    start, end = patch._posA_posB
+    return np.asarray(start), np.subtract(end, start)
+
+
+def test_default_is_the_wall_pose(lab):
+    """Example 1 and 2: tip (0.433, 0.65) m, J qd = (-0.25, 0.433) m/s for qd = (1, -1) rad/s"""
+    v = lab.values
+    np.testing.assert_allclose(np.degrees(v["q"]), [30, 60])
+    assert v["tip"].round(4).tolist() == [0.433, 0.65]
+    assert v["velocity"].round(4).tolist() == [-0.25, 0.433]
+    assert v["J"].round(4).tolist() == [[-0.65, -0.4], [0.433, 0.0]]
+    np.testing.assert_allclose(drawn_links(lab), al.joint_positions(al.statics_arm(), v["q"]))
+
+
+def test_sliders_move_the_arm_the_arrow_and_the_table(lab):
+    """Setting q2 redraws the links, the velocity arrow and the ellipse, and changes the table"""
+    arm = al.statics_arm()
+    before = lab.widgets["table"].value
+    lab.widgets["q2"].value = 90.0
+    q = np.radians([30, 90])
+    np.testing.assert_allclose(drawn_links(lab), al.joint_positions(arm, q))
+    start, length = arrow(lab.artists["velocity"])
+    np.testing.assert_allclose(start, al.tip_position(arm, q))
+    np.testing.assert_allclose(length, 0.5 * al.jacobian(arm, q) @ [1.0, -1.0])
+    assert lab.widgets["table"].value != before
+    assert "(0.433, 0.650)" not in lab.widgets["table"].value
+
+
+def test_joint_speeds_set_the_arrow_and_the_ellipse_size(lab):
+    """The arrow is 0.5 s of J qd; the ellipse has half-axes 0.5 s |qd| sigma_i at the tip, so the
+    arrow ends on it"""
+    arm = al.statics_arm()
+    lab.widgets["qd1"].value = 2.0
+    lab.widgets["qd2"].value = 0.5
+    qd = np.array([2.0, 0.5])
+    q = lab.values["q"]
+    start, length = arrow(lab.artists["velocity"])
+    np.testing.assert_allclose(length, 0.5 * al.jacobian(arm, q) @ qd)
+    e = lab.artists["velocity_ellipse"]
+    half, dirs = al.velocity_ellipse(arm, q, np.linalg.norm(qd))
+    np.testing.assert_allclose([e.width, e.height], 2 * 0.5 * half)
+    np.testing.assert_allclose(e.center, al.tip_position(arm, q))
+    # the arrow's end lies on the ellipse: (x . u1 / a)^2 + (x . u2 / b)^2 <= 1
+    along = (length @ dirs) / (0.5 * half)
+    assert (along**2).sum() <= 1 + 1e-9
+    assert lab.values["speed"] == pytest.approx(np.linalg.norm(al.jacobian(arm, q) @ qd))
+
+
+def test_arm_menu_redraws_the_workspace_and_the_curves(lab):
+    """Choosing another arm moves the workspace's radii, the sigma curves and the limits"""
+    curve_before = lab._curve1.get_ydata().copy()
+    lab.widgets["arm"].value = ROD
+    rod = al.rod_arm()
+    assert lab.workspace.artists["area"].r == pytest.approx(2.0)
+    assert lab.workspace.artists["area"].width == pytest.approx(2.0)
+    assert not np.allclose(lab._curve1.get_ydata(), curve_before)
+    assert lab._ax_arm.get_xlim()[1] > 2.0
+    np.testing.assert_allclose(drawn_links(lab), al.joint_positions(rod, lab.values["q"]))
+    assert lab.values["reach"] == (0.0, 2.0)
+    lab.widgets["arm"].value = TABLETOP
+    assert lab.workspace.artists["area"].r == pytest.approx(0.55)
+    assert lab.workspace.artists["area"].width == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("preset, checks", [
+    ("wall pose", {"tip": [0.433, 0.65], "velocity": [-0.25, 0.433], "singular": False}),
+    ("stretched", {"sigma": [0.9849, 0.0], "velocity": [0.0, 0.0], "singular": True,
+                   "J": [[0.0, 0.0], [0.9, 0.4]]}),
+    ("one degree from stretched", {"sigma": [0.9848, 0.0035], "manipulability": 0.0035,
+                                   "singular": False}),
+    ("bent 90°", {"sigma": [0.6986, 0.2863], "manipulability": 0.2, "singular": False}),
+    ("folded", {"distance": 0.1, "singular": True}),
+    ("rod arm folded", {"distance": 0.0, "velocity": [0.0, 0.0], "singular": True,
+                        "J": [[0.0, 0.0], [0.0, -1.0]]}),
+])
+def test_presets_give_worked_values(lab, preset, checks):
+    """Each preset reproduces its example's values at the chapter's printed precision"""
+    lab.set_preset(preset)
+    v = lab.values
+    for key, expected in checks.items():
+        got = v[key]
+        if isinstance(expected, bool):
+            assert got is expected, key
+        else:
+            np.testing.assert_array_equal(np.round(got, 4) + 0.0, expected, err_msg=key)
+    assert lab.widgets["preset"].value == preset
+
+
+def test_stretched_preset_speeds_leave_the_tip_still(lab):
+    """The stretched preset's joint speeds are along the null space of J: no arrow is drawn"""
+    lab.set_preset("stretched")
+    assert not lab.artists["velocity"].get_visible()
+    lab.widgets["qd2"].value = -0.5
+    assert lab.artists["velocity"].get_visible()
+    assert lab.values["velocity"][0] == pytest.approx(0.0, abs=1e-15)   # only across the arm
+
+
+def test_marker_follows_the_elbow(lab):
+    """The dashed marker and the dots on the sigma curves sit at the current q2"""
+    lab.widgets["q2"].value = -120.0
+    x = lab.artists["marker"].get_xdata()
+    assert x[0] == pytest.approx(-120.0)
+    np.testing.assert_allclose(lab.artists["dots"].get_ydata(), lab.values["sigma"])
+
+
+def test_preset_redraws_once_and_dropdown_shows_custom(lab):
+    n = lab.updates
+    lab.set_preset("rod arm folded")
+    assert lab.updates == n + 1
+    lab.widgets["q1"].value = 10.0
+    assert lab.widgets["preset"].value == labs.CUSTOM
+    lab.widgets["preset"].value = "bent 90°"
+    assert lab.widgets["arm"].value == STATICS and lab.widgets["q2"].value == 90.0
+
+
+def test_update_creates_no_figure_and_no_artists():
+    """Updates (an arm change included) move the existing artists; no new figure, no new artist"""
+    import matplotlib.pyplot as plt
+
+    lab = labs.kinematics_lab(render=True)
+    figs = plt.get_fignums()
+    axes = lab.figure.axes
+    counts = [(len(a.lines), len(a.patches), len(a.texts), len(a.collections)) for a in axes]
+    image = lab.widgets["image"].value
+    lab.widgets["q1"].value = 10.0
+    lab.widgets["arm"].value = ROD
+    lab.set_preset("bent 90°")
+    assert plt.get_fignums() == figs
+    assert lab.figure.axes == axes
+    assert [(len(a.lines), len(a.patches), len(a.texts), len(a.collections))
+            for a in axes] == counts
+    assert lab.widgets["image"].value != image
+    assert lab.widgets["image"].value[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("change", [("q2", 45.0), ("arm", ROD)])
+def test_redrawn_image_matches_a_full_draw(change):
+    """The blitted image equals a full redraw, after a slider and after an arm change"""
+    lab = labs.kinematics_lab(render=True)
+    lab.widgets[change[0]].value = change[1]
+    fast = np.asarray(lab.figure.canvas.buffer_rgba()).copy()
+    lab._background = None
+    lab.redraw()
+    full = np.asarray(lab.figure.canvas.buffer_rgba())
+    assert np.mean(fast != full) < 0.001
+
+
+def test_table_rows_and_markdown(lab):
+    """The static table has the widget table's values, one row per quantity"""
+    rows = dict((a, b) for a, b, _ in lab.table_rows())
+    assert rows["tip position p"] == "(0.433, 0.650)"
+    assert rows["σ1, σ2 (singular values of J)"] == "0.8537, 0.2029"
+    assert rows["singular pose"] == "no"
+    md = lab.table_markdown()
+    assert "| tip velocity v = J q̇ | (-0.250, 0.433) | m/s |" in md
+    assert md.count("\n") == len(rows) + 1
+
+
+def test_bad_preset():
+    with pytest.raises(ValueError, match="preset"):
+        labs.kinematics_lab(preset="nope", render=False)
