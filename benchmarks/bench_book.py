@@ -1,4 +1,4 @@
-"""Benchmark the statics lab's update and the book's warm rebuild; writes benchmarks/book.md.
+"""Benchmark the labs' updates and the book's warm rebuild; writes benchmarks/book.md.
 
 1. Lab update: one slider change from Python, timed from the callback to a
    redrawn figure (Agg canvas, cached background plus the moving artists) and
@@ -54,6 +54,42 @@ def bench_lab(repeats=60):
     return rows
 
 
+def timed(widget, values):
+    """Seconds for each change of ``widget`` to ``values`` (callback to redrawn PNG)."""
+    times = []
+    for value in values:
+        start = time.perf_counter()
+        widget.value = value
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def bench_kinematics_lab(repeats=60):
+    """The kinematics lab: sliders move the arm, the velocity arrow, its ellipse and a marker;
+    the arm menu redraws the background (workspace, singular-value curves, limits)."""
+    from armlab.labs import kinematics_lab
+
+    lab = kinematics_lab(render=True)
+    arms = list(lab.widgets["arm"].options)
+    return {
+        "q2 slider (elbow angle)": timed(lab.widgets["q2"], [10.0 + k for k in range(repeats)]),
+        "joint-speed slider q̇1": timed(lab.widgets["qd1"],
+                                       [-1.5 + 0.05 * k for k in range(repeats)]),
+        "arm menu (background redrawn)": timed(lab.widgets["arm"],
+                                               [arms[(k + 1) % 3] for k in range(repeats // 3)]),
+    }
+
+
+def table_rows(rows):
+    """Markdown rows: label, median and 90th percentile [ms], samples."""
+    lines = []
+    for label, times in rows.items():
+        ms = sorted(t * 1e3 for t in times)
+        lines.append(f"| {label} | {statistics.median(ms):.1f} | "
+                     f"{ms[int(0.9 * (len(ms) - 1))]:.1f} | {len(ms)} |")
+    return lines
+
+
 def build():
     exe = pathlib.Path(sys.executable).parent / "jupyter-book"
     start = time.perf_counter()
@@ -67,6 +103,7 @@ def build():
 
 def main():
     lab_rows = bench_lab()
+    kinematics_rows = bench_kinematics_lab()
     first = build()      # brings the cache up to date (cold if _build was empty)
     warm = [build() for _ in range(2)]
 
@@ -86,10 +123,19 @@ def main():
         "| update | median [ms] | 90th percentile [ms] | samples |",
         "| --- | ---: | ---: | ---: |",
     ]
-    for label, times in lab_rows.items():
-        ms = sorted(t * 1e3 for t in times)
-        lines.append(f"| {label} | {statistics.median(ms):.1f} | "
-                     f"{ms[int(0.9 * (len(ms) - 1))]:.1f} | {len(ms)} |")
+    lines += table_rows(lab_rows)
+    lines += [
+        "",
+        "## Kinematics lab update (target: median at most 40 ms)",
+        "",
+        "The same measure: a slider moves the arm, the velocity arrow, its ellipse and the "
+        "marker on the singular-value curves; a change of arm also redraws the background "
+        "(workspace, curves, axis limits).",
+        "",
+        "| update | median [ms] | 90th percentile [ms] | samples |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    lines += table_rows(kinematics_rows)
     lines += [
         "",
         "## Warm rebuild of the book (target: at most 30 s)",
