@@ -20,7 +20,8 @@ from armlab.labs._base import Lab, axis_top
 from armlab.lagrange import mass_matrix_det
 
 __all__ = ["InverseDynamicsLab", "inverse_dynamics_lab", "INVERSE_DYNAMICS_PRESETS", "PARTS",
-           "POWERS", "StackedBars"]
+           "POWERS", "StackedBars", "parts_figure", "mass_matrix_figure", "move_parts_figure",
+           "move_power_figure"]
 
 #: The terms of the torque, in stacking order: (key of torque_parts, legend label, colour).
 PARTS = (
@@ -321,3 +322,163 @@ def inverse_dynamics_lab(preset="accelerate from horizontal", render=True):
     array([0.833333, 0.333333])
     """
     return InverseDynamicsLab(preset=preset, render=render)
+
+
+# ---------------------------------------------------------------------------------------------
+# The chapter's figures: drawing only; every number comes in computed by armlab.
+
+def _legend_below(fig, ax, ncol=5):
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize=8,
+               frameon=False)
+
+
+def parts_figure(names, parts, series=PARTS):
+    """Stacked bars of the torque's parts for several instants, one panel per joint.
+
+    Parameters
+    ----------
+    names : sequence of str
+        One label per instant (the bars' ticks).
+    parts : sequence of dict
+        Per instant, the dict of :func:`armlab.torque_parts` for a two-joint
+        arm ([N m]).
+    series : sequence of (key, label, colour)
+        The parts drawn, in stacking order.
+
+    Returns
+    -------
+    BookFigure
+    """
+    from armlab import plots
+
+    fig, axes = plots.figure(ncols=2, width=10.0, height=4.4)
+    x = np.arange(len(names))
+    for j, (ax, joint) in enumerate(zip(axes, ["shoulder torque τ1", "elbow torque τ2"])):
+        bars = StackedBars(ax, x, series, width=0.6)
+        low, high = bars.update({key: [p[key][j] for p in parts] for key, _, _ in series})
+        room = 0.08 * (high - low)
+        ax.set_ylim(low - room, high + room)
+        ax.set_xticks(x, names, fontsize=7.5)
+        ax.set_title(joint, fontsize=10)
+        ax.set_ylabel("torque [N m] (black tick: total)")
+        ax.grid(axis="y", alpha=0.3)
+    _legend_below(fig, axes[0], ncol=len(series))
+    return fig
+
+
+def mass_matrix_figure(q2, M, label, det, det_labels):
+    """The entries of one arm's mass matrix, and the determinants of several, against q2.
+
+    Parameters
+    ----------
+    q2 : (k,) array_like
+        Elbow angles [rad].
+    M : (k, 2, 2) array_like
+        One arm's mass matrices at those angles [kg m^2] (left panel).
+    label : str
+        What that arm is, for the left panel's title.
+    det : (a, k) array_like
+        Determinants of ``a`` arms' mass matrices [kg^2 m^4] (right panel),
+        each drawn with its lowest value dashed.
+    det_labels : sequence of str
+        One legend entry per arm of ``det``.
+
+    Returns
+    -------
+    BookFigure
+    """
+    from armlab import plots
+
+    fig, (ax_m, ax_d) = plots.figure(ncols=2, width=9.6, height=3.8)
+    deg = np.degrees(q2)
+    M, det = np.asarray(M), np.asarray(det)
+    for (i, j), name, color in [((0, 0), "M11", "#0072B2"), ((0, 1), "M12 = M21", "#D55E00"),
+                                ((1, 1), "M22", "#009E73")]:
+        ax_m.plot(deg, M[:, i, j], color=color, label=name, lw=2)
+    ax_m.axhline(0, color="#404040", lw=0.8)
+    ax_m.set_title(f"entries of M, {label}", fontsize=10)
+    ax_m.set_ylabel("mass matrix entry [kg m²]")
+    shades = ["#56B4E9", "#0072B2", "#003F63", "#000000"]
+    for name, d, color in zip(det_labels, det, shades):
+        ax_d.plot(deg, d, color=color, lw=2, label=name)
+        ax_d.axhline(d.min(), color=color, lw=1, ls="--")
+    ax_d.set_ylim(0, None)
+    ax_d.set_title("det M (dashed: its lowest value)", fontsize=10)
+    ax_d.set_ylabel("det M [kg² m⁴]")
+    for ax in (ax_m, ax_d):
+        ax.set_xlabel("elbow angle q2 [deg]")
+        ax.set_xticks(np.arange(-180, 181, 90))
+        ax.grid(alpha=0.3)
+        ax.legend(frameon=False, fontsize=8)
+    return fig
+
+
+def move_parts_figure(t, parts, series=PARTS[:3]):
+    """The torque's parts along a motion, one panel per joint, the total dashed.
+
+    Parameters
+    ----------
+    t : (k,) array_like
+        Time [s].
+    parts : dict of (k, 2) arrays
+        :func:`armlab.torque_parts` along the motion [N m].
+    series : sequence of (key, label, colour)
+        The parts drawn.
+
+    Returns
+    -------
+    BookFigure
+    """
+    from armlab import plots
+
+    fig, axes = plots.figure(ncols=2, width=9.6, height=3.8)
+    for j, (ax, joint) in enumerate(zip(axes, ["shoulder", "elbow"])):
+        for key, label, color in series:
+            ax.plot(t, parts[key][:, j], color=color, lw=2, label=label)
+        ax.plot(t, parts["total"][:, j], color="black", lw=1.8, ls="--", label="total τ")
+        ax.axhline(0, color="#404040", lw=0.8)
+        ax.set_title(f"{joint} torque τ{j + 1}", fontsize=10)
+        ax.set_xlabel("time t [s]")
+        ax.set_ylabel("torque [N m]")
+        ax.grid(alpha=0.3)
+    _legend_below(fig, axes[0], ncol=len(series) + 1)
+    return fig
+
+
+def move_power_figure(t, T, V, balance):
+    """Energies and powers along a motion.
+
+    Parameters
+    ----------
+    t : (k,) array_like
+        Time [s].
+    T, V : (k,) array_like
+        Kinetic and potential energy [J].
+    balance : PowerBalance
+        Its terms along the motion, each ``(k,)`` [W].
+
+    Returns
+    -------
+    BookFigure
+    """
+    from armlab import plots
+
+    fig, (ax_e, ax_p) = plots.figure(ncols=2, width=9.6, height=3.8)
+    T, V = np.asarray(T), np.asarray(V)
+    ax_e.plot(t, T, color="#0072B2", lw=2, label="kinetic T")
+    ax_e.plot(t, V, color="#7F7F7F", lw=2, label="potential V")
+    ax_e.plot(t, T + V, color="black", lw=1.8, ls="--", label="E = T + V")
+    ax_e.set_ylabel("energy [J]")
+    ax_e.set_title("energy of the arm", fontsize=10)
+    ax_p.plot(t, balance.motor, color="#009E73", lw=2.5, label="motor power τ·q̇")
+    ax_p.plot(t, balance.energy_rate, color="black", lw=1.8, ls="--", label="dE/dt")
+    ax_p.plot(t, balance.friction, color="#CC79A7", lw=2, label="friction loss")
+    ax_p.set_ylabel("power [W]")
+    ax_p.set_title("where the motors' power goes", fontsize=10)
+    for ax in (ax_e, ax_p):
+        ax.axhline(0, color="#404040", lw=0.8)
+        ax.set_xlabel("time t [s]")
+        ax.grid(alpha=0.3)
+        ax.legend(frameon=False, fontsize=8)
+    return fig
