@@ -84,6 +84,7 @@ def open_page(browser, site, path):
     ("intro", 1, 0),
     ("kinematics", 20, 5),
     ("statics", 20, 4),
+    ("gravity", 20, 8),
     ("inverse_dynamics", 40, 5),
 ])
 def test_page_reads_offline(browser, site, name, min_math, min_figures):

@@ -40,10 +40,10 @@ GRAVITY_PRESETS = {
 
 #: What zero torque does at a pose, by the gravity torque and the eigenvalues of dg/dq.
 STABILITY = {
-    "loaded": "falls: g(q) is not zero",
-    "stable": "balanced, stable: dg/dq positive definite",
-    "unstable": "balanced, unstable: dg/dq has a negative eigenvalue",
-    "neutral": "balanced, neutral: dg/dq is singular",
+    "loaded": "moves: g(q) is not zero",
+    "stable": "stays: a stable balance",
+    "unstable": "falls: an unstable balance",
+    "neutral": "a neutral balance",
 }
 
 #: The PD's elbow gain is this fraction of the shoulder's, as in seed 000's (60, 30).
@@ -185,7 +185,6 @@ class WeightDrawing:
             a["ghost"].set_data(pg[:, 0], pg[:, 1])
         points = [c[0], c[1], p[-1]]
         loads = [arm.masses[0] * g0, arm.masses[1] * g0, payload * g0]     # [N]
-        names = ["m₁g", "m₂g", "payload"]
         top = 1.3 * reach
         for k, (point, load) in enumerate(zip(points, loads)):
             visible = bool(shown[k]) and load > 0
@@ -196,11 +195,49 @@ class WeightDrawing:
             end = point + np.array([0.0, -self.force_scale * load])
             arrow.set_positions(tuple(point), tuple(end))
             label.set_position((point[0] + 0.02 * reach, end[1]))
-            label.set_text(f"{names[k]} = {load:.2f} N")
+            label.set_text(f"{load:.2f} N")
             line.set_data([point[0], point[0]], [-top, top])
         a["payload"].set_data(*([[p[-1, 0]], [p[-1, 1]]] if payload > 0 else [[], []]))
         a["payload"].set_visible(bool(shown[2]) and payload > 0)
         return self
+
+    def lever_arms(self, arm, q, bottom, step):
+        """Dimension lines, below the arm, for each weight's horizontal lever arm about each
+        joint it loads (link 1 about joint 1, link 2 about joints 1 and 2, ...).
+
+        For a figure: the lines are ordinary artists, not moved by :meth:`update`.
+
+        Parameters
+        ----------
+        arm : PlanarArm
+        q : (n,) array_like
+            Joint angles [rad].
+        bottom, step : float
+            Height of the first line and the spacing of the next ones [m].
+
+        Returns
+        -------
+        list of float
+            The lever arms drawn, in drawing order [m].
+        """
+        p = _turn(joint_positions(arm, q), self.mount)
+        c = _turn(com_positions(arm, q), self.mount)
+        drawn = []
+        for i in range(arm.n):
+            for j in range(i + 1):
+                y = bottom + step * len(drawn)
+                color = self.colors[min(i, len(self.colors) - 1)]
+                self.ax.annotate("", (c[i, 0], y), (p[j, 0], y), arrowprops=dict(
+                    arrowstyle="<->", color=color, lw=1, shrinkA=0, shrinkB=0))
+                short = abs(c[i, 0] - p[j, 0]) < 0.15 * sum(arm.lengths)
+                x_text = max(c[i, 0], p[j, 0]) + 0.01 * sum(arm.lengths) if short else (
+                    (c[i, 0] + p[j, 0]) / 2)
+                self.ax.text(x_text, y, f"{c[i, 0] - p[j, 0]:.2f} m", color=color,
+                             fontsize=8, ha="left" if short else "center",
+                             va="center" if short else "bottom")
+                self.ax.plot([p[j, 0]] * 2, [p[j, 1], y], color="0.6", lw=0.7, ls="--")
+                drawn.append(float(c[i, 0] - p[j, 0]))
+        return drawn
 
     def frame(self, reach, margin=0.25):
         """Equal limits that show the arm's whole reach plus a margin [m]."""
@@ -273,11 +310,13 @@ class GravityLab(Lab):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
         # Fixed margins, no layout engine: the axes keep their place when a range changes.
-        self.figure = plots.BookFigure(figsize=(10.5, 3.9))
+        self.figure = plots.BookFigure(figsize=(9.0, 5.4))
         FigureCanvasAgg(self.figure)
-        ax_arm, ax_bar, ax_sag = self.figure.subplots(1, 3, gridspec_kw=dict(
-            width_ratios=[1.5, 1, 1.15], left=0.06, right=0.99, bottom=0.13, top=0.93,
-            wspace=0.42))
+        grid = self.figure.add_gridspec(2, 2, width_ratios=[1.25, 1], left=0.07, right=0.98,
+                                        bottom=0.09, top=0.95, wspace=0.3, hspace=0.42)
+        ax_arm = self.figure.add_subplot(grid[:, 0])
+        ax_bar = self.figure.add_subplot(grid[0, 1])
+        ax_sag = self.figure.add_subplot(grid[1, 1])
         empty, _ = lab_arm(start["arm"], start["m2"], start["payload"],
                            np.radians(start["mount"]))
         self.drawing = WeightDrawing(ax_arm, empty, np.radians([start["q1"], start["q2"]]))
@@ -291,9 +330,9 @@ class GravityLab(Lab):
                            label="g (total)")
         ax_bar.set_xticks([0, 1], ["joint 1 (shoulder)", "joint 2 (elbow)"], fontsize=8)
         ax_bar.axhline(0, color=plots.COLORS["arm"], lw=0.8)
-        ax_bar.set_ylabel("torque that holds the weight [N m]")
+        ax_bar.set_ylabel("holding torque [N m]")
         ax_bar.set_title("each weight's share of g(q)", fontsize=9)
-        ax_bar.legend(frameon=False, fontsize=7, loc="upper right")
+        ax_bar.legend(frameon=False, fontsize=7, loc="upper right", ncol=2)
         ax_bar.grid(axis="y", alpha=0.3)
         # the sag against Kp
         (sag1,) = ax_sag.plot([], [], color=plots.COLORS["torque"], label="joint 1")
@@ -303,7 +342,7 @@ class GravityLab(Lab):
         ax_sag.set_xscale("log")
         ax_sag.set_xlim(KP_SWEEP[0], KP_SWEEP[-1])
         ax_sag.set_xlabel("gain Kp1 [N m/rad] (Kp2 = Kp1/2)")
-        ax_sag.set_ylabel("sag e = target − rest pose [deg]")
+        ax_sag.set_ylabel("sag e = target − rest [deg]")
         ax_sag.set_title("PD without gravity compensation", fontsize=9)
         ax_sag.axhline(0, color=plots.COLORS["arm"], lw=0.8)
         ax_sag.legend(frameon=False, fontsize=7, loc="upper right")
@@ -355,7 +394,7 @@ class GravityLab(Lab):
         reach = sum(v["empty"].lengths)
         if v["arm"] != self._arm_name:            # another arm: new scale and limits
             self._arm_name = v["arm"]
-            self.drawing.force_scale = 0.02 * reach
+            self.drawing.force_scale = 0.025 * reach
             self.drawing.frame(reach)
             self.rescaled()
         self.drawing.update(v["empty"], v["q"], v["payload"], ghost=v["q"] - v["sag"],
@@ -400,7 +439,7 @@ class GravityLab(Lab):
             ("link 2's share", pair(v["shares"][1], ".4f"), "N m"),
             ("the payload's share", pair(v["shares"][2], ".4f"), "N m"),
             ("eigenvalues of dg/dq", pair(v["eigenvalues"], ".3f"), "N m/rad"),
-            ("with zero torque", STABILITY[v["stability"]], ""),
+            ("released with zero torque, the arm", STABILITY[v["stability"]], ""),
             (f"PD sag at Kp = ({kp[0]:g}, {kp[1]:g}) N m/rad", pair(np.degrees(v["sag"]), ".2f"),
              "deg"),
             ("gravity in the arm's frame", pair(v["gravity"], ".2f"), "m/s²"),

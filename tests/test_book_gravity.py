@@ -1,0 +1,167 @@
+"""The gravity chapter as built: each worked value, at its printed precision, in the paragraph,
+table cell or list item that states it.
+
+Slow: builds the book (shared with test_book.py through _bookbuild).
+"""
+
+import pytest
+
+from _bookbuild import HTML, build_book
+from bookpages import clean, evals, figure_numbers, soup, table
+
+pytestmark = pytest.mark.slow
+
+PAGE = "book/gravity"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built():
+    returncode, log = build_book()
+    assert returncode == 0, log[-4000:]
+
+
+def test_page_is_in_the_book():
+    assert (HTML / f"{PAGE}.html").is_file()
+
+
+def test_three_routes_to_the_worked_pose():
+    """Seed 000: a = 5.886, b = 1.226, g(30, 45 deg) = (5.4148, 0.3174) N m, 94 % of the
+    worked instant's 5.7796 N m; the three routes agree to rounding"""
+    shown = evals(PAGE, "For the table-top arm")
+    assert shown[:5] == ["5.886", "1.226", "5.0974", "5.4148", "0.3174"]
+    assert float(shown[5]) < 1e-8
+    assert shown[6:] == ["5.7796", "94"]
+
+
+def test_rods_by_lever_arms():
+    """Seed 002: (19.62, 4.905) N m held horizontal; facing left the signs flip"""
+    assert evals(PAGE, "Each rod weighs") == ["9.81", "9.81", "19.62", "9.81", "4.905",
+                                              "14.715", "3", "-19.62", "-4.905"]
+
+
+def test_upright_is_unstable():
+    """Zero torque straight up, but dg/dq has negative eigenvalues; hanging down positive"""
+    assert evals(PAGE, "Point the straight arm up") == ["0", "0"]
+    assert evals(PAGE, "For the upright rods") == ["-19.62", "-4.905", "(-21.11, -3.42)",
+                                                   "1.2", "(3.42, 21.11)"]
+
+
+def test_heavier_link2():
+    """Seed 002's exercise: link 2 of 2 kg needs (34.335, 9.81), up by 14.715 and 4.905"""
+    assert evals(PAGE, "Make link 2 a rod of 2 kg") == ["34.335", "9.81", "14.715", "9.81",
+                                                        "4.905"]
+
+
+def test_rod_table():
+    rows = table(PAGE, "The two rods in five cases")
+    assert [r[3:] for r in rows[1:]] == [
+        ["19.620", "4.905", "0.000"], ["-19.620", "-4.905", "0.000"],
+        ["0.000", "0.000", "-21.105"], ["0.000", "0.000", "3.420"],
+        ["34.335", "9.810", "0.000"]]
+
+
+def test_shoulder_peak_over_the_joint_space():
+    assert evals(PAGE, "The largest shoulder torque in any pose") == ["7.11", "1.226"]
+
+
+def test_seed000_sag():
+    """Seed 000: the PD without compensation sags 5.5 and 0.9 deg after 3 s"""
+    assert evals(PAGE, "After 3 s the arm has settled") == ["5.5", "0.9"]
+
+
+def test_sag_table_and_check():
+    rows = table(PAGE, "The sag of seed 000")
+    assert [r[1:] for r in rows[1:]] == [["5.171", "0.606"], ["5.571", "0.860"],
+                                         ["5.544", "0.854"], ["5.544", "0.854"]]
+    shown = evals(PAGE, "The exact solution and the 3-second simulation differ by")
+    assert float(shown[0]) < 1e-9
+    assert shown[1:] == ["0.37", "0.71", "0.03"]
+    assert evals(PAGE, "Why the controller settles there") == ["23.2"]
+    assert evals(PAGE, "shows the price of a PD") == ["5.54", "2.68"]
+
+
+def test_compensation_integral_and_free_drive():
+    """Gravity compensation: zero error, torque g = (5.4148, 0.3174); the integral term's time
+    constants and how slowly it finds the 5.4 N m; free drive holds still"""
+    assert evals(PAGE, "The error stays at") == ["0", "5.4148", "0.3174"]
+    assert evals(PAGE, "The time constants are") == ["0.91", "0.98", "3.58", "4.84", "5.41",
+                                                     "5.8", "3.6"]
+    assert evals(PAGE, "Left alone, the compensated arm") == ["0", "108", "0.38", "(-127, -58)"]
+
+
+def test_mount_table():
+    rows = table(PAGE, "on three mountings")
+    assert [r[2:] for r in rows[1:]] == [["(0.00, -9.81)", "5.4148", "0.3174"],
+                                         ["(-9.81, 0.00)", "-4.1275", "-1.1845"],
+                                         ["(0.00, 9.81)", "-5.4148", "-0.3174"]]
+
+
+def test_seed000_payload():
+    """Seed 000: 0.5 kg raises g from 5.41 to 7.01 and from 0.32 to 0.63 N m; the peak shoulder
+    torque on the move from 8.8 to 12.1 N m"""
+    assert evals(PAGE, "With 0.5 kg in the gripper") == [
+        "5.41", "7.01", "0.32", "0.63", "1.5917", "0.3174", "0.3245", "0.0647", "100", "29",
+        "0.125", "0.125"]
+    assert evals(PAGE, "The peak shoulder torque rises from") == ["8.8", "12.1", "12.2"]
+
+
+def test_seed000_identification():
+    """Seed 000: b = 1.232 (true 1.226) and 2.450 (true 2.453) N m, payload 0.50 kg; the draw
+    is one of 5 in 5,000 seeds, stated with the seeds"""
+    assert evals(PAGE, "The fit gives") == ["1.232", "0.012", "1.226", "2.450", "0.011",
+                                            "2.453", "5.891", "0.019", "5.886", "0.50", "0.007"]
+    assert evals(PAGE, "Which draw, and how much it matters") == [
+        "1.232", "2.450", "0.50", "67", "5,000", "5", "67, 661, 1282, 3256, 3421", "1,000",
+        "5,000", "11.5", "11.5", "12.2", "6.6", "88"]
+
+
+def test_conditioning_table():
+    rows = table(PAGE, "the condition number of the stacked regressor")
+    assert [r[1:] for r in rows[1:]] == [["1.6", "0.019", "0.012"], ["9.7", "0.016", "0.150"],
+                                         ["18.4", "0.212", "0.012"], ["2.6", "0.022", "0.016"],
+                                         ["1.4", "0.011", "0.008"]]
+    assert evals(PAGE, "With link 2 kept near vertical") == ["12", "87", "7"]
+
+
+@pytest.mark.parametrize("anchor, shown", [
+    ("The sign of", ["11.8", "5.5", "19.62"]),
+    ("Degrees in the cosine", ["2.04", "5.4148"]),
+    ("The centre of mass at the joint", ["2.55", "0.00", "5.4148", "0.3174"]),
+    ("Link 2 loads the shoulder", ["2.55", "5.4148", "75"]),
+    ("The payload’s lever arm", ["1.43", "0.16", "1.5917", "0.3174"]),
+])
+def test_common_mistakes(anchor, shown):
+    """Each mistake with the number that shows it, in its own list item"""
+    assert evals(PAGE, anchor) == shown
+
+
+def test_summary():
+    assert evals(PAGE, "The torque that holds an arm still is the gradient") == [
+        "19.62", "4.905", "5.4148", "0.3174", "5.5", "0.9", "0.012", "7"]
+
+
+def test_every_figure_is_numbered_and_referred_to():
+    numbers = figure_numbers(PAGE)
+    names = ["lever-arms", "g-map", "sag", "hold", "mounts", "payload-move", "identification",
+             "lab"]
+    ids = [f"fig-gravity-{n}" for n in names]
+    assert all(i in numbers for i in ids), numbers
+    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
+    for i in ids:
+        assert f'href="#{i}"' in text, f"{i} is never referred to"
+
+
+def test_lab_default_view_table():
+    """The table printed under the lab's static view: the horizontal rods' g and PD sag"""
+    after = soup(PAGE).find(id="fig-gravity-lab").find_next("table")
+    rows = {r[0]: r[1:] for r in ([clean(c.get_text(" ")) for c in tr.find_all(["td", "th"])]
+                                  for tr in after.find_all("tr"))}
+    assert rows["g(q), the torque that holds the arm"] == ["(19.6200, 4.9050)", "N m"]
+    assert rows["link 2’s share"] == ["(14.7150, 4.9050)", "N m"]
+    assert rows["PD sag at Kp = (60, 30) N m/rad"] == ["(17.60, 8.42)", "deg"]
+    assert rows["released with zero torque, the arm"] == ["moves: g(q) is not zero", ""]
+
+
+def test_no_widget_output():
+    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
+    assert "application/vnd.jupyter.widget-view+json" not in text
