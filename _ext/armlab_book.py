@@ -13,7 +13,6 @@ dead weight in the HTML, so it is dropped too; the downloadable notebook keeps i
 """
 
 import importlib
-import re
 
 
 def _drop_thebe(app, pagename, templatename, context, doctree):
@@ -39,17 +38,16 @@ def _drop_thebe(app, pagename, templatename, context, doctree):
 #
 # Docstrings name functions the way a reader imports them (``armlab.gravity_torques``,
 # ``gravity_torques`` inside its module), while autodoc documents each under the module that
-# defines it (``armlab.dynamics.gravity_torques``), and the numpydoc type text of a parameter
-# (``(..., n) ndarray``) reaches Sphinx as class references. A reference to an armlab object
-# is sent to where that object is documented; numpy's names and the words of a shape are shown
-# as plain text (the book has no intersphinx: it builds offline). Anything else stays a
-# missing reference, which ``-n -W`` reports.
-
-_PLAIN = re.compile(r"[^\w.]|^(numpy|np|builtins|matplotlib|ipywidgets)\.|^[a-z_]\w*$|^\d")
+# defines it (``armlab.dynamics.gravity_torques``). A reference to an armlab object is sent to
+# where that object is documented. Anything else (numpy's and matplotlib's names: the book has
+# no intersphinx, it builds offline; the words of a numpydoc type such as ``(..., n) ndarray``;
+# a module constant without an entry) is shown as plain text. A reference to a private name
+# stays a missing reference, which ``-n -W`` reports: a public docstring must not send the
+# reader to a private function.
 
 
 def _armlab_object(target, module):
-    """The armlab object that ``target`` names (from ``module``'s point of view), or None."""
+    """Where the armlab object that ``target`` names is documented (dotted name), or None."""
     candidates = [target]
     if module:
         candidates.append(f"{module}.{target}")
@@ -88,12 +86,29 @@ def _resolve_reference(app, env, node, contnode):
                                         node, contnode)
             if found is not None:
                 return found
-    if home is None and _PLAIN.search(target):
-        return contnode                              # numpy, builtins, words of a shape
+    return contnode
+
+
+def _skip_foreign(app, what, name, obj, skip, options):
+    """Leave out members that a class inherits from matplotlib (their docstrings are not ours)."""
+    module = getattr(obj, "__module__", None) or ""
+    if what == "class" and module and not module.startswith("armlab"):
+        return True
     return None
+
+
+def _escape_shapes(app, what, name, obj, options, lines):
+    """A batch shape ``(*batch, n)`` in a type is text, not the start of emphasis."""
+    def escape(line):
+        parts = line.split("``")            # odd parts are inline literals: left alone
+        return "``".join(p if k % 2 else p.replace("(*", "(\\*") for k, p in enumerate(parts))
+
+    lines[:] = [escape(line) for line in lines]
 
 
 def setup(app):
     app.connect("html-page-context", _drop_thebe, priority=900)
     app.connect("missing-reference", _resolve_reference)
+    app.connect("autodoc-process-docstring", _escape_shapes)
+    app.connect("autodoc-skip-member", _skip_foreign)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

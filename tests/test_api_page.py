@@ -1,0 +1,53 @@
+"""The API reference page documents every public module and name of armlab.
+
+Slow: reads the built book (``make book``'s command, shared with test_book.py).
+"""
+
+import importlib
+import pathlib
+
+import pytest
+
+import armlab
+from _bookbuild import HTML, ROOT, build_book
+from bookpages import soup
+
+pytestmark = pytest.mark.slow
+
+
+def public_modules():
+    """Every public module of armlab's physics and of its labs (not the grading tools)."""
+    names = [f"armlab.{p.stem}" for p in sorted((ROOT / "armlab").glob("*.py"))
+             if not p.stem.startswith("_")]
+    names += [f"armlab.labs.{p.stem}" for p in sorted((ROOT / "armlab" / "labs").glob("*.py"))
+              if not p.stem.startswith("_")]
+    return names
+
+
+@pytest.fixture(scope="module")
+def documented():
+    returncode, log = build_book()
+    assert returncode == 0, log[-4000:]
+    return {tag["id"] for tag in soup("book/api").find_all(id=True)}
+
+
+@pytest.mark.parametrize("module", public_modules())
+def test_every_public_module_and_name_is_documented(documented, module):
+    """Each module has its section, and each name of its __all__ an entry"""
+    assert f"module-{module}" in documented, f"{module} is missing from book/api.md"
+    mod = importlib.import_module(module)
+    for name in mod.__all__:
+        home = getattr(getattr(mod, name), "__module__", module)
+        if home == module:
+            assert f"{module}.{name}" in documented, f"{module}.{name}"
+
+
+def test_package_names_lead_to_their_entries(documented):
+    """Every name `import armlab as al` offers is documented where it is defined"""
+    for name in armlab.__all__:
+        obj = getattr(armlab, name)
+        assert f"{obj.__module__}.{obj.__qualname__}" in documented, name
+
+
+def test_api_page_is_in_the_book():
+    assert (HTML / "book" / "api.html").is_file()
