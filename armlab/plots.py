@@ -464,8 +464,10 @@ def force_box(ax_torque, ax_force, arm, q, limit, direction=(1.0, 0.0), *, force
     ax_torque.plot([0, tau_push[0]], [0, tau_push[1]], color=COLORS["force"], lw=2)
     ax_torque.plot(*tau_push, "o", color=COLORS["force"])
     ax_torque.annotate(f"Jᵀ F = ({tau_push[0]:.0f}, {tau_push[1]:.0f}) N m", tau_push,
-                       textcoords="offset points", xytext=(8, 8), fontsize=8,
-                       color=COLORS["force"])
+                       textcoords="offset points", xytext=(0, -8 if tau_push[1] < 0 else 8),
+                       fontsize=8, ha="center" if abs(tau_push[0]) < 0.5 * limit else
+                       ("left" if tau_push[0] < 0 else "right"),
+                       va="top" if tau_push[1] < 0 else "bottom", color=COLORS["force"])
     top = 1.5 * limit
     ax_torque.set_xlim(-top, top)
     ax_torque.set_ylim(-top, top)

@@ -9,7 +9,8 @@ import re
 import pytest
 
 from _bookbuild import HTML, build_book, toc_pages
-from bookpages import evals
+from bookpages import (block, clean, evals, figure_numbers, line_of, references, soup, table,
+                       table_numbers)
 
 pytestmark = pytest.mark.slow
 
@@ -71,6 +72,103 @@ def test_statics_page_shows_worked_values(book, anchor, shown):
     """Each worked value is the computed text in the paragraph that states it"""
     assert book[0] == 0
     assert evals("book/statics", anchor) == shown
+
+
+# -- the statics page as a lecturer reads it: numbered figures and tables, the two routes, the
+#    force ellipse and the per-joint parallelogram (issue 17) -------------------------------------
+
+STATICS = "book/statics"
+
+
+def test_statics_second_route_and_the_name(book):
+    """Power balance checks the wall push: both powers -2.50 W at qd = (1, -1) rad/s; the torques
+    are named equivalent joint torques in the text"""
+    assert evals(STATICS, "The tip moves at") == ["(-0.250, 0.433)", "-2.50", "-2.50"]
+    named = block(STATICS, "These torques are called the equivalent joint torques")
+    assert named.name == "p" and named.find("strong").get_text() == "equivalent joint torques"
+
+
+def test_statics_tables_hold_seed_003s_values(book):
+    """The finite-displacement table and the walk's table, captioned, at the seed's precision"""
+    rows = table(STATICS, "Finite displacements")
+    assert rows[1:] == [["1e-01", "-1.5837e-01", "-1.6852e-01", "-6.4e-02"],
+                        ["1e-02", "-1.5837e-02", "-1.5940e-02", "-6.5e-03"],
+                        ["1e-03", "-1.5837e-03", "-1.5847e-03", "-6.5e-04"],
+                        ["1e-04", "-1.5837e-04", "-1.5838e-04", "-6.5e-05"]]
+    rows = table(STATICS, "The walk into the stretched pose")
+    assert [r[:3] + r[5:] for r in rows[1:]] == [
+        ["0°", "0.9849", "0.0000", "unbounded", "unbounded"],
+        ["1°", "0.9848", "0.0035", "2865", "186.2"],
+        ["5°", "0.9840", "0.0177", "574", "37.3"],
+        ["30°", "0.9515", "0.1051", "100", "6.3"],
+        ["90°", "0.6986", "0.2863", "50", "2.4"]]
+    assert [r[3] for r in rows[1:]] == ["(0.00, 0.00)", "(-0.07, -0.07)", "(-0.35, -0.35)",
+                                        "(-2.00, -2.00)", "(-4.00, -4.00)"]
+    assert [r[4] for r in rows[1:]] == ["(9.00, 4.00)", "(9.00, 4.00)", "(8.98, 3.98)",
+                                        "(8.46, 3.46)", "(5.00, 0.00)"]
+
+
+def test_statics_parallelogram_corners_are_the_largest_pushes(book):
+    """The corner where both joints reach -20 N m is (largest push, 0) at every pose of the walk:
+    the corners the chapter reports equal the table's largest pushes, and the bent pose's drawn
+    parallelogram has the corner its text reports"""
+    corners = evals(STATICS, "The force parallelogram of")
+    pushes = [r[5] for r in table(STATICS, "The walk into the stretched pose")[2:]]
+    assert corners == [f"({p}, 0)" for p in pushes] == ["(2865, 0)", "(574, 0)", "(100, 0)",
+                                                         "(50, 0)"]
+    bent = evals(STATICS, "shows both at the bent pose")
+    assert bent[:4] == ["(50, 0)", "(50, 80)", "(-50, 0)", "(-50, -80)"]
+    assert bent[4] == pushes[-1] == "50"                   # the push along x ends at a corner
+    assert bent[5] == "35.4" and bent[6:] == ["94.3", "(50, 80)"]
+
+
+def test_statics_force_ellipse_and_slips_in_the_text(book):
+    """The force ellipse is explained in a paragraph (not only a caption); U and V^T may be
+    reflections; the stretched Jacobian's entries are in m/rad"""
+    ellipse = block(STATICS, "fill an ellipse, the")
+    assert ellipse.name == "p" and "force ellipse" in ellipse.find("strong").get_text()
+    svd = clean(block(STATICS, "write the singular value decomposition").get_text(" "))
+    assert "each a rotation or a rotation combined with a reflection" in svd
+    assert "a rotation \\(U\\)" not in svd and "as a rotation" not in svd
+    assert evals(STATICS, "whose second row holds the lengths") == ["0.9", "0.4"]
+    assert "0.9 m/rad and 0.4 m/rad" in clean(
+        block(STATICS, "whose second row holds the lengths").get_text(" "))
+
+
+def test_statics_every_figure_and_table_is_numbered_and_referred_to(book):
+    """Each figure and table has a number, and a {numref} link in the running text with that number
+    points to it at or before the place where it appears"""
+    numbered = {**figure_numbers(STATICS), **table_numbers(STATICS)}
+    assert set(numbered) == {"fig-wall", "fig-box", "fig-ellipses", "fig-sigma", "fig-lab",
+                             "tbl-virtual-work", "tbl-stretch", "tbl-lab"}
+    for name, number in numbered.items():
+        refs = references(STATICS, name)
+        assert refs, f"{name} ({number}) is never referred to in the text"
+        assert all(text == number for text, _ in refs), (name, number, refs)
+        assert refs[0][1] <= line_of(STATICS, name), f"{name} is referred to only after it"
+
+
+def test_statics_duality_comes_just_before_example_3(book):
+    """The duality section follows Example 2 and comes right before Example 3"""
+    headings = [" ".join(h.get_text(" ").split()).rstrip("#").strip()
+                for h in soup(STATICS).find_all("h2")]
+    at = headings.index("Duality: forces, torques and the singular values")
+    assert headings[at - 1] == "Example 2: adding gravity"
+    assert headings[at + 1] == "Example 3: walking into the stretched singularity"
+
+
+def test_statics_lab_static_view_comes_before_the_live_cell(book):
+    """The still view is introduced as what the page shows without a kernel and comes first; the
+    live cell follows as the same view come alive; the table is the lab's own"""
+    from armlab.labs import statics_lab
+
+    intro = block(STATICS, "This page was built without a running kernel")
+    live = block(STATICS, "the same view comes alive")
+    assert intro.sourceline < line_of(STATICS, "fig-lab") < line_of(STATICS, "tbl-lab") \
+        < live.sourceline
+    values = [r[1] for r in table(STATICS, "table in its default view")[1:]]
+    assert values == [b for _, b, _ in statics_lab(render=False).table_rows()]
+    assert values[1] == "(-6.50, -4.00)"
 
 
 def test_intro_has_worked_instant(book):

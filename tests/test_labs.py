@@ -188,3 +188,11 @@ def test_torque_arcs_follow_the_new_limit(lab):
     fresh = labs.statics_lab(limit=40.0, render=False)
     for moved, new in zip(lab.artists["torque_arcs"], fresh.artists["torque_arcs"]):
         np.testing.assert_allclose(moved.get_xydata(), new.get_xydata(), atol=1e-12)
+
+
+def test_no_push_when_gravity_alone_exceeds_the_limit(lab):
+    """With gravity on and a limit below g(q), no push can be held: the table says so"""
+    lab.set_preset("gravity added")
+    lab.widgets["limit"].value = 5.0                   # g1 = 14.87 N m at the wall pose
+    assert np.isnan(lab.values["max_push"])
+    assert "none: g(q) alone exceeds the limit" in lab.widgets["table"].value

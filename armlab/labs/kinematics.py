@@ -1,4 +1,4 @@
-"""The kinematics chapter's lab: joint angles and speeds, the tip's velocity ellipse, the workspace."""
+"""The kinematics chapter's lab: joint angles and speeds, the velocity ellipse, the workspace."""
 
 import numpy as np
 
@@ -159,7 +159,8 @@ class KinematicsLab(Lab):
         r_min, r_max = v["reach"]
         return [
             ("tip position p", vec(v["tip"]), "m"),
-            ("distance from the base (reach)", f"{v['distance']:.3f} ({r_min:.2f} to {r_max:.2f})", "m"),
+            ("distance from the base (reach)",
+             f"{v['distance']:.3f} ({r_min:.2f} to {r_max:.2f})", "m"),
             ("Jacobian column 1", vec(v["J"][:, 0]), "m/rad"),
             ("Jacobian column 2", vec(v["J"][:, 1]), "m/rad"),
             ("σ1, σ2 (singular values of J)", f"{v['sigma'][0]:.4f}, {v['sigma'][1]:.4f}",

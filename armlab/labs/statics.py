@@ -44,8 +44,9 @@ class StaticsLab(Lab):
         The table: ``"sigma"`` (2,) [m/rad], ``"tau"`` (n,) [N m] (with
         gravity when it is on), ``"tau_contact"`` ``J^T F`` [N m],
         ``"tau_gravity"`` [N m], ``"max_push"`` along the force's direction
-        within the limit [N], ``"force_error"`` from the torque uncertainty
-        [N], ``"tip_force"`` [N], ``"q"`` [rad].
+        within the limit [N] (``nan`` when gravity alone exceeds the limit),
+        ``"force_error"`` from the torque uncertainty [N], ``"tip_force"``
+        [N], ``"q"`` [rad].
     updates : int
         How many times the lab has redrawn.
     """
@@ -112,7 +113,8 @@ class StaticsLab(Lab):
         tau_gravity = gravity_torques(self.arm, q) if gravity else np.zeros(self.arm.n)
         # The push must fit in what the limit leaves after holding the arm's weight.
         bounds = np.array([-limit - tau_gravity, limit - tau_gravity])
-        push = max(float(max_tip_force(self.arm, q, direction, bounds)), 0.0)
+        # nan: gravity alone needs more than the limit, so no push along F can be held.
+        push = float(max_tip_force(self.arm, q, direction, bounds))
         return {
             "q": q,
             "tip_force": force,
@@ -162,6 +164,7 @@ class StaticsLab(Lab):
              f"{fmt(v['sigma'][0])}, {fmt(v['sigma'][1])}", "m/rad"),
             (tau_name, "({:.2f}, {:.2f})".format(*(round(t, 2) + 0.0 for t in v["tau"])), "N m"),
             (f"largest push along F within ±{fmt(v['limit'])} N m",
+             "none: g(q) alone exceeds the limit" if np.isnan(v["max_push"]) else
              fmt(v["max_push"], 4) if np.isinf(v["max_push"]) else f"{v['max_push']:.0f}", "N"),
             (f"force error from ±{fmt(self.torque_error)} N m",
              fmt(v["force_error"]) if np.isinf(v["force_error"]) else f"{v['force_error']:.1f}",
