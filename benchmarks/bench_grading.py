@@ -42,9 +42,10 @@ def submissions():
     """``N`` notebooks: honest, every fourth with a wrong number in part 5."""
     out = {}
     for k in range(N):
-        nb = corpus.filled()
         if k % 4 == 3:
-            corpus.set_answer(nb, "push_answer", "max_push_30 = 50.0")
+            nb = corpus.SET.with_mistake("push_answer", "np.min(", "np.max(")
+        else:
+            nb = corpus.filled()
         out[f"s{k:03d}"] = nb
     return out
 
@@ -137,6 +138,7 @@ def main():
     env["PATH"] = BIN + os.pathsep + env.get("PATH", "")
     subs = submissions()
     rows = []
+    load_before = os.getloadavg()
     capacity_before = parallel_capacity()
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
         tmp = pathlib.Path(tmp)
@@ -164,6 +166,7 @@ def main():
             assert len(grades) == N + 1, grades[:3]
 
     capacity = (capacity_before, parallel_capacity())
+    load_after = os.getloadavg()
     plain, base = rows[0], rows[1]
     lines = [
         "# Grading benchmark",
@@ -199,10 +202,18 @@ def main():
         f"CPU-bound processes did {capacity[0]:.2f}x and {capacity[1]:.2f}x the work of one "
         "(2.00x on two free cores). The two vCPUs are shared with other jobs, so this moves "
         "during the run, and so does every speed-up above.",
-        "- Target: 2 workers at least 1.5x plain nbgrader's throughput on two *free* cores, "
-        "with at most 20% more CPU per submission. Free cores were not available here; the "
-        "workers share nothing but the final merge, so with free cores the gain should follow "
-        "the number of cores plus the idle share above.",
+        f"- Load average (1, 5, 15 min) before the runs: {', '.join(f'{x:.2f}' for x in load_before)}; "
+        f"after: {', '.join(f'{x:.2f}' for x in load_after)} (other jobs on the machine included).",
+        f"- Targets: throughput of 2 workers at least 1.5x plain `nbgrader autograde` "
+        f"(measured {plain[1] / two[1]:.2f}x against autograde alone, {base[1] / two[1]:.2f}x "
+        f"against autograde + feedback: {'met' if plain[1] / two[1] >= 1.5 else 'NOT met'}); "
+        f"CPU per submission at most 1.2x ({two[2] / base[2]:.2f}x against autograde + "
+        f"feedback, {two[2] / plain[2]:.2f}x against autograde alone, which writes no "
+        f"feedback: {'met' if two[2] / base[2] <= 1.2 else 'NOT met'}). The cores were "
+        + ("free enough for the target's conditions (two CPU-bound processes did at least "
+           "1.8x the work of one, before and after)." if min(capacity) >= 1.8 else
+           "NOT free during the runs (see the parallel capacity above): the speed-ups are "
+           "lower than on two free cores."),
         "",
     ]
     (HERE / "grading.md").write_text("\n".join(lines))

@@ -1,0 +1,203 @@
+"""The census of a submission: before it runs (what nbgrader would choke on, what
+looks like tampering) and after (what went wrong while it ran).
+
+Both read a notebook and add rows to :class:`Problems`; neither ever raises on
+a strange notebook, so one submission cannot stop the round.
+"""
+
+import json
+
+from armlab.grading import messages
+
+
+class Problems:
+    """The report's rows, kept sorted and unique: ``(student, problem, detail)``."""
+
+    REVIEW = ("suspected tampering",)
+    """Problems after which a score is held back for a human look."""
+
+    def __init__(self):
+        self.rows = set()
+
+    def add(self, student, problem, detail=""):
+        self.rows.add((student, problem, detail))
+
+    def for_student(self, student):
+        return sorted(r for r in self.rows if r[0] == student)
+
+    def needs_review(self, student):
+        return any(r[1] in self.REVIEW for r in self.rows if r[0] == student)
+
+    def sorted(self):
+        return sorted(self.rows)
+
+
+def _source(cell):
+    s = cell.get("source", "")
+    return "".join(s) if isinstance(s, list) else s
+
+
+MAX_NOTEBOOK_BYTES = 100 * 2**20
+
+
+def inspect_submission(path, release_nb, student, problems):
+    """Check one submitted notebook before it runs; repair what nbgrader would choke on.
+
+    Returns False when the notebook cannot be graded (it is then removed, and
+    nbgrader scores it zero). Whatever is in the file, this never raises: one
+    strange notebook must not stop the batch.
+    """
+    if path.stat().st_size > MAX_NOTEBOOK_BYTES:
+        problems.add(student, "invalid notebook",
+                     f"{path.name} is larger than {MAX_NOTEBOOK_BYTES >> 20} MB: scored 0")
+        path.unlink()
+        return False
+    found = Problems()
+    try:
+        ok = _inspect(path, release_nb, student, found)
+    except Exception as exc:                                  # noqa: BLE001
+        problems.add(student, "invalid notebook",
+                     f"{path.name} has a structure nbgrader cannot read "
+                     f"({type(exc).__name__}: {str(exc)[:100]}): scored 0")
+        path.unlink(missing_ok=True)
+        return False
+    problems.rows |= found.rows
+    return ok
+
+
+def _inspect(path, release_nb, student, problems):
+    import nbformat
+
+    from armlab.grading.scan import scan_cells
+
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
+            raise ValueError("no list of cells")
+        nb = nbformat.from_dict(raw)
+        if nb.get("nbformat") != 4:
+            raise ValueError(f"nbformat {nb.get('nbformat')}, expected 4")
+        for cell in nb.cells:
+            if cell.get("cell_type") not in ("code", "markdown", "raw"):
+                raise ValueError(f"a cell of type {cell.get('cell_type')!r}")
+    except (UnicodeDecodeError, ValueError, TypeError, AttributeError) as exc:
+        problems.add(student, "invalid notebook",
+                     f"{path.name} is not a readable notebook ({str(exc)[:120]}): scored 0")
+        path.unlink()
+        return False
+
+    # outputs the student saved are dropped (nbgrader clears them anyway)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+
+    # nbformat cell ids: make them unique
+    seen = {}
+    for k, cell in enumerate(nb.cells):
+        cid = cell.get("id")
+        if cid is None:
+            continue
+        if cid in seen:
+            new = f"{cid}-dup{k}"
+            problems.add(student, "duplicated cell ids",
+                         f"cell id {cid!r} appears more than once: renamed to {new!r}")
+            cell["id"] = new
+        seen.setdefault(cid, k)
+
+    # read-only cells against the release the students were given
+    source_cells = {c["metadata"]["nbgrader"]["grade_id"]: c for c in release_nb["cells"]
+                    if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
+    locked = {k: c for k, c in source_cells.items()
+              if c["metadata"]["nbgrader"].get("locked") or c["metadata"]["nbgrader"].get("grade")}
+    found = {}
+    for cell in nb.cells:
+        gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if gid:
+            found.setdefault(gid, []).append(cell)
+    for gid, src in locked.items():
+        is_test = bool(src["metadata"]["nbgrader"].get("grade"))
+        kind = "test cell" if is_test else "read-only cell"
+        cells = found.get(gid, [])
+        if not cells:
+            problems.add(student, f"{kind} deleted", f"{gid}: nbgrader puts it back")
+            continue
+        if len(cells) > 1:
+            problems.add(student, f"{kind} duplicated",
+                         f"{gid} appears {len(cells)} times: nbgrader grades the last copy "
+                         "and runs the others as plain cells")
+        cell = cells[-1]
+        if cell.cell_type != src["cell_type"]:
+            problems.add(student, "cell type changed",
+                         f"{gid}: {src['cell_type']} became {cell.cell_type}; nbgrader restores it")
+        if _source(cell).strip() != _source(src).strip():
+            problems.add(student, f"{kind} edited", f"{gid}: nbgrader restores the original")
+    for gid, src in source_cells.items():
+        if src["metadata"]["nbgrader"].get("solution") and gid not in found:
+            problems.add(student, "answer cell deleted", f"{gid}: its part cannot score")
+
+    # static scan of the code that will run as the student wrote it
+    sources = []
+    for cell in nb.cells:
+        gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        runs_as_written = not (gid in locked and found.get(gid) and found[gid][-1] is cell)
+        if cell.cell_type == "code" or (gid in locked and locked[gid]["cell_type"] == "code"):
+            text = _source(locked[gid]) if not runs_as_written else _source(cell)
+            sources.append((cell.get("id") or gid or "?") if runs_as_written else None)
+            sources[-1] = (sources[-1], text)
+    for label, line, finding in scan_cells(sources):
+        if finding.startswith("syntax error"):
+            problems.add(student, "syntax error", f"cell {label} line {line}: {finding[14:]}")
+        else:
+            problems.add(student, "suspected tampering", f"cell {label} line {line}: {finding}")
+
+    nbformat.write(nb, str(path))
+    return True
+
+
+def inspect_graded(path, student, timeout, problems):
+    """Runtime problems read from the graded notebook's outputs."""
+    nb = json.loads(path.read_text())
+    for cell in nb["cells"]:
+        gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        label = gid or cell.get("id", "?")
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                name = out.get("ename")
+                evalue = out.get("evalue", "")
+                off = messages.switched_off_name(evalue)
+                if name in messages.TIMEOUT_ERRORS:
+                    problems.add(student, "cell timeout",
+                                 f"cell {label} ran past {timeout:g} s and was interrupted")
+                elif name in messages.MEMORY_ERRORS:
+                    problems.add(student, "memory exhausted",
+                                 f"cell {label} hit the kernel's memory cap (MemoryError)")
+                elif messages.TAMPERED in evalue:
+                    problems.add(student, "suspected tampering",
+                                 f"cell {label}: the function {messages.TAMPERED}")
+                elif off is not None:
+                    problems.add(student, "used armlab's reference",
+                                 f"cell {label}: the answer calls armlab.{off} instead of "
+                                 "computing it")
+                elif messages.REFUSED_TYPE in evalue:
+                    problems.add(student, "answer of a refused type",
+                                 f"cell {label}: {evalue.split(':')[0]}")
+            text = out.get("text", "")
+            if isinstance(text, list):
+                text = "".join(text)
+            if messages.TRUNCATED in text:
+                problems.add(student, "output truncated", f"cell {label} printed too much")
+            for note in messages.notes(text):
+                problems.add(student, "suspected tampering", f"after cell {label}: {note}")
+
+
+def _failure_reason(log):
+    if "DeadKernelError" in log or "Kernel died" in log or "kernel died" in log:
+        return "kernel died", "the kernel stopped while the notebook ran (os._exit, a crash or " \
+                              "the memory cap): nbgrader could not finish it, scored 0"
+    if "UnresponsiveKernel" in log:
+        return "kernel died", "the kernel stopped answering: scored 0"
+    if "MemoryError" in log:
+        return "memory exhausted", "the kernel ran out of memory: scored 0"
+    last = [line for line in log.splitlines() if line.strip()][-1:] or ["?"]
+    return "grading failed", f"nbgrader could not grade it ({last[0].strip()[:150]}): scored 0"

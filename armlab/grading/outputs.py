@@ -1,0 +1,157 @@
+"""What a grading round writes: grades, the report, the LMS's grade file, the feedback pages.
+
+Every file depends only on the submissions, the solutions and the course
+secret: no times, no machine paths, no order of completion, so two rounds on
+the same input give byte-identical files.
+"""
+
+import csv
+import html
+import importlib.util
+import pathlib
+import re
+import shutil
+
+from armlab.grading import lms as _lms
+
+MATHJAX = "mathjax/tex-svg.js"
+"""Where, inside ``feedback/``, the pages find their local copy of MathJax."""
+
+
+def fmt_score(x):
+    return f"{x:g}"
+
+
+# ---------------------------------------------------------------- grades
+def write_grades(path, parts, students, grades, lms_ids, problems):
+    """``grades.csv``: ``student, lms_id``, one column per part (its key), ``total``, ``status``.
+
+    ``status`` is ``ok``, or ``review`` when tampering cannot be excluded: that
+    student's scores are then left empty (held back for a human look).
+    """
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["student", "lms_id"] + [key for key, *_ in parts] + ["total", "status"])
+        for student in students:
+            row = grades[student]
+            if problems.needs_review(student):
+                scores, status = [""] * (len(parts) + 1), "review"
+            else:
+                scores = [fmt_score(row[key]) for key, *_ in parts] + [fmt_score(row["total"])]
+                status = "ok"
+            w.writerow([student, lms_ids.get(student, "")] + scores + [status])
+
+
+def write_lms_file(out, lms, assignment, parts, students, grades, lms_ids, names, problems,
+                   column=None):
+    """The LMS's grade-import file in ``out`` (none for the generic format)."""
+    fmt = _lms.FORMATS[lms]
+    if not fmt.write:
+        return None
+    rows = []
+    for student in students:
+        held = problems.needs_review(student)
+        rows.append({"display": names.get(student, student),
+                     "lms_id": lms_ids.get(student, student),
+                     "grade": "" if held else fmt_score(grades[student]["total"])})
+    max_total = sum(p[3] for p in parts)
+    return _lms.write_grade_file(lms, pathlib.Path(out) / fmt.grade_file, rows, assignment,
+                                 max_total, column)
+
+
+# ---------------------------------------------------------------- the report
+def write_report(out, assignment, parts, students, grades, problems, issues, notes):
+    """``report.csv`` (one row per problem) and ``report.md`` (scores, problems, checks)."""
+    out = pathlib.Path(out)
+    with open(out / "report.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["student", "problem", "detail"])
+        for r in problems.sorted():
+            w.writerow(r)
+    max_total = sum(p[3] for p in parts)
+    lines = [f"# Grading report: {assignment}", ""]
+    lines += [f"- {note}" for note in notes] + [""]
+    lines += ["| part | title | points |", "| --- | --- | ---: |"]
+    lines += [f"| {key} | {title} | {fmt_score(pts)} |" for key, title, _c, pts in parts]
+    lines += ["", "| student | " + " | ".join(k for k, *_ in parts) + " | total | status |",
+              "|---" * (len(parts) + 3) + "|"]
+    for s in students:
+        status = "**review**" if problems.needs_review(s) else "ok"
+        lines.append(f"| {s} | " + " | ".join(fmt_score(grades[s][k]) for k, *_ in parts)
+                     + f" | {fmt_score(grades[s]['total'])} / {fmt_score(max_total)} | {status} |")
+    lines += ["", "A score marked **review** is not in `grades.csv` nor in the LMS file: the "
+              "report below says why; a human decides.", "", "## Problems", ""]
+    if not problems.rows:
+        lines.append("None.")
+    for student, problem, detail in problems.sorted():
+        lines.append(f"- **{student}**: {problem}: {detail}")
+    lines += ["", "## Gradebook", "",
+              "Integrity check passed." if not issues else "Integrity check FAILED:"]
+    lines += [f"- {i}" for i in issues]
+    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# ---------------------------------------------------------------- feedback
+def cell_titles(source_nb, parts):
+    """``{grade id: "Part 1: the Jacobian: check J at the wall pose of Example 1"}``
+    from each test cell's part heading and its one-line docstring."""
+    part_of = {cell: title for _key, title, cells, _p in parts for cell in cells}
+    titles = {}
+    for cell in source_nb["cells"]:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        gid = meta.get("grade_id")
+        if not meta.get("grade") or gid not in part_of:
+            continue
+        src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        first = src.strip().splitlines()[0] if src.strip() else ""
+        doc = first.strip('"\' ') if first.startswith(('"""', "'''")) else ""
+        part = re.sub(r"\s*\(\d+(\.\d+)? points?\)$", "", part_of[gid])
+        titles[gid] = f"{part}: {doc[0].lower() + doc[1:]}" if doc else part
+    return titles
+
+
+_MATHJAX_V2 = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
+_MATHJAX_V3 = """<!-- MathJax, served from the feedback folder (no CDN) -->
+<script>
+window.MathJax = {tex: {inlineMath: [['$', '$'], ['\\\\(', '\\\\)']],
+                        displayMath: [['$$', '$$'], ['\\\\[', '\\\\]']], processEscapes: true},
+                  svg: {fontCache: 'global'}};
+</script>
+<script defer src="%s"></script>"""
+
+
+def local_mathjax():
+    """The path of MathJax's self-contained ``tex-svg.js`` from the installed
+    ``sphinx-mathjax-offline`` package (the book serves the same copy), or None."""
+    spec = importlib.util.find_spec("sphinx-mathjax-offline")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = pathlib.Path(list(spec.submodule_search_locations)[0], "static", "mathjax",
+                        "tex-svg.js")
+    return path if path.is_file() else None
+
+
+def polish_feedback(text, titles):
+    """One feedback page, made readable offline: the index names each test cell's
+    part and check instead of "Test cell", and MathJax comes from the local copy."""
+    for gid, title in titles.items():
+        text = text.replace(f'<a href="#{gid}">Test cell</a>',
+                            f'<a href="#{gid}">{html.escape(title)}</a>')
+    return _MATHJAX_V2.sub(lambda m: _MATHJAX_V3 % MATHJAX, text, count=1)
+
+
+def write_feedback(pages, out, titles, problems):
+    """Copy ``{student: html path}`` into ``out/feedback/<student>.html``, polished,
+    with the local MathJax beside them."""
+    folder = pathlib.Path(out) / "feedback"
+    folder.mkdir(parents=True, exist_ok=True)
+    mathjax = local_mathjax()
+    if mathjax is None:
+        problems.add("(round)", "feedback without local MathJax",
+                     "sphinx-mathjax-offline is not installed: formulas show as TeX")
+    else:
+        (folder / MATHJAX).parent.mkdir(exist_ok=True)
+        shutil.copyfile(mathjax, folder / MATHJAX)
+    for student, page in sorted(pages.items()):
+        text = pathlib.Path(page).read_text(encoding="utf-8")
+        (folder / f"{student}.html").write_text(polish_feedback(text, titles), encoding="utf-8")
