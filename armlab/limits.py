@@ -705,7 +705,7 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=
     ratio = (np.sqrt(5.0) - 1.0) / 2.0
     c, d = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
     fc, fd = exit_at(c), exit_at(d)
-    for _ in range(60):
+    for _ in range(40):                         # the bracket shrinks to 1e-8 of its width
         if fc <= fd:
             hi, d, fd = d, c, fc
             c = hi - ratio * (hi - lo)

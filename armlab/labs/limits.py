@@ -1,0 +1,568 @@
+"""The limits chapter's lab, and the chapter's figures.
+
+The lab: a state, a requested acceleration and a torque limit in; the torque
+the request needs, the torque the motors apply (clipped per joint or scaled as
+a vector), the acceleration the arm really gets, and the payload the pose can
+hold, out. Seed 001's two 1 m rods.
+
+The figures (one function each, called by the chapter): the two policies side
+by side (:func:`policy_figure`), the torque along a move for a few durations
+(:func:`duration_figure`), the payload-capacity map (:func:`capacity_figure`),
+and what a gear ratio buys and costs (:func:`gear_figure`).
+"""
+
+import numpy as np
+
+from armlab.arm import PlanarArm, rod_arm
+from armlab.dynamics import mass_matrix
+from armlab.kinematics import joint_positions
+from armlab.labs._base import Lab, axis_top
+from armlab.limits import (payload_capacity, pose_capacity, realized_acceleration,
+                           reflect_motor, shortest_duration)
+from armlab.trajectory import quintic
+
+__all__ = ["LimitsLab", "limits_lab", "LIMITS_PRESETS", "POLICY_NAMES", "GHOST_TIME",
+           "capacity_text", "policy_figure", "duration_figure", "capacity_figure",
+           "gear_sweep", "gear_figure"]
+
+#: The policy widget's labels -> :func:`armlab.realized_acceleration`'s ``policy``.
+POLICY_NAMES = {"clip each joint": "clip", "scale the vector": "scale"}
+
+#: The ghost poses show where the arm would be after this long at the current acceleration [s].
+GHOST_TIME = 0.5
+
+
+def _preset(q=(0.0, 0.0), qd=(0.0, 0.0), qdd=(1.0, 0.0), limit=25.0, gravity=True,
+            policy="clip each joint", payload=0.0):
+    return dict(q1=q[0], q2=q[1], qd1=qd[0], qd2=qd[1], qdd1=qdd[0], qdd2=qdd[1], limit=limit,
+                gravity=gravity, policy=policy, payload=payload)
+
+
+#: The chapter's worked cases on seed 001's rods: angles [deg], speeds [deg/s], requested
+#: accelerations [rad/s^2], torque limit [N m], gravity on/off, policy, payload [kg].
+LIMITS_PRESETS = {
+    "horizontal acceleration (25 N m)": _preset(),
+    "torque-limited acceleration (20 N m)": _preset(limit=20.0),
+    "elbow request at 1.5 N m, no gravity": _preset(qdd=(0.0, 2.0), limit=1.5, gravity=False),
+    "capacity nan: 15 N m cannot hold the arm": _preset(qdd=(0.0, 0.0), limit=15.0),
+    "capacity inf: pointing straight up": _preset(q=(90.0, 0.0), qdd=(0.0, 0.0)),
+}
+
+
+def capacity_text(x, digits=3):
+    """A capacity for a table: a number, or what ``inf`` and ``nan`` mean.
+
+    >>> [capacity_text(x) for x in (0.27421, np.inf, np.nan)]
+    ['0.274', 'inf (carries none)', 'nan (overloaded)']
+    """
+    if np.isnan(x):
+        return "nan (overloaded)"
+    if np.isinf(x):
+        return "inf (carries none)"
+    return f"{x:.{digits}f}"
+
+
+def _pair(x, spec):
+    return "(" + ", ".join(format(round(float(t), 9) + 0.0, spec) for t in x) + ")"
+
+
+class LimitsLab(Lab):
+    """The limits chapter's lab: requested, applied and realized, and the pose's payload capacity.
+
+    Use :func:`limits_lab` to make one.
+
+    Attributes
+    ----------
+    widgets : dict of ipywidgets
+        ``"q1"``, ``"q2"`` [deg], ``"qd1"``, ``"qd2"`` [deg/s], ``"qdd1"``,
+        ``"qdd2"`` (the requested acceleration, rad/s^2), ``"limit"`` (N m, the
+        same for both joints), ``"gravity"`` (checkbox), ``"policy"``
+        (:data:`POLICY_NAMES`), ``"payload"`` [kg], and ``"preset"``,
+        ``"table"``, ``"image"``.
+    figure : matplotlib.figure.Figure
+        Three panels: the arm with the applied torques (arcs) and where the
+        requested and the realized accelerations take it in
+        :data:`GHOST_TIME` s (dashed and solid ghosts); the torques (requested,
+        applied, limits); the accelerations (requested, realized).
+    values : dict
+        ``"q"``, ``"qd"``, ``"qdd_request"`` (SI); ``"requested"``,
+        ``"applied"``, ``"deficit"`` [N m]; ``"qdd"`` (realized) and
+        ``"error"`` [rad/s^2]; ``"check"`` = ``M error`` [N m];
+        ``"capacity"`` (2,) per joint and ``"pose_capacity"`` [kg] of the arm
+        without payload, ``"limiting_joint"``; ``"limit"``, ``"gravity"``,
+        ``"policy"``, ``"payload"``, ``"arm"`` (with the payload).
+    """
+
+    presets = LIMITS_PRESETS
+    controls = ("q1", "q2", "qd1", "qd2", "qdd1", "qdd2", "limit", "gravity", "policy",
+                "payload")
+
+    def __init__(self, preset="horizontal acceleration (25 N m)", render=True):
+        self._tops = (None, None)
+        super().__init__(preset, render)
+
+    def build(self, start):
+        import ipywidgets as w
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        from armlab import plots
+
+        style = {"description_width": self.label_width}
+        self.widgets.update({
+            "q1": self.slider("q1", start["q1"], -180, 180, 1, "deg", ".0f"),
+            "q2": self.slider("q2", start["q2"], -180, 180, 1, "deg", ".0f"),
+            "qd1": self.slider("q̇1", start["qd1"], -180, 180, 5, "deg/s", ".0f"),
+            "qd2": self.slider("q̇2", start["qd2"], -180, 180, 5, "deg/s", ".0f"),
+            "qdd1": self.slider("requested q̈1", start["qdd1"], -10, 10, 0.1, "rad/s²"),
+            "qdd2": self.slider("requested q̈2", start["qdd2"], -10, 10, 0.1, "rad/s²"),
+            "limit": self.slider("torque limit ±", start["limit"], 0.5, 50, 0.5, "N m"),
+            "gravity": w.Checkbox(value=start["gravity"], description="gravity (9.81 m/s²)",
+                                  style=style, indent=False),
+            "policy": w.ToggleButtons(options=list(POLICY_NAMES), value=start["policy"],
+                                      description="policy", style=style),
+            "payload": self.slider("payload at the tip", start["payload"], 0, 3, 0.05, "kg",
+                                   ".2f"),
+        })
+        self.figure = plots.BookFigure(figsize=(10.5, 3.9))
+        FigureCanvasAgg(self.figure)
+        ax_arm, ax_tau, ax_acc = self.figure.subplots(1, 3, gridspec_kw=dict(
+            width_ratios=[1.45, 1, 1], left=0.06, right=0.99, bottom=0.13, top=0.91,
+            wspace=0.38))
+        arm = rod_arm()
+        self.drawing = plots.ArmDrawing(ax_arm, arm, np.zeros(2), torque_scale=start["limit"],
+                                        torque_radius=0.22, labels=False)
+        self.drawing.frame(margin=0.4)
+        ghost = dict(lw=3, solid_capstyle="round", zorder=2, alpha=0.75)
+        (g_req,) = ax_arm.plot([], [], color=plots.COLORS["weight"], ls=(0, (2, 1.5)), **ghost,
+                               label="requested motion")
+        (g_real,) = ax_arm.plot([], [], color=plots.COLORS["force"], **ghost,
+                                label="realized motion")
+        ax_arm.legend(loc="lower left", fontsize=7, frameon=False)
+        ax_arm.set_title(f"applied torques (arcs); poses after {GHOST_TIME:g} s", fontsize=9)
+        colors = [plots.COLORS["weight"], plots.COLORS["torque"]]
+        tau_bars = [ax_tau.bar(np.arange(2) + dx, [0, 0], width=0.36, color=c, label=lab)
+                    for dx, c, lab in zip((-0.19, 0.19), colors, ("requested", "applied"))]
+        limit_lines = [ax_tau.axhline(0, color=plots.COLORS["limit"], ls="--", lw=1.2)
+                       for _ in range(2)]
+        acc_colors = [plots.COLORS["weight"], plots.COLORS["force"]]
+        acc_bars = [ax_acc.bar(np.arange(2) + dx, [0, 0], width=0.36, color=c, label=lab)
+                    for dx, c, lab in zip((-0.19, 0.19), acc_colors, ("requested", "realized"))]
+        for ax, title, unit in ((ax_tau, "joint torques and ±limit", "torque [N m]"),
+                                (ax_acc, "joint accelerations", "acceleration [rad/s²]")):
+            ax.set_xticks([0, 1], ["joint 1", "joint 2"])
+            ax.axhline(0, color=plots.COLORS["arm"], lw=0.8)
+            ax.set_ylabel(unit)
+            ax.set_title(title, fontsize=9)
+            ax.grid(axis="y", alpha=0.3)
+            ax.legend(frameon=False, fontsize=7, loc="upper right")
+        self._tau_bars = [list(b) for b in tau_bars]
+        self._acc_bars = [list(b) for b in acc_bars]
+        self.artists = dict(self.drawing.artists, ghost_request=g_req, ghost_realized=g_real,
+                            tau_bars=[b for bs in tau_bars for b in bs],
+                            acc_bars=[b for bs in acc_bars for b in bs], limit_lines=limit_lines)
+        self._ax_tau, self._ax_acc = ax_tau, ax_acc
+
+    # -- computing and drawing ---------------------------------------------------------------
+    def state(self):
+        """The controls in SI units: ``q`` [rad], ``qd`` [rad/s], ``qdd`` [rad/s^2], limit
+        [N m], gravity flag, policy (``"clip"`` or ``"scale"``), payload [kg]."""
+        v = {k: self.widgets[k].value for k in self.controls}
+        return (np.radians([v["q1"], v["q2"]]), np.radians([v["qd1"], v["qd2"]]),
+                np.array([v["qdd1"], v["qdd2"]], dtype=float), float(v["limit"]),
+                bool(v["gravity"]), POLICY_NAMES[v["policy"]], float(v["payload"]))
+
+    def compute(self):
+        """The table's values for the current controls (see :attr:`values`)."""
+        q, qd, qdd, limit, gravity, policy, payload = self.state()
+        bare = rod_arm(gravity=9.81 if gravity else 0.0)
+        arm = bare.with_payload(payload)
+        requested, applied, realized = realized_acceleration(arm, q, qd, qdd, limit,
+                                                             policy=policy)
+        error = realized - qdd
+        capacity, joint = pose_capacity(bare, q, limit)
+        return {
+            "q": q, "qd": qd, "qdd_request": qdd, "limit": limit, "gravity": gravity,
+            "policy": policy, "payload": payload, "arm": arm,
+            "requested": requested, "applied": applied, "deficit": applied - requested,
+            "qdd": realized, "error": error, "check": mass_matrix(arm, q) @ error,
+            "capacity": payload_capacity(bare, q, limit), "pose_capacity": float(capacity),
+            "limiting_joint": int(joint),
+        }
+
+    def draw(self, v):
+        """Move the arm, the ghosts, the bars and the limit lines to the values ``v``."""
+        self.drawing.torque_scale = v["limit"]
+        self.drawing.update(v["q"], None, v["applied"])
+        t = GHOST_TIME
+        for key, qdd in (("ghost_request", v["qdd_request"]), ("ghost_realized", v["qdd"])):
+            p = joint_positions(v["arm"], v["q"] + v["qd"] * t + 0.5 * qdd * t**2)
+            self.artists[key].set_data(p[:, 0], p[:, 1])
+        for bars, values in zip(self._tau_bars, (v["requested"], v["applied"])):
+            for bar, h in zip(bars, values):
+                bar.set_height(h)
+        for bars, values in zip(self._acc_bars, (v["qdd_request"], v["qdd"])):
+            for bar, h in zip(bars, values):
+                bar.set_height(h)
+        for s, line in zip((-1, 1), self.artists["limit_lines"]):
+            line.set_ydata([s * v["limit"]] * 2)
+        tau_top = axis_top(1.15 * max(v["limit"], np.abs(v["requested"]).max()))
+        acc_top = axis_top(1.15 * max(np.abs(v["qdd_request"]).max(), np.abs(v["qdd"]).max(),
+                                      0.1))
+        if (tau_top, acc_top) != self._tops:
+            self._tops = (tau_top, acc_top)
+            self._ax_tau.set_ylim(-tau_top, tau_top)
+            self._ax_acc.set_ylim(-acc_top, acc_top)
+            self.rescaled()
+
+    # -- the table ---------------------------------------------------------------------------
+    def table_rows(self):
+        """The table as ``(quantity, value, unit)`` rows of text."""
+        v = self.values
+        cap = v["capacity"]
+        joint = v["limiting_joint"]
+        pose = capacity_text(v["pose_capacity"])
+        if joint >= 0:
+            pose += f", joint {joint + 1} limits"
+        if v["payload"] > 0 and np.isfinite(v["pose_capacity"]):
+            pose += " (holds the payload)" if v["payload"] <= v["pose_capacity"] else \
+                " (payload too heavy)"
+        policy = "clipped per joint" if v["policy"] == "clip" else "scaled as a vector"
+        return [
+            ("requested τ = M q̈ + c + g", _pair(v["requested"], ".6f"), "N m"),
+            (f"applied τ ({policy})", _pair(v["applied"], ".6f"), "N m"),
+            ("deficit: applied − requested", _pair(v["deficit"], ".6f"), "N m"),
+            ("realized q̈", _pair(v["qdd"], ".6f"), "rad/s²"),
+            ("error: realized − requested", _pair(v["error"], ".6f"), "rad/s²"),
+            ("check: M × error", _pair(v["check"], ".6f"), "N m"),
+            ("payload capacity per joint", ", ".join(capacity_text(c) for c in cap), "kg"),
+            ("payload capacity of the pose", pose, "kg"),
+        ]
+
+
+def limits_lab(preset="horizontal acceleration (25 N m)", render=True):
+    """The limits lab: request an acceleration, set the limit, see what the arm really does.
+
+    Parameters
+    ----------
+    preset : str
+        Starting case, a key of :data:`LIMITS_PRESETS`.
+    render : bool
+        Render the figure to the image widget on every update (turn off to
+        drive the lab from code without paying for PNG encoding).
+
+    Returns
+    -------
+    LimitsLab
+        Displays itself as the lab's widgets; ``lab.widgets``, ``lab.figure``,
+        ``lab.artists`` and ``lab.values`` expose its state.
+
+    Examples
+    --------
+    Seed 001's horizontal request, then the limit lowered to 20 N m:
+
+    >>> lab = limits_lab(render=False)
+    >>> lab.values["qdd"].round(6) + 0.0
+    array([1., 0.])
+    >>> lab.widgets["limit"].value = 20.0
+    >>> lab.values["applied"].round(6), lab.values["qdd"].round(6)
+    (array([20.      ,  5.738333]), array([-2.92,  9.8 ]))
+    """
+    return LimitsLab(preset=preset, render=render)
+
+
+# ------------------------------------------------------------------------ the chapter's figures
+def policy_figure(cases):
+    """Requested torque against the torque each policy applies, and the accelerations they give.
+
+    Parameters
+    ----------
+    cases : sequence of (title, arm, q, qd, qdd_request, limit)
+        One row each: a two-joint arm, its state [rad, rad/s], the requested
+        acceleration [rad/s^2] and a symmetric torque limit [N m].
+
+    Returns
+    -------
+    BookFigure
+        Per row, left: torques (requested, clipped, scaled) with the limits
+        dashed; right: accelerations (requested, realized by each policy).
+    """
+    from armlab import plots
+
+    fig, axes = plots.figure(ncols=2, nrows=len(cases), width=9.0, height=3.2 * len(cases))
+    axes = np.atleast_2d(axes)
+    colors = [plots.COLORS["weight"], plots.COLORS["torque"], plots.COLORS["ellipse"]]
+    x = np.arange(2)
+    for (title, arm, q, qd, qdd, limit), (ax_tau, ax_acc) in zip(cases, axes):
+        clip = realized_acceleration(arm, q, qd, qdd, limit, policy="clip")
+        scale = realized_acceleration(arm, q, qd, qdd, limit, policy="scale")
+        for ax, series, labels in (
+                (ax_tau, (clip[0], clip[1], scale[1]),
+                 ("requested", "clipped per joint", "scaled vector")),
+                (ax_acc, (np.asarray(qdd, float), clip[2], scale[2]),
+                 ("requested", "with clipped τ", "with scaled τ"))):
+            for dx, values, color, label in zip((-0.27, 0, 0.27), series, colors, labels):
+                bars = ax.bar(x + dx, values, width=0.25, color=color, label=label)
+                ax.bar_label(bars, labels=[f"{v:.2f}" if abs(v) >= 0.005 else "0.00"
+                                           for v in values], fontsize=7, padding=2)
+            ax.set_xticks(x, ["joint 1 (shoulder)", "joint 2 (elbow)"])
+            ax.axhline(0, color=plots.COLORS["arm"], lw=0.8)
+            ax.grid(axis="y", alpha=0.3)
+            ax.legend(frameon=False, fontsize=7, loc="upper right")
+            lo, hi = min(0.0, min(v.min() for v in series)), max(0.0, max(v.max() for v in series))
+            if ax is ax_tau:
+                hi = max(hi, limit)
+            span = hi - lo
+            ax.set_ylim(lo - 0.12 * span, hi + 0.45 * span)
+        for sign in (-1, 1):
+            ax_tau.axhline(sign * limit, color=plots.COLORS["limit"], ls="--", lw=1.2)
+        ax_tau.set_ylabel("joint torque [N m]")
+        ax_acc.set_ylabel("joint acceleration [rad/s²]")
+        ax_tau.set_title(f"{title}: torques, limit ±{limit:g} N m", fontsize=9)
+        ax_acc.set_title(f"{title}: accelerations", fontsize=9)
+    return fig
+
+
+def duration_figure(arm, q_start, q_end, limit, durations, rotor_inertia=0.0):
+    """Torque along a quintic move for several durations, with the limits and where they bind.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        Two joints.
+    q_start, q_end : (2,) array_like
+        The move [rad].
+    limit : (2,) array_like
+        Symmetric torque limits per joint [N m].
+    durations : sequence of float
+        Durations to draw [s]; ``np.inf`` draws the torque that remains at any
+        speed (gravity's).
+    rotor_inertia : float, optional
+        Passed to :func:`armlab.shortest_duration` [kg m^2].
+
+    Returns
+    -------
+    BookFigure
+        One panel per joint, torque against the fraction ``t/T`` of the move;
+        the shortest duration's binding point is marked.
+    """
+    from armlab import plots
+    from armlab.dynamics import gravity_torques, inverse_dynamics
+
+    limit = np.broadcast_to(np.asarray(limit, dtype=float), (2,))
+    best = shortest_duration(arm, q_start, q_end, limit, rotor_inertia=rotor_inertia)
+    u = np.linspace(0.0, 1.0, 401)
+    fig, axes = plots.figure(ncols=2, width=9.6, height=3.7)
+    shades = ["#9ecae1", "#2171b5", "#08306b", "#000000"]
+    for T, color in zip(durations, shades[-len(durations):] if len(durations) <= 4 else None):
+        if np.isinf(T):
+            q, _, _ = quintic(q_start, q_end, 1.0)(u)
+            tau = gravity_torques(arm, q)
+            label, style = "any duration: g(q) alone", ":"
+        else:
+            q, qd, qdd = quintic(q_start, q_end, T)(u * T)
+            tau = inverse_dynamics(arm, q, qd, qdd)
+            label, style = f"T = {T:.3g} s", "-"
+        for j, ax in enumerate(axes):
+            ax.plot(u, tau[:, j], style, color=color, lw=1.6, label=label)
+    for j, ax in enumerate(axes):
+        for s in (-1, 1):
+            ax.axhline(s * limit[j], color=plots.COLORS["limit"], ls="--", lw=1.2)
+        ax.set_xlabel("fraction of the move t / T")
+        ax.set_ylabel(f"joint {j + 1} torque [N m]")
+        ax.set_title(["shoulder (joint 1)", "elbow (joint 2)"][j], fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.set_xlim(0, 1)
+        top = 1.25 * limit[j]
+        ax.set_ylim(-top if j == 1 else -0.35 * top, top)
+    if best.kind == "torque":
+        ax = axes[best.joint]
+        ax.plot([best.fraction], [best.bound * limit[best.joint]], "o", ms=8, mfc="none",
+                mec=plots.COLORS["force"], mew=2, zorder=5)
+        ax.annotate(f"the limit binds at T = {best.duration:.3g} s",
+                    (best.fraction, best.bound * limit[best.joint]), textcoords="offset points",
+                    xytext=(-8, 12 * best.bound), ha="right", fontsize=8,
+                    color=plots.COLORS["force"])
+    axes[0].legend(frameon=False, fontsize=8, loc="lower right")
+    return fig
+
+
+def capacity_figure(maps, path=None):
+    """Maps of a two-joint arm's payload capacity over the joint space, side by side.
+
+    Parameters
+    ----------
+    maps : sequence of (title, CapacityMap)
+        From :func:`armlab.capacity_map`, angles in radians.
+    path : (2, 2) array_like, optional
+        A move's start and end poses [rad], drawn as the straight line a
+        quintic follows in joint space.
+
+    Returns
+    -------
+    BookFigure
+        Colour: the pose's capacity [kg] on a log scale; grey hatching: ``nan``
+        (the arm cannot hold itself); a dashed line splits the poses where the
+        shoulder limits the load from those where the elbow does.
+    """
+    from matplotlib.colors import LogNorm
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from armlab import plots
+
+    fig, axes = plots.figure(ncols=len(maps), width=4.6 * len(maps) + 0.6, height=4.0)
+    axes = np.atleast_1d(axes)
+    norm = LogNorm(0.05, 20.0)
+    for ax, (title, m) in zip(axes, maps):
+        d1, d2 = np.degrees(m.q1), np.degrees(m.q2)
+        shown = np.where(np.isinf(m.capacity), 20.0, np.clip(m.capacity, 0.05, 20.0))
+        mesh = ax.pcolormesh(d1, d2, shown, norm=norm, cmap="viridis", shading="nearest",
+                             rasterized=True)
+        overloaded = np.isnan(m.capacity).astype(float)
+        if overloaded.any():
+            ax.contourf(d1, d2, overloaded, levels=[0.5, 1.5], colors="none", hatches=["////"])
+            ax.contour(d1, d2, overloaded, levels=[0.5], colors="0.3", linewidths=0.8)
+        ax.contour(d1, d2, (m.joint == 0).astype(float), levels=[0.5], colors="white",
+                   linewidths=0.8, linestyles="--")
+        if path is not None:
+            ends = np.degrees(np.asarray(path, dtype=float))
+            ax.plot(ends[:, 0], ends[:, 1], color=plots.COLORS["force"], lw=2.5)
+            ax.plot(*ends[1], "o", color=plots.COLORS["force"], ms=6)
+        ax.set_xlabel("shoulder angle q1 [deg]")
+        ax.set_ylabel("elbow angle q2 [deg]")
+        ax.set_title(title, fontsize=10)
+        ax.set_xticks(np.arange(-180, 181, 90))
+        ax.set_yticks(np.arange(-180, 181, 90))
+        ax.set_aspect("equal")
+    handles = [Patch(facecolor="white", edgecolor="0.3", hatch="////",
+                     label="nan: cannot hold itself"),
+               Line2D([], [], color="0.5", ls="--", lw=1,
+                      label="border: shoulder | elbow limits")]
+    if path is not None:
+        handles.append(Line2D([], [], color=plots.COLORS["force"], lw=2.5, marker="o",
+                              markevery=[1], label="seed 000's move"))
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8,
+               frameon=False)
+    fig.colorbar(mesh, ax=list(axes), label="payload capacity of the pose [kg]", shrink=0.9)
+    return fig
+
+
+def gear_sweep(motor, lengths, masses, q_start, q_end, ratios):
+    """The fastest move of a two-link arm driven by one motor model through a sweep of gears.
+
+    Both joints get the same motor through the same ratio ``G``; the arm's
+    friction is the motor's, reflected (``PlanarArm(damping=B, coulomb=Tc,
+    gear_ratio=G)``), and its rotor inertia is reflected as ``G^2 J_m``.
+
+    Parameters
+    ----------
+    motor : Motor
+    lengths, masses : (2,) array_like
+        The arm's links [m] and masses [kg] (uniform rods).
+    q_start, q_end : (2,) array_like
+        The move [rad].
+    ratios : (k,) array_like
+        Gear ratios ``G``.
+
+    Returns
+    -------
+    dict
+        ``"ratios"`` (k,); ``"torque"``, ``"speed"``, ``"best"`` (k,) [s]: the
+        shortest duration the torque allows (``inf`` where gravity alone is
+        too much), the one the top speed allows, and the larger of the two;
+        ``"drive"``: :func:`armlab.reflect_motor` over the ratios;
+        ``"T_ref"`` [s], the fastest move of the sweep, with the shoulder's
+        ``"peak_speed"`` [rad/s], ``"peak_acc"`` [rad/s^2] and the arm's own
+        ``"need"`` [N m] (its peak shoulder torque, without motor) in it.
+
+    Examples
+    --------
+    >>> from armlab import Motor
+    >>> m = Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6)
+    >>> s = gear_sweep(m, (0.3, 0.25), (2.0, 1.0), np.radians([-45, 90]),
+    ...                np.radians([60, -30]), [40, 80])
+    >>> s["torque"].round(3), s["speed"].round(3)
+    (array([  inf, 0.621]), array([0.314, 0.628]))
+    """
+    from armlab.dynamics import inverse_dynamics
+
+    ratios = np.asarray(ratios, dtype=float)
+    drive = reflect_motor(motor, ratios)
+    torque_T = np.array([
+        shortest_duration(PlanarArm(lengths, masses, damping=motor.damping,
+                                    coulomb=motor.coulomb, gear_ratio=G),
+                          q_start, q_end, float(top), rotor_inertia=motor.inertia,
+                          samples=201).duration
+        for G, top in zip(ratios, drive.torque)])
+    # The speed alone (a torque limit no motion of this arm comes near): the joint's top
+    # speed is the motor's over G, so the duration it allows grows in proportion to G.
+    direct = shortest_duration(PlanarArm(lengths, masses), q_start, q_end, 1e9,
+                               speed_limit=motor.speed, samples=3).duration
+    speed_T = direct * ratios
+    best = np.maximum(torque_T, speed_T)
+    T_ref = best[np.isfinite(best)].min()
+    q, qd, qdd = quintic(q_start, q_end, T_ref)(np.linspace(0, T_ref, 401))
+    need = np.abs(inverse_dynamics(PlanarArm(lengths, masses), q, qd, qdd)[:, 0]).max()
+    return {"ratios": ratios, "torque": torque_T, "speed": speed_T, "best": best,
+            "drive": drive, "T_ref": float(T_ref), "peak_speed": float(np.abs(qd[:, 0]).max()),
+            "peak_acc": float(np.abs(qdd[:, 0]).max()), "need": float(need)}
+
+
+def gear_figure(sweep, worked=None):
+    """What a gear ratio buys and costs: friction and inertia at the joint, and the fastest move.
+
+    Parameters
+    ----------
+    sweep : dict
+        :func:`gear_sweep`'s result.
+    worked : float, optional
+        A ratio to mark.
+
+    Returns
+    -------
+    BookFigure
+        Left: at the shoulder, against ``G`` (log-log): the motor's torque ``G
+        tau_m``, its viscous friction at the fastest move's peak speed
+        ``G^2 B qd``, its Coulomb friction ``G Tc``, the torque its rotor needs
+        at the peak acceleration ``G^2 J_m qdd``, and the arm's own peak need.
+        Right: the shortest duration of the move that the torque allows, the
+        one the motor's top speed allows, and the larger of the two.
+    """
+    from matplotlib.ticker import NullFormatter
+
+    from armlab import plots
+
+    ratios, drive = sweep["ratios"], sweep["drive"]
+    speed, acc, need = sweep["peak_speed"], sweep["peak_acc"], sweep["need"]
+    fig, (ax_f, ax_t) = plots.figure(ncols=2, width=9.6, height=3.8)
+    ax_f.loglog(ratios, drive.torque, color=plots.COLORS["torque"], lw=2,
+                label="motor torque G τm")
+    ax_f.axhline(need, color=plots.COLORS["arm"], ls="--", lw=1,
+                 label=f"the arm's own peak need, {need:.1f} N m")
+    ax_f.loglog(ratios, drive.damping * speed, color=plots.COLORS["force"],
+                label=f"viscous G²B q̇ at {speed:.1f} rad/s")
+    ax_f.loglog(ratios, drive.coulomb, color=plots.COLORS["limit"], label="Coulomb G Tc")
+    ax_f.loglog(ratios, drive.inertia * acc, color=plots.COLORS["ellipse"],
+                label=f"rotor G²Jm q̈ at {acc:.0f} rad/s²")
+    ax_f.set_ylabel("torque at the shoulder [N m]")
+    ax_f.set_title(f"the shoulder, during the fastest move ({sweep['T_ref']:.2f} s)",
+                   fontsize=10)
+    ax_f.legend(frameon=False, fontsize=7)
+    ax_t.plot(ratios, sweep["torque"], color=plots.COLORS["torque"], label="torque allows")
+    ax_t.plot(ratios, sweep["speed"], color=plots.COLORS["force"], label="top speed allows")
+    ax_t.plot(ratios, sweep["best"], color=plots.COLORS["arm"], lw=6, alpha=0.25, zorder=0,
+              label="both: the shortest move")
+    ax_t.set_ylim(0, 2.0 * sweep["T_ref"])
+    ax_t.set_ylabel("shortest duration of the move [s]")
+    ax_t.set_title("too little torque ← → too little speed", fontsize=10)
+    ax_t.legend(frameon=False, fontsize=8)
+    ticks = [t for t in (20, 30, 50, 100, 200, 300, 500) if ratios[0] <= t <= ratios[-1]]
+    for ax in (ax_f, ax_t):
+        ax.set_xscale("log")
+        ax.set_xticks(ticks, [str(t) for t in ticks])
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel("gear ratio G")
+        ax.grid(alpha=0.3, which="both")
+        if worked is not None:
+            ax.axvline(worked, color=plots.COLORS["weight"], ls=":", lw=1)
+    return fig
