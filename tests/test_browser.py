@@ -86,6 +86,7 @@ def open_page(browser, site, path):
     ("statics", 20, 4),
     ("gravity", 20, 8),
     ("inverse_dynamics", 40, 5),
+    ("limits", 20, 5),
 ])
 def test_page_reads_offline(browser, site, name, min_math, min_figures):
     """Local MathJax typesets, every image loads, no console error, no off-host request"""

@@ -208,6 +208,9 @@ class LimitsLab(Lab):
         tau_top = axis_top(1.15 * max(v["limit"], np.abs(v["requested"]).max()))
         acc_top = axis_top(1.15 * max(np.abs(v["qdd_request"]).max(), np.abs(v["qdd"]).max(),
                                       0.1))
+        # Keep a range while the bars still fill a quarter of it: fewer full redraws in a drag.
+        tau_top, acc_top = (old if old is not None and new <= old <= 4 * new else new
+                            for new, old in zip((tau_top, acc_top), self._tops))
         if (tau_top, acc_top) != self._tops:
             self._tops = (tau_top, acc_top)
             self._ax_tau.set_ylim(-tau_top, tau_top)
@@ -218,14 +221,21 @@ class LimitsLab(Lab):
     def table_rows(self):
         """The table as ``(quantity, value, unit)`` rows of text."""
         v = self.values
-        cap = v["capacity"]
-        joint = v["limiting_joint"]
-        pose = capacity_text(v["pose_capacity"])
-        if joint >= 0:
-            pose += f", joint {joint + 1} limits"
-        if v["payload"] > 0 and np.isfinite(v["pose_capacity"]):
-            pose += " (holds the payload)" if v["payload"] <= v["pose_capacity"] else \
-                " (payload too heavy)"
+        cap, joint, pose = v["capacity"], v["limiting_joint"], v["pose_capacity"]
+        if not v["gravity"]:
+            pose_text = "inf (no gravity: loads weigh nothing)"
+            joints_text = "inf, inf"
+        else:
+            joints_text = ", ".join(capacity_text(c) for c in cap)
+            pose_text = capacity_text(pose)
+            if np.isnan(pose):
+                pose_text += f": joint {joint + 1} cannot hold the arm"
+            elif np.isfinite(pose):
+                pose_text += f": joint {joint + 1} limits"
+                if v["payload"] > 0:
+                    pose_text += (f" (holds the {v['payload']:.2f} kg payload)"
+                                  if v["payload"] <= pose else
+                                  f" (the {v['payload']:.2f} kg payload is too heavy)")
         policy = "clipped per joint" if v["policy"] == "clip" else "scaled as a vector"
         return [
             ("requested τ = M q̈ + c + g", _pair(v["requested"], ".6f"), "N m"),
@@ -234,8 +244,8 @@ class LimitsLab(Lab):
             ("realized q̈", _pair(v["qdd"], ".6f"), "rad/s²"),
             ("error: realized − requested", _pair(v["error"], ".6f"), "rad/s²"),
             ("check: M × error", _pair(v["check"], ".6f"), "N m"),
-            ("payload capacity per joint", ", ".join(capacity_text(c) for c in cap), "kg"),
-            ("payload capacity of the pose", pose, "kg"),
+            ("payload capacity per joint", joints_text, "kg"),
+            ("payload capacity of the pose", pose_text, "kg"),
         ]
 
 

@@ -1,0 +1,163 @@
+"""The built limits chapter: each worked value where the reader reads it (seeds 000, 001, 003 and
+004 at their printed precision), every figure and table numbered and referred to, the lab's
+static view, the exercise link.
+
+Slow: needs the built book (``_bookbuild.build_book``, shared with test_book.py).
+"""
+
+import pytest
+
+from _bookbuild import HTML, build_book
+from bookpages import (block, evals, figure_numbers, line_of, references, soup, table,
+                       table_numbers)
+
+pytestmark = pytest.mark.slow
+
+PAGE = "book/limits"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def book():
+    returncode, log = build_book()
+    assert returncode == 0, log[-4000:]
+
+
+@pytest.mark.parametrize("anchor, shown", [
+    # Example 1, seed 001: (1, 0) rad/s^2 requested at the horizontal pose under 20 N m
+    ("The request needs", ["(2.666667, 0.833333)", "(19.620, 4.905)", "(22.286667, 5.738333)",
+                           "0.833333", "(20.000000, 5.738333)", "(-2.92, 9.80)"]),
+    # ... and its check M (qdd_real - qdd_req) = deficit
+    ("the acceleration error", ["(-2.286667, 0.000000)", "(-3.92, 9.80)", "(-2.286667, 0.000000)"]),
+    ("Why backwards?", ["5.74", "8/3", "7/12", "1.7143"]),
+    # Example 2, seed 001's exercise: (0, 2) under 1.5 N m without gravity
+    ("Without gravity the request is pure inertia", ["(5/3, 2/3)", "(3/2, 2/3)",
+                                                     "(-2/7, 19/7)", "(-0.285714, 2.714286)"]),
+    ("The bottom row of", ["(-1/6, 0)", "(-1/6, 0)"]),
+    # seed 001's support with the wrong sign: the help becomes a load
+    ("Every case that stays inside the limit", ["(29.620, 9.905)"]),
+    # scaling the vector
+    ("so scaling the torque scales the", ["0.9", "(0.0, 1.8)", "0.8974", "(20.0000, 5.1496)",
+                                          "(-0.3967, 1.7255)"]),
+    # seed 000's move in 0.8 s, and slowed to 1.6 s
+    ("Gravity is the largest part at the shoulder", ["4.0", "6.8", "-2.9", "2.5", "8.8",
+                                                     "0.63"]),
+    # Example 3: the shortest move under (8, 2) N m, and its check on a fine grid
+    ("The shortest duration is", ["0.975", "22", "1", "0.353", "36"]),
+    ("exactly on the limit; one", ["8.0000", "8.0304"]),
+    # seed 000's payload: 8.8 -> 12.1 N m at 0.8 s, and gravity's floor
+    ("Seed 000 puts a 0.5 kg payload", ["8.8", "12.1", "47", "9.28", "0.488", "0.975"]),
+    # Example 4, seed 004's meanings on the rods
+    ("Held horizontal with 25 N m motors", ["(0.2742, 2.0484)", "0.2742",
+                                            "(25.0000, 7.5950)"]),
+    ("With the elbow bent up", ["1.0484", "19.62", "1.0291", "(-7.92, 19.80)"]),
+    # seed 003's pushes under 20 N m, with and without the arm's weight
+    ("With the elbow at 90° the push is", ["50", "50", "2,865", "21.09"]),
+    # the capacity map of the table-top arm
+    ("the arm holds itself everywhere", ["0.165", "55", "0.237", "47", "14"]),
+    # Example 5: the worked motor through 50:1, seed 004's sign
+    ("An assumed small servo motor", ["4,800"]),
+    ("At the joint the motor gives", ["7.5", "10", "0.05", "0.2", "0.0125", "0.171", "0.246",
+                                      "0.3", "-0.3", "0.3"]),
+    ("Is 50:1 a good choice?", ["7.11", "1.59"]),
+    ("buys torque, linearly", ["48", "0.64", "77", "0.030"]),
+])
+def test_worked_values_in_the_text(anchor, shown):
+    """Each worked value is the computed text in the paragraph that states it"""
+    assert evals(PAGE, anchor) == shown
+
+
+def test_seed001_cases_table():
+    """Table: seed 001's instants under 20 N m; only the request above the limit changes"""
+    rows = table(PAGE, "instants of the rods under a 20 N m limit")
+    assert rows[0] == ["case", "requested \\(\\tau\\)", "applied \\(\\tau\\)",
+                       "realized \\(\\ddot q\\)"]
+    body = [r[1:] for r in rows[1:]]
+    assert body == [
+        ["(22.286667, 5.738333)", "(20.000000, 5.738333)", "(-2.920000, 9.800000)"],
+        ["(19.620000, 4.905000)", "(19.620000, 4.905000)", "(0.000000, 0.000000)"],
+        ["(2.666667, 0.833333)", "(2.666667, 0.833333)", "(1.000000, 0.000000)"],
+        ["(9.620000, -0.095000)", "(9.620000, -0.095000)", "(0.000000, 0.000000)"],
+        ["(14.851657, 0.583013)", "(14.851657, 0.583013)", "(1.000000, -1.000000)"],
+    ]
+    assert rows[4][0] == "supported, tip_force = (0, -5) N"
+
+
+def test_move_parts_table():
+    """Table: seed 000's 0.8 s move, each part's range (the seed's 4.0-6.8, -2.9-2.5, 0.45...)"""
+    rows = table(PAGE, "move in 0.8 s: the range of each part")
+    assert [r[1:] for r in rows[1:]] == [
+        ["-2.9", "2.5", "-0.53", "0.18"],          # inertia M qdd
+        ["-0.07", "0.45", "-0.07", "0.46"],        # velocity products c
+        ["4.0", "6.8", "0.9", "1.1"],              # gravity g
+        ["1.5", "8.8", "0.45", "1.56"],            # total
+    ]
+    assert [r[0].split()[0] for r in rows[1:]] == ["inertia", "velocity", "gravity", "total"]
+
+
+def test_lab_static_table_is_the_labs_view():
+    """The page's lab table holds the lab's own rows at the torque-limited preset"""
+    from armlab.labs import limits_lab
+
+    rows = table(PAGE, "table at the torque-limited preset")
+    lab = limits_lab(preset="torque-limited acceleration (20 N m)", render=False)
+    assert [r[1] for r in rows[1:]] == [b for _, b, _ in lab.table_rows()]
+    assert rows[4][1] == "(-2.920000, 9.800000)" and rows[6][1] == "(-2.286667, 0.000000)"
+
+
+def test_common_mistakes_numbers():
+    assert evals(PAGE, "Clipping, then assuming the requested motion") == ["1", "-2.92"]
+    assert evals(PAGE, "Scaling down only the joint that saturates") == ["9.8", "1.73"]
+    assert evals(PAGE, "Forgetting gravity when checking a limit") == ["0.488", "0.975",
+                                                                       "2,865", "21.09"]
+    assert evals(PAGE, "capacity as zero") == ["(-7.92, 19.80)"]
+    assert evals(PAGE, "The gear ratio on the wrong side") == ["0.05", "8e-09", "6.25"]
+
+
+def test_summary_numbers():
+    assert evals(PAGE, "A drive that cannot give the requested torque clips it") == [
+        "-2.92", "9.8", "0.975", "77"]
+
+
+def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
+    """Each figure and table has a number, and a {numref} link in the running text with that
+    number points to it at or before the place where it appears"""
+    numbered = {**figure_numbers(PAGE), **table_numbers(PAGE)}
+    assert set(numbered) == {"fig-limits-policies", "fig-limits-durations",
+                             "fig-limits-capacity", "fig-limits-gear", "fig-limits-lab",
+                             "tbl-limits-seed001-cases", "tbl-limits-move-parts",
+                             "tbl-limits-lab"}
+    for name, number in numbered.items():
+        refs = references(PAGE, name)
+        assert refs, f"{name} ({number}) is never referred to in the text"
+        assert all(text == number for text, _ in refs), (name, number, refs)
+        assert refs[0][1] <= line_of(PAGE, name), f"{name} is referred to only after it"
+
+
+def test_every_figure_has_alt_text():
+    """A screen reader gets a description, not a file name"""
+    for fig in soup(PAGE).find_all("figure"):
+        img = fig.find("img")
+        assert img is not None and len(img.get("alt", "")) > 40, fig.get("id")
+
+
+def test_static_lab_view_comes_before_the_live_cell():
+    intro = block(PAGE, "This page was built without a running kernel")
+    live = block(PAGE, "the same view comes alive")
+    assert intro.sourceline < line_of(PAGE, "fig-limits-lab") < live.sourceline
+
+
+def test_equations_are_numbered_and_referred_to():
+    """The deficit check (the chapter's key equation) is numbered and cited from the lab text"""
+    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
+    for label in ("eq-limits-request", "eq-limits-realized", "eq-limits-deficit",
+                  "eq-limits-scale", "eq-limits-time-scaling", "eq-limits-capacity",
+                  "eq-limits-gear"):
+        assert f'id="equation-{label}"' in text, label
+        assert f'href="#equation-{label}"' in text, label
+
+
+def test_links_exercises():
+    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
+    assert "exercises/limits/limits.ipynb" in text
+    assert ("mybinder.org/v2/gh/armlab-book/armlab/main?urlpath=lab/tree/exercises/limits/"
+            "limits.ipynb") in text

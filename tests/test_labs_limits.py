@@ -1,0 +1,243 @@
+"""armlab.labs.limits_lab: the widgets drive the drawing and the table; each preset gives its
+worked values; the chapter's figure helpers draw what they compute."""
+
+import numpy as np
+import pytest
+
+import armlab as al
+
+labs = pytest.importorskip("armlab.labs")
+from armlab.labs import limits as limits_module  # noqa: E402
+
+PRESETS = list(limits_module.LIMITS_PRESETS)
+
+
+@pytest.fixture
+def lab():
+    return labs.limits_lab(render=False)
+
+
+def table(lab):
+    """The lab's table as {quantity: value text}."""
+    return {a: b for a, b, _ in lab.table_rows()}
+
+
+def drawn(artist):
+    x, y = artist.get_data()
+    return np.c_[x, y]
+
+
+# -------------------------------------------------------------------------- presets
+def test_default_is_the_horizontal_request_within_25_N_m(lab):
+    """Seed 001: (1, 0) rad/s^2 at 25 N m needs (22.286667, 5.738333) N m and gets it"""
+    v = lab.values
+    np.testing.assert_allclose(v["requested"].round(6), [22.286667, 5.738333])
+    np.testing.assert_array_equal(v["applied"], v["requested"])
+    np.testing.assert_allclose(v["qdd"], [1, 0], atol=1e-12)
+    assert table(lab)["realized q̈"] == "(1.000000, 0.000000)"
+
+
+def test_torque_limited_preset_gives_seed001_values(lab):
+    """Seed 001 at 20 N m: applied (20, 5.738333), realized (-2.92, 9.8), deficit check"""
+    lab.set_preset("torque-limited acceleration (20 N m)")
+    rows = table(lab)
+    assert rows["applied τ (clipped per joint)"] == "(20.000000, 5.738333)"
+    assert rows["realized q̈"] == "(-2.920000, 9.800000)"
+    assert rows["deficit: applied − requested"] == "(-2.286667, 0.000000)"
+    assert rows["error: realized − requested"] == "(-3.920000, 9.800000)"
+    assert rows["check: M × error"] == "(-2.286667, 0.000000)"
+
+
+def test_elbow_request_preset_gives_sevenths(lab):
+    """Seed 001's exercise: (0, 2) at 1.5 N m, no gravity -> (5/3, 2/3), (1.5, 2/3), (-2/7, 19/7)"""
+    lab.set_preset("elbow request at 1.5 N m, no gravity")
+    v = lab.values
+    np.testing.assert_allclose(v["requested"], [5 / 3, 2 / 3], atol=1e-13)
+    np.testing.assert_allclose(v["applied"], [1.5, 2 / 3], atol=1e-13)
+    np.testing.assert_allclose(v["qdd"], [-2 / 7, 19 / 7], atol=1e-13)
+    assert table(lab)["realized q̈"] == "(-0.285714, 2.714286)"
+    # no gravity: the capacity says so instead of a misleading inf
+    assert table(lab)["payload capacity of the pose"] == "inf (no gravity: loads weigh nothing)"
+
+
+def test_nan_preset_the_arm_falls(lab):
+    """15 N m cannot hold the horizontal rods: capacity nan at the shoulder, and it falls"""
+    lab.set_preset("capacity nan: 15 N m cannot hold the arm")
+    rows = table(lab)
+    assert rows["payload capacity per joint"] == "nan (overloaded), 1.029"
+    assert rows["payload capacity of the pose"] == "nan (overloaded): joint 1 cannot hold the arm"
+    np.testing.assert_allclose(lab.values["qdd"], [-7.92, 19.8], atol=1e-12)
+
+
+def test_inf_preset_pointing_up(lab):
+    """Straight up: no joint carries a weight at the tip, both capacities inf"""
+    lab.set_preset("capacity inf: pointing straight up")
+    assert np.all(np.isinf(lab.values["capacity"]))
+    assert table(lab)["payload capacity of the pose"] == "inf (carries none)"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_preset_satisfies_the_deficit_check(lab, preset):
+    """M (qdd_real - qdd_req) = applied - requested, in every preset"""
+    lab.set_preset(preset)
+    v = lab.values
+    np.testing.assert_allclose(v["check"], v["deficit"], atol=1e-12)
+    assert lab.widgets["preset"].value == preset
+
+
+# -------------------------------------------------------------------------- widgets
+def test_limit_slider_changes_bars_lines_and_table(lab):
+    before = table(lab)
+    lab.widgets["limit"].value = 20.0
+    heights = [b.get_height() for b in lab.artists["tau_bars"]]
+    np.testing.assert_allclose(heights, np.r_[lab.values["requested"], lab.values["applied"]])
+    assert lab.artists["limit_lines"][1].get_ydata()[0] == 20.0
+    acc = [b.get_height() for b in lab.artists["acc_bars"]]
+    np.testing.assert_allclose(acc, np.r_[[1.0, 0.0], lab.values["qdd"]])
+    assert table(lab) != before
+    assert lab.widgets["preset"].value == labs.CUSTOM
+
+
+def test_ghosts_show_where_each_acceleration_takes_the_arm(lab):
+    """The ghosts are the poses after GHOST_TIME s at the requested and the realized q̈"""
+    lab.widgets["limit"].value = 20.0
+    t = limits_module.GHOST_TIME
+    for key, qdd in (("ghost_request", [1.0, 0.0]), ("ghost_realized", lab.values["qdd"])):
+        q = 0.5 * np.asarray(qdd) * t**2
+        np.testing.assert_allclose(drawn(lab.artists[key]),
+                                   al.joint_positions(al.rod_arm(), q), atol=1e-12)
+
+
+def test_pose_and_speed_sliders(lab):
+    """Angles and speeds in degrees reach armlab in radians; c(q, qd) enters the request"""
+    lab.widgets["q2"].value = 60.0
+    lab.widgets["qd1"].value = 90.0
+    q, qd = np.radians([0, 60]), np.radians([90, 0])
+    np.testing.assert_allclose(drawn(lab.artists["links"]), al.joint_positions(al.rod_arm(), q))
+    np.testing.assert_allclose(lab.values["requested"],
+                               al.inverse_dynamics(al.rod_arm(), q, qd, [1, 0]))
+
+
+def test_policy_and_payload(lab):
+    """Scaling shortens the vector; a payload joins the dynamics and is compared to capacity"""
+    lab.widgets["limit"].value = 20.0
+    lab.widgets["policy"].value = "scale the vector"
+    v = lab.values
+    np.testing.assert_allclose(v["applied"], v["requested"] * 20 / v["requested"][0])
+    assert table(lab)["applied τ (scaled as a vector)"] == "(20.000000, 5.149566)"
+    lab.widgets["limit"].value = 25.0
+    lab.widgets["payload"].value = 0.5
+    arm = al.rod_arm().with_payload(0.5)
+    np.testing.assert_allclose(lab.values["requested"],
+                               al.inverse_dynamics(arm, [0, 0], [0, 0], [1, 0]))
+    assert table(lab)["payload capacity of the pose"] == \
+        "0.274: joint 1 limits (the 0.50 kg payload is too heavy)"
+    lab.widgets["payload"].value = 0.25
+    assert table(lab)["payload capacity of the pose"] == \
+        "0.274: joint 1 limits (holds the 0.25 kg payload)"
+
+
+def test_gravity_checkbox(lab):
+    lab.widgets["gravity"].value = False
+    np.testing.assert_allclose(lab.values["requested"], [8 / 3, 5 / 6])
+
+
+def test_preset_redraws_once(lab):
+    n = lab.updates
+    lab.set_preset("elbow request at 1.5 N m, no gravity")
+    assert lab.updates == n + 1
+
+
+def test_update_changes_artists_in_place():
+    import matplotlib.pyplot as plt
+
+    lab = labs.limits_lab(render=True)
+    figs = plt.get_fignums()
+    axes = lab.figure.axes
+    counts = [(len(a.lines), len(a.patches), len(a.texts)) for a in axes]
+    image = lab.widgets["image"].value
+    lab.widgets["limit"].value = 20.0
+    lab.widgets["q1"].value = 30.0
+    lab.set_preset("capacity nan: 15 N m cannot hold the arm")
+    assert plt.get_fignums() == figs and lab.figure.axes == axes
+    assert [(len(a.lines), len(a.patches), len(a.texts)) for a in axes] == counts
+    assert lab.widgets["image"].value != image
+    assert lab.widgets["image"].value[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_blitted_image_matches_a_full_draw():
+    lab = labs.limits_lab(render=True)
+    lab.widgets["limit"].value = 20.0
+    lab.widgets["q2"].value = 45.0
+    fast = np.asarray(lab.figure.canvas.buffer_rgba()).copy()
+    lab._background = None
+    lab.redraw()
+    full = np.asarray(lab.figure.canvas.buffer_rgba())
+    assert np.mean(fast != full) < 0.001
+
+
+def test_bad_preset():
+    with pytest.raises(ValueError, match="preset"):
+        labs.limits_lab(preset="nope", render=False)
+
+
+def test_table_markdown_is_the_table(lab):
+    md = lab.table_markdown()
+    assert md.count("\n") == len(lab.table_rows()) + 1
+    assert "| realized q̈ | (1.000000, 0.000000) | rad/s² |" in md.splitlines()
+
+
+# -------------------------------------------------------------------------- figure helpers
+SEED000 = (np.radians([-45, 90]), np.radians([60, -30]))
+
+
+def test_policy_figure_draws_the_computed_bars():
+    fig = limits_module.policy_figure([("seed 001", al.rod_arm(), [0, 0], [0, 0], [1, 0], 20)])
+    ax_tau, ax_acc = fig.axes[:2]
+    heights = [p.get_height() for p in ax_tau.patches]
+    req, clip, _ = al.realized_acceleration(al.rod_arm(), [0, 0], [0, 0], [1, 0], 20)
+    scaled = al.scale_torques(req, 20)
+    np.testing.assert_allclose(heights, np.r_[req, clip, scaled])
+    acc = [p.get_height() for p in ax_acc.patches]
+    np.testing.assert_allclose(acc[2:4], [-2.92, 9.8])
+
+
+def test_duration_figure_marks_the_binding_point():
+    arm = al.tabletop_arm()
+    lim = al.shortest_duration(arm, *SEED000, [8, 2])
+    fig = limits_module.duration_figure(arm, *SEED000, [8, 2], [0.8, lim.duration, np.inf])
+    marker = [line for line in fig.axes[0].lines if line.get_marker() == "o"]
+    assert len(marker) == 1
+    np.testing.assert_allclose(marker[0].get_xydata(), [[lim.fraction, 8.0]])
+    # the curve drawn for T* peaks at the limit
+    curve = fig.axes[0].lines[1].get_ydata()
+    assert 7.99 < curve.max() <= 8.0 + 1e-9
+
+
+def test_capacity_figure_draws_the_map():
+    arm = al.tabletop_arm()
+    grid = np.radians(np.linspace(-180, 180, 37))
+    m = al.capacity_map(arm, grid, grid, [6, 1.5])
+    fig = limits_module.capacity_figure([("weak", m)], path=SEED000)
+    mesh = fig.axes[0].collections[0]
+    shown = np.asarray(mesh.get_array()).reshape(m.capacity.shape)
+    finite = np.isfinite(m.capacity)
+    np.testing.assert_allclose(shown[finite], np.clip(m.capacity[finite], 0.05, 20))
+    assert np.ma.is_masked(mesh.get_array()) or np.isnan(shown[np.isnan(m.capacity)]).all()
+
+
+def test_gear_sweep_against_direct_calls():
+    """Each point of the sweep is shortest_duration of the geared arm; the speed line is linear"""
+    motor = al.Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6)
+    ratios = np.array([40.0, 60.0, 80.0, 120.0])
+    sweep = limits_module.gear_sweep(motor, (0.3, 0.25), (2.0, 1.0), *SEED000, ratios)
+    for G, T, Ts in zip(ratios, sweep["torque"], sweep["speed"]):
+        arm = al.PlanarArm((0.3, 0.25), (2.0, 1.0), damping=2e-5, coulomb=4e-3, gear_ratio=G)
+        both = al.shortest_duration(arm, *SEED000, 0.15 * G, rotor_inertia=5e-6,
+                                    speed_limit=500.0 / G)
+        assert both.duration == pytest.approx(max(T, Ts), rel=1e-9)
+        # the speed limit alone: 15/8 of the mean speed of the longer joint move
+        np.testing.assert_allclose(Ts, 1.875 * np.radians(120) * G / 500.0, rtol=1e-12)
+    assert np.isinf(sweep["torque"][0])             # 6 N m cannot carry the arm's weight
+    fig = limits_module.gear_figure(sweep, worked=80)
+    np.testing.assert_allclose(fig.axes[1].lines[0].get_ydata(), sweep["torque"])
