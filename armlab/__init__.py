@@ -19,7 +19,7 @@ from armlab.energy import PowerBalance, power_balance
 from armlab.gravity import (gravity_shares, gravity_stiffness, mount_gravity, mounted,
                             payload_torques, pd_sag)
 from armlab.identification import (GravityFit, fit_gravity, gravity_parameters, gravity_regressor,
-                                   holding_torques, payload_mass)
+                                   holding_runs, holding_torques, payload_mass)
 from armlab.kinematics import com_jacobians, com_positions, jacobian, joint_positions, tip_position
 from armlab.lagrange import (InertiaConstants, christoffel_symbols, coriolis_matrix,
                              inertia_constants, mass_matrix_derivatives, mass_matrix_det)
@@ -52,7 +52,8 @@ __all__ = [
     "simulate", "Simulation", "tracking_error", "Controller", "pd", "pid", "pd_gravity",
     "feedforward_pid", "computed_torque",
     "gravity_shares", "payload_torques", "gravity_stiffness", "pd_sag", "mount_gravity", "mounted",
-    "gravity_regressor", "gravity_parameters", "holding_torques", "GravityFit", "fit_gravity",
+    "gravity_regressor", "gravity_parameters", "holding_torques", "holding_runs", "GravityFit",
+    "fit_gravity",
     "payload_mass",
     "to_urdf",
 ]

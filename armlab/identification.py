@@ -20,8 +20,8 @@ import numpy as np
 from armlab._checks import finite_array
 from armlab.dynamics import gravity_torques
 
-__all__ = ["gravity_regressor", "gravity_parameters", "holding_torques", "GravityFit",
-           "fit_gravity", "payload_mass"]
+__all__ = ["gravity_regressor", "gravity_parameters", "holding_torques", "holding_runs",
+           "GravityFit", "fit_gravity", "payload_mass"]
 
 
 def _pairs(name, value):
@@ -128,6 +128,39 @@ def holding_torques(arm, rng, poses=20, noise=0.05):
     q = rng.uniform(-np.pi, np.pi, (poses, arm.n))
     tau = gravity_torques(arm, q) + rng.normal(0.0, float(sigma), (poses, arm.n))
     return q, tau
+
+
+def holding_runs(arms, rng, poses=20, noise=0.05):
+    """Several identification runs, one per arm (empty, loaded, ...), drawn in turn from one
+    generator, as one experiment with several loads.
+
+    Parameters
+    ----------
+    arms : sequence of PlanarArm
+        The real arm in each run, in the order the runs are made.
+    rng : int or numpy.random.Generator
+        A seed for :func:`numpy.random.default_rng`, or a generator to draw from.
+    poses, noise
+        As in :func:`holding_torques`, for every run.
+
+    Returns
+    -------
+    runs : list of (q, tau)
+        One ``(q, tau)`` pair per arm, as :func:`holding_torques` returns it.
+
+    Examples
+    --------
+    Seed 000's experiment as the gravity chapter draws it: the empty arm, then
+    the arm with 0.5 kg at the tip, from the generator seeded with 67.
+
+    >>> from armlab import tabletop_arm
+    >>> arm = tabletop_arm()
+    >>> (q0, tau0), (q1, tau1) = holding_runs([arm, arm.with_payload(0.5)], 67)
+    >>> round(fit_gravity(q0, tau0).b, 3), round(fit_gravity(q1, tau1).b, 3)
+    (1.232, 2.45)
+    """
+    rng = np.random.default_rng(rng)
+    return [holding_torques(arm, rng, poses, noise) for arm in arms]
 
 
 @dataclass(frozen=True)

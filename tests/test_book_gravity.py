@@ -30,7 +30,7 @@ def test_three_routes_to_the_worked_pose():
     shown = evals(PAGE, "For the table-top arm")
     assert shown[:5] == ["5.886", "1.226", "5.0974", "5.4148", "0.3174"]
     assert float(shown[5]) < 1e-8
-    assert shown[6:] == ["5.7796", "94"]
+    assert shown[6:] == ["4.1275", "5.7796", "94"]
 
 
 def test_rods_by_lever_arms():
@@ -165,3 +165,22 @@ def test_lab_default_view_table():
 def test_no_widget_output():
     text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
     assert "application/vnd.jupyter.widget-view+json" not in text
+
+
+def test_exercise_section_matches_the_notebook():
+    """The chapter ends with its notebook, a Binder launch, and the parts with the points the
+    graded notebook gives them"""
+    from armlab.grading.testing import ExerciseSet
+
+    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
+    assert ('href="https://github.com/armlab-book/armlab/blob/main/exercises/gravity/'
+            'gravity.ipynb"') in text
+    assert ('href="https://mybinder.org/v2/gh/armlab-book/armlab/main?urlpath=lab/tree/'
+            'exercises/gravity/gravity.ipynb"') in text
+    section = soup(PAGE).find(id="exercises")
+    items = [clean(li.get_text(" ")) for li in section.find("ol").find_all("li")]
+    points = [float(item.rsplit("(", 1)[1].split()[0]) for item in items]
+    parts = ExerciseSet("gravity").parts()
+    assert points == [part["points"] for part in parts.values()]
+    intro = clean(section.find("p").get_text(" "))
+    assert f"six parts ({ExerciseSet('gravity').total():.0f} points)" in intro

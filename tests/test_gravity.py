@@ -259,3 +259,18 @@ def test_floor_wall_ceiling():
 def test_bad_mounting(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# ----------------------------------------------------------------------------- identification runs
+
+def test_holding_runs_draw_in_turn_from_one_generator():
+    """holding_runs equals holding_torques called once per arm with one generator (seed 000's
+    experiment: empty, then 0.5 kg)"""
+    arms = [al.tabletop_arm(), al.tabletop_arm().with_payload(0.5)]
+    runs = al.holding_runs(arms, 67, poses=20, noise=0.05)
+    rng = np.random.default_rng(67)
+    for (q, tau), arm in zip(runs, arms):
+        q_ref, tau_ref = al.holding_torques(arm, rng, 20, 0.05)
+        np.testing.assert_array_equal(q, q_ref)
+        np.testing.assert_array_equal(tau, tau_ref)
+    assert [round(al.fit_gravity(*run).b, 3) for run in runs] == [1.232, 2.450]
