@@ -50,7 +50,8 @@ def _bad_inputs(tmp_path):
     corrupt.write_bytes(b"PK\x03\x04 this is not a zip file" + b"\0" * 40)
     good = _zip(tmp_path / "good.zip", {"ann_1_1_statics.ipynb": json.dumps(SET.filled())})
     return [
-        (["gravty", str(good)], "unknown assignment 'gravty': the assignments are statics"),
+        (["gravty", str(good)], "unknown assignment 'gravty': the assignments are "
+         + ", ".join(sorted(p.name for p in (REPO / "solutions").iterdir() if p.is_dir()))),
         (["statics", str(tmp_path / "missing.zip")], "missing.zip: no such file or folder"),
         (["statics", str(empty_zip)], "empty.zip is empty: no submission to grade"),
         (["statics", str(evil)], "no file in"),
