@@ -32,6 +32,8 @@ from armlab.statics import (force_ellipse, force_error_bound, force_polygon, max
                             singular_values, static_torques, tip_force_from_torques,
                             virtual_work_check)
 from armlab.trajectory import Quintic, quintic
+from armlab.tuning import (GainMap, gain_map, natural_frequency, pd_gains, settled_error,
+                           tracking_summary)
 from armlab.urdf import to_urdf
 
 __all__ = [
@@ -56,5 +58,6 @@ __all__ = [
     "fit_gravity",
     "payload_mass",
     "to_urdf",
+    "pd_gains", "natural_frequency", "settled_error", "tracking_summary", "GainMap", "gain_map",
 ]
 __version__ = "0.1.0"

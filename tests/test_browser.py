@@ -87,6 +87,7 @@ def open_page(browser, site, path):
     ("gravity", 20, 8),
     ("inverse_dynamics", 40, 5),
     ("limits", 20, 5),
+    ("control", 60, 6),
 ])
 def test_page_reads_offline(browser, site, name, min_math, min_figures):
     """Local MathJax typesets, every image loads, no console error, no off-host request"""

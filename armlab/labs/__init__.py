@@ -14,9 +14,11 @@ from armlab.labs.inverse_dynamics import (INVERSE_DYNAMICS_PRESETS, InverseDynam
 from armlab.labs.kinematics import KINEMATICS_PRESETS, KinematicsLab, kinematics_lab
 from armlab.labs.limits import LIMITS_PRESETS, LimitsLab, limits_lab
 from armlab.labs.statics import STATICS_PRESETS, StaticsLab, statics_lab
+from armlab.labs.control import CONTROL_PRESETS, ControlLab, control_lab
 
 __all__ = ["Lab", "CUSTOM", "axis_top", "StaticsLab", "statics_lab", "STATICS_PRESETS",
            "GravityLab", "gravity_lab", "GRAVITY_PRESETS",
            "InverseDynamicsLab", "inverse_dynamics_lab", "INVERSE_DYNAMICS_PRESETS",
            "KinematicsLab", "kinematics_lab", "KINEMATICS_PRESETS",
-           "LimitsLab", "limits_lab", "LIMITS_PRESETS"]
+           "LimitsLab", "limits_lab", "LIMITS_PRESETS",
+           "ControlLab", "control_lab", "CONTROL_PRESETS"]

@@ -1,0 +1,474 @@
+"""The control chapter's lab, and the chapter's figures of runs over time.
+
+The lab re-simulates seed 000's 1.5 s experiment (the quintic move from
+(-45, 90) deg to (60, -30) deg in 0.8 s, then a 0.7 s hold) on the table-top
+arm under the controller and gains chosen with the widgets, and draws each
+joint's error and torque over time. The plant is the real arm (viscous
+friction 0.02 N m s/rad, plus the payload); the controller's model has the
+friction set by the slider and the payload only when it "knows" it. The plant
+is stepped by semi-implicit Euler in 0.1 ms steps at every control rate (the
+setting of the chapter's numbers).
+
+:func:`joint_time_figure` draws the chapter's comparisons: one axes per joint,
+several runs, the move shaded.
+"""
+
+import numpy as np
+
+from armlab.arm import tabletop_arm
+from armlab.dynamics import gravity_torques, inverse_dynamics, mass_matrix
+from armlab.labs._base import Lab
+from armlab.control import computed_torque, feedforward_pid, pd_gravity, pid
+from armlab.simulation import simulate, tracking_error
+from armlab.trajectory import quintic
+from armlab.tuning import natural_frequency, tracking_summary
+
+__all__ = ["ControlLab", "control_lab", "CONTROL_PRESETS", "CONTROLLERS", "CONTROLLER_COLORS",
+           "SEED_MOVE", "REAL_FRICTION", "PLANT_STEP", "joint_time_figure", "draw_gain_map"]
+
+#: Seed 000's move: start and end poses [deg], duration and hold [s].
+SEED_MOVE = dict(start=(-45.0, 90.0), end=(60.0, -30.0), duration=0.8, hold=0.7)
+#: The real arm's viscous friction [N m s/rad] (seed 000); its controllers' model believes 0.016.
+REAL_FRICTION = 0.02
+#: The plant's integration step [s]: semi-implicit Euler, 0.1 ms, at every control rate.
+PLANT_STEP = 1e-4
+
+#: The controllers the lab offers, by the name the chapter uses.
+CONTROLLERS = ("PID", "PD + gravity", "feed-forward + PID", "computed torque")
+
+#: One colour per controller, the same in every figure of the chapter (Okabe-Ito).
+CONTROLLER_COLORS = {
+    "PID": "#000000",
+    "PD + gravity": "#E69F00",
+    "feed-forward + PID": "#0072B2",
+    "computed torque": "#009E73",
+}
+
+_SEED_GAINS = dict(kp1=60.0, kp2=30.0, kd1=4.0, kd2=1.5, ki1=60.0, ki2=30.0, ct_kp=400.0,
+                   ct_kd=40.0)
+_EMPTY = dict(payload=0.0, knows=False, friction=0.016, rate=1000)
+
+
+def _preset(controller, preload=False, **changes):
+    return dict(controller=controller, **_SEED_GAINS, preload=preload, **_EMPTY) | changes
+
+
+#: The chapter's worked runs (seed 000): the controls' values for each.
+CONTROL_PRESETS = {
+    "PID, integral preloaded": _preset("PID", preload=True),
+    "PD + gravity": _preset("PD + gravity"),
+    "feed-forward + PID": _preset("feed-forward + PID"),
+    "computed torque": _preset("computed torque"),
+    "computed torque, unknown 0.5 kg payload": _preset("computed torque", payload=0.5),
+    "computed torque, payload known": _preset("computed torque", payload=0.5, knows=True),
+    "PID without the preloaded integral": _preset("PID"),
+}
+
+#: Which controls each controller uses (the others are hidden).
+_USES = {
+    "PID": {"kp1", "kp2", "kd1", "kd2", "ki1", "ki2", "preload"},
+    "PD + gravity": {"kp1", "kp2", "kd1", "kd2"},
+    "feed-forward + PID": {"kp1", "kp2", "kd1", "kd2", "ki1", "ki2"},
+    "computed torque": {"ct_kp", "ct_kd"},
+}
+_GAINS = ("kp1", "kp2", "kd1", "kd2", "ki1", "ki2", "preload", "ct_kp", "ct_kd")
+
+
+def joint_time_figure(rows, plan, *, titles=("shoulder", "elbow"), width=8.0, row_height=2.8,
+                      until=None, legend_loc="best"):
+    """Runs over time, one column per joint and one row per quantity, the move shaded.
+
+    Parameters
+    ----------
+    rows : list of (runs, ylabel, log)
+        One row of axes each. ``runs`` maps a label to ``(t, values)`` or
+        ``(t, values, style)``: ``t`` of shape ``(k,)`` [s], ``values`` of
+        shape ``(k, n)``, ``style`` a dict of line properties (``color``,
+        ``ls``, ...; the colour defaults to :data:`CONTROLLER_COLORS` for a
+        controller's name). ``ylabel`` names the quantity with its unit;
+        ``log`` puts the y axis on a log scale (pass magnitudes then).
+    plan : Quintic
+        The move; ``0 <= t <= plan.duration`` is shaded grey.
+    titles : sequence of str
+        One per joint (column).
+    width, row_height : float
+        Figure width and the height of one row [inch].
+    until : float, optional
+        The time axis ends here [s]; default ``plan.end_time``.
+    legend_loc : str
+        Where each row's legend goes in its last axes, or ``"below"``: one
+        legend for the whole figure, under it (the first row's lines).
+
+    Returns
+    -------
+    fig : armlab.plots.BookFigure
+    """
+    from armlab import plots
+
+    n = len(titles)
+    fig, axes = plots.figure(ncols=n, nrows=len(rows), width=width,
+                             height=row_height * len(rows), sharex=True, squeeze=False)
+    end = plan.end_time if until is None else until
+    for r, (runs, ylabel, log) in enumerate(rows):
+        for j, ax in enumerate(axes[r]):
+            if end > plan.duration:
+                ax.axvspan(0, plan.duration, color="0.92", zorder=0, lw=0)
+            for label, run in runs.items():
+                t, values = run[0], np.asarray(run[1])
+                style = dict(color=CONTROLLER_COLORS.get(label), lw=1.4) | (
+                    run[2] if len(run) > 2 else {})
+                ax.plot(t, values[:, j], label=label, **style)
+            if log:
+                ax.set_yscale("log")
+            if r == 0:
+                ax.set_title(titles[j], fontsize=10)
+            if r == len(rows) - 1:
+                ax.set_xlabel("time t [s]")
+            ax.set_xlim(0, end)
+            ax.grid(alpha=0.3)
+        axes[r, 0].set_ylabel(ylabel)
+        if legend_loc != "below":
+            axes[r, -1].legend(frameon=False, fontsize=9, loc=legend_loc)
+    if legend_loc == "below":
+        handles, labels = axes[0, 0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", frameon=False, fontsize=9,
+                   ncol=min(len(labels), 4 if sum(map(len, labels)) < 80 else 2))
+    return fig
+
+
+def _edges(centres):
+    """Cell edges for values spaced evenly on a log axis (geometric midpoints)."""
+    c = np.log(np.asarray(centres, dtype=float))
+    mid = (c[1:] + c[:-1]) / 2
+    return np.exp(np.concatenate([[2 * c[0] - mid[0]], mid, [2 * c[-1] - mid[-1]]]))
+
+
+def draw_gain_map(ax, gain_map, *, joint=0, vmin=0.01, vmax=30.0, seed=None):
+    """Draw a :class:`armlab.tuning.GainMap` on ``ax``: the error as colour, the limits hatched.
+
+    The colour is the largest error during the move [deg] (log scale), over
+    the joints; ``//`` marks the gains whose knocked run hits the torque limit,
+    ``xx`` those whose run on the plan already does; grey cells diverged. Axes
+    are the gains of joint ``joint`` (log scales).
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    gain_map : GainMap
+    joint : int
+        Whose gains label the axes.
+    vmin, vmax : float
+        Colour range [deg].
+    seed : (kp, kd), optional
+        Gains to mark with a star.
+
+    Returns
+    -------
+    mesh : QuadMesh
+        For a colour bar.
+    """
+    from matplotlib.colors import LogNorm
+    from matplotlib.patches import Patch, Rectangle
+
+    kp, kd = gain_map.kp[:, joint], gain_map.kd[:, joint]
+    x_edges, y_edges = _edges(kd), _edges(kp)
+    error = np.degrees(np.nanmax(gain_map.largest, axis=-1))
+    error = np.ma.masked_where(gain_map.diverged | ~np.isfinite(error), error)
+    mesh = ax.pcolormesh(x_edges, y_edges, np.clip(error, vmin, vmax), shading="flat",
+                         norm=LogNorm(vmin, vmax), cmap="viridis")
+    ax.set_facecolor("0.75")                                  # diverged cells show grey
+    levels = [lv for lv in (0.01, 0.1, 1.0, 10.0) if vmin < lv < vmax]
+    lines = ax.contour(kd, kp, error.filled(np.nan), levels=levels, colors="white",
+                       linewidths=0.8)
+    ax.clabel(lines, fmt=lambda v: f"{v:g}°", fontsize=7)
+    handles = []
+    for mask, hatch, label in ((gain_map.knocked_saturated, "///", "knocked run hits the limit"),
+                               (gain_map.saturated, "xxx", "the move itself hits the limit")):
+        if mask is None or not mask.any():
+            continue
+        for i, j in zip(*np.nonzero(mask)):
+            ax.add_patch(Rectangle((x_edges[j], y_edges[i]), x_edges[j + 1] - x_edges[j],
+                                   y_edges[i + 1] - y_edges[i], hatch=hatch, fill=False,
+                                   lw=0, edgecolor="0.15"))
+        handles.append(Patch(facecolor="0.85", edgecolor="0.2", hatch=hatch, label=label))
+    if seed is not None:
+        ax.plot(seed[1], seed[0], marker="*", ms=13, mfc="white", mec="black", ls="none")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(x_edges[0], x_edges[-1])
+    ax.set_ylim(y_edges[0], y_edges[-1])
+    ax.legend(handles=handles, loc="lower left", fontsize=7, framealpha=0.85)
+    return mesh
+
+
+class ControlLab(Lab):
+    """The control chapter's lab: a controller, its gains, a payload, and the run they give.
+
+    Use :func:`control_lab` to make one. The attributes below let code (and
+    tests) drive the lab exactly as a reader does.
+
+    Attributes
+    ----------
+    widgets : dict of ipywidgets
+        ``"controller"`` (dropdown of :data:`CONTROLLERS`); the PID family's
+        gains ``"kp1"``, ``"kp2"`` [N m/rad], ``"kd1"``, ``"kd2"``
+        [N m s/rad], ``"ki1"``, ``"ki2"`` [N m/(rad s)] and ``"preload"``
+        (the PID's integral starts at ``g(q_start)``); computed torque's
+        ``"ct_kp"`` [1/s^2] and ``"ct_kd"`` [1/s]; ``"payload"`` [kg],
+        ``"knows"`` (the model includes the payload), ``"friction"`` (the
+        model's viscous friction, N m s/rad; the real arm has 0.02),
+        ``"rate"`` (control rate, Hz); plus ``"preset"``, ``"table"`` and
+        ``"image"``. Controls the chosen controller does not use are hidden.
+    figure : matplotlib.figure.Figure
+        Errors (top) and torques (bottom) of the shoulder (left) and the
+        elbow (right) over time.
+    artists : dict
+        ``"error"``, ``"torque"``, ``"needed"`` (lists of two lines, one per
+        joint) and ``"status"`` (a text shown when a run diverges).
+    values : dict
+        ``"sim"`` (the :class:`armlab.Simulation`, or ``None`` if it diverged),
+        ``"largest"`` and ``"final"`` (errors [rad], as
+        :func:`armlab.tuning.tracking_summary`), ``"peak_torque"`` [N m],
+        ``"omega"`` [rad/s] and ``"zeta"`` at the start pose, ``"diverged"``
+        (the message, or ``None``), and the controls in SI units.
+    updates : int
+        How many times the lab has redrawn.
+    """
+
+    presets = CONTROL_PRESETS
+    controls = ("controller",) + _GAINS + ("payload", "knows", "friction", "rate")
+    label_width = "13em"
+
+    def __init__(self, preset="PID, integral preloaded", render=True):
+        self.plan = quintic(np.radians(SEED_MOVE["start"]), np.radians(SEED_MOVE["end"]),
+                            SEED_MOVE["duration"], hold=SEED_MOVE["hold"])
+        self._tops = [None] * 4
+        super().__init__(preset, render)
+
+    # -- building ------------------------------------------------------------------------------
+    def build(self, start):
+        import ipywidgets as w
+
+        from armlab import plots
+
+        style = {"description_width": self.label_width}
+        wide = w.Layout(width="28em")
+        self.widgets.update({
+            "controller": w.Dropdown(options=list(CONTROLLERS), value=start["controller"],
+                                     description="controller", style=style, layout=wide),
+            "kp1": self.slider("Kp shoulder", start["kp1"], 0, 200, 1, "N m/rad", ".0f"),
+            "kp2": self.slider("Kp elbow", start["kp2"], 0, 100, 0.5, "N m/rad", ".1f"),
+            "kd1": self.slider("Kd shoulder", start["kd1"], 0, 40, 0.1, "N m s/rad", ".1f"),
+            "kd2": self.slider("Kd elbow", start["kd2"], 0, 20, 0.05, "N m s/rad", ".2f"),
+            "ki1": self.slider("Ki shoulder", start["ki1"], 0, 200, 1, "N m/(rad s)", ".0f"),
+            "ki2": self.slider("Ki elbow", start["ki2"], 0, 100, 0.5, "N m/(rad s)", ".1f"),
+            "preload": w.Checkbox(value=start["preload"], indent=False,
+                                  description="integral starts at g(q_start)"),
+            "ct_kp": self.slider("Kp (both joints)", start["ct_kp"], 0, 2500, 10, "1/s²", ".0f"),
+            "ct_kd": self.slider("Kd (both joints)", start["ct_kd"], 0, 100, 1, "1/s", ".0f"),
+            "payload": self.slider("payload", start["payload"], 0, 1, 0.05, "kg", ".2f"),
+            "knows": w.Checkbox(value=start["knows"], indent=False,
+                                description="the model knows the payload"),
+            "friction": self.slider("model friction", start["friction"], 0, 0.04, 0.001,
+                                    "N m s/rad", ".3f"),
+            "rate": w.SelectionSlider(options=[("250 Hz", 250), ("500 Hz", 500),
+                                               ("1 kHz", 1000), ("2 kHz", 2000),
+                                               ("5 kHz", 5000), ("10 kHz", 10000)],
+                                      value=start["rate"], description="control rate",
+                                      style=style, layout=wide, continuous_update=False),
+        })
+        self.figure, axes = plots.figure(ncols=2, nrows=2, width=8.4, height=5.4, sharex=True)
+        self._axes = axes.ravel()
+        a = self.artists = {"error": [], "torque": [], "needed": []}
+        for j, name in enumerate(("shoulder", "elbow")):
+            ax_e, ax_t = axes[0, j], axes[1, j]
+            for ax in (ax_e, ax_t):
+                ax.axvspan(0, SEED_MOVE["duration"], color="0.92", zorder=0, lw=0)
+                ax.axhline(0, color="0.5", lw=0.8)
+                ax.grid(alpha=0.3)
+                ax.set_xlim(0, self.plan.end_time)
+            (line,) = ax_e.plot([], [], color="#D55E00", lw=1.5)
+            a["error"].append(line)
+            (need,) = ax_t.plot([], [], color="0.45", lw=1.2, ls="--",
+                                label="needed (real arm, on plan)")
+            (sent,) = ax_t.plot([], [], color="#0072B2", lw=1.5, label="sent")
+            a["needed"].append(need)
+            a["torque"].append(sent)
+            ax_e.set_title(f"{name} error q_plan − q", fontsize=9)
+            ax_t.set_title(f"{name} torque", fontsize=9)
+            ax_t.set_xlabel("time t [s]")
+        axes[0, 0].set_ylabel("error [deg]")
+        axes[1, 0].set_ylabel("torque [N m]")
+        axes[1, 1].legend(handles=[a["torque"][1], a["needed"][1]], frameon=False, fontsize=8,
+                          loc="upper right")
+        a["status"] = axes[0, 0].text(0.5, 0.5, "", transform=axes[0, 0].transAxes,
+                                      ha="center", va="center", color="#D55E00", fontsize=9)
+
+    # -- computing -----------------------------------------------------------------------------
+    def settings(self):
+        """The controls in SI units (a dict; angles stay radians, gains per joint)."""
+        v = {k: self.widgets[k].value for k in self.controls}
+        return dict(v, kp=np.array([v["kp1"], v["kp2"]]), kd=np.array([v["kd1"], v["kd2"]]),
+                    ki=np.array([v["ki1"], v["ki2"]]))
+
+    def controller(self, s, model):
+        """The controller the settings ``s`` describe, built on ``model``."""
+        plan, kind = self.plan, s["controller"]
+        if kind == "PID":
+            preload = gravity_torques(self.real(s), plan.start) if s["preload"] else None
+            return pid(plan, s["kp"], s["kd"], s["ki"], integral=preload)
+        if kind == "PD + gravity":
+            return pd_gravity(model, plan, s["kp"], s["kd"])
+        if kind == "feed-forward + PID":
+            return feedforward_pid(model, plan, s["kp"], s["kd"], s["ki"])
+        return computed_torque(model, plan, s["ct_kp"], s["ct_kd"])
+
+    @staticmethod
+    def real(s):
+        """The plant: the table-top arm with its real friction and the payload."""
+        return tabletop_arm(REAL_FRICTION).with_payload(s["payload"])
+
+    @staticmethod
+    def model(s):
+        """The controller's model: the model friction, and the payload if it knows it."""
+        return tabletop_arm(s["friction"]).with_payload(s["payload"] if s["knows"] else 0.0)
+
+    def compute(self):
+        """Simulate the run the controls describe; the table's values (see :attr:`values`)."""
+        s = self.settings()
+        self._show_controls(s["controller"])
+        real, model = self.real(s), self.model(s)
+        dt = 1.0 / s["rate"]
+        substeps = max(1, round(dt / PLANT_STEP))
+        values = dict(s, sim=None, diverged=None)
+        try:
+            sim = simulate(real, self.plan.start, self.plan.end_time,
+                           self.controller(s, model), control_dt=dt, substeps=substeps)
+        except ValueError as err:
+            values["diverged"] = str(err).split(":")[0]
+            return values
+        largest, final = tracking_summary(sim, self.plan)
+        if s["controller"] == "computed torque":
+            omega, zeta = natural_frequency(np.full(2, max(s["ct_kp"], 1e-12)),
+                                            np.full(2, s["ct_kd"]))
+        else:
+            inertia = np.diag(mass_matrix(model, self.plan.start))
+            omega, zeta = natural_frequency(np.maximum(s["kp"], 1e-12), s["kd"], inertia)
+        values.update(sim=sim, largest=largest, final=final,
+                      peak_torque=np.abs(sim.tau).max(axis=0), omega=omega, zeta=zeta)
+        return values
+
+    def _show_controls(self, kind):
+        for name in _GAINS:
+            self.widgets[name].layout.display = None if name in _USES[kind] else "none"
+
+    # -- drawing -------------------------------------------------------------------------------
+    def draw(self, v):
+        """Move the error and torque lines to the run in ``v``; rescale an axis if needed."""
+        a = self.artists
+        sim = v["sim"]
+        if sim is None:
+            for line in a["error"] + a["torque"] + a["needed"]:
+                line.set_data([], [])
+            a["status"].set_text(f"the run diverged:\n{v['diverged']}")
+            return
+        a["status"].set_text("")
+        stride = max(1, len(sim.time) // 1500)
+        t = sim.time[::stride]
+        error = np.degrees(tracking_error(sim, self.plan))[::stride]
+        q, qd, qdd = self.plan(t)
+        needed = inverse_dynamics(self.real(v), q, qd, qdd)
+        tau = sim.tau[::stride]
+        for j in range(2):
+            a["error"][j].set_data(t, error[:, j])
+            a["torque"][j].set_data(t, tau[:, j])
+            a["needed"][j].set_data(t, needed[:, j])
+        for i in range(4):
+            if i < 2:                               # errors: symmetric, the sign matters
+                top = _nice_top(1.05 * max(np.abs(error[:, i]).max(), 1e-6))
+                limits = (-top, top)
+            else:                                   # torques: from the lowest to the highest
+                both = np.concatenate([tau[:, i - 2], needed[:, i - 2]])
+                top = _nice_top(1.05 * max(both.max(), 1e-6))
+                bottom = _nice_top(max(-1.05 * both.min(), 0.1 * top))
+                limits = (-bottom, top)
+            if limits != self._tops[i]:
+                self._tops[i] = limits
+                self._axes[i].set_ylim(*limits)
+                self.rescaled()
+
+    # -- the table -----------------------------------------------------------------------------
+    def table_rows(self):
+        """The table as ``(quantity, value, unit)`` rows of text."""
+        v = self.values
+        if v["sim"] is None:
+            return [("run", "diverged", ""), ("", v["diverged"], "")]
+
+        def pair(x, spec=".3g"):
+            return ", ".join(_show(float(e), spec) for e in x)
+
+        return [
+            ("largest error during the move (shoulder, elbow)",
+             pair(np.degrees(v["largest"])), "deg"),
+            ("error at the end of the hold", pair(np.degrees(v["final"])), "deg"),
+            ("largest torque sent", pair(v["peak_torque"]), "N m"),
+            ("natural frequency ω at the start pose", pair(v["omega"]), "rad/s"),
+            ("damping ratio ζ", pair(v["zeta"], ".2f"), ""),
+        ]
+
+
+def _nice_top(value):
+    """The smallest of 1, 1.5, 2, 3, 4, 5, 6, 8 times a power of ten that is at least ``value``.
+
+    Finer than :func:`armlab.labs.axis_top`, so that a curve fills its axes;
+    a drag still rescales only when the curve crosses one of these few tops.
+
+    >>> [_nice_top(x) for x in (0.9, 9.6, 10.04, 0.0377)]
+    [1.0, 10.0, 15.0, 0.04]
+    """
+    exponent = np.floor(np.log10(value))
+    for step in (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0):
+        top = step * 10.0**exponent
+        if top >= value * (1 - 1e-12):
+            return float(top)
+    return float(10.0 ** (exponent + 1))
+
+
+def _show(x, spec):
+    """A number as the table shows it: no sign on a zero, 3 significant digits."""
+    text = format(x, spec)
+    if text.startswith("-") and not any(d in text.split("e")[0] for d in "123456789"):
+        text = text[1:]
+    return text
+
+
+def control_lab(preset="PID, integral preloaded", render=True):
+    """The control lab: choose a controller and its gains, add a payload, read the run.
+
+    Parameters
+    ----------
+    preset : str
+        Starting run, a key of :data:`CONTROL_PRESETS`.
+    render : bool
+        Render the figure to the image widget on every update (turn off to
+        drive the lab from code without paying for PNG encoding).
+
+    Returns
+    -------
+    ControlLab
+        Displays itself as the lab's widgets; ``lab.widgets``, ``lab.figure``,
+        ``lab.artists`` and ``lab.values`` expose its state.
+
+    Examples
+    --------
+    PID alone on seed 000's move, its integral preloaded with the holding
+    torque at the start: the shoulder falls 4.95 deg behind the plan.
+
+    >>> lab = control_lab(render=False)
+    >>> np.degrees(lab.values["largest"]).round(2)
+    array([4.95, 1.43])
+    >>> lab.set_preset("feed-forward + PID")
+    >>> np.degrees(lab.values["largest"]).round(3)
+    array([0.009, 0.036])
+    """
+    return ControlLab(preset=preset, render=render)

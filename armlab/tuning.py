@@ -1,0 +1,389 @@
+"""Choosing a controller's gains and judging the result.
+
+* :func:`pd_gains` and :func:`natural_frequency`: gains from a natural
+  frequency and a damping ratio, and back. For computed torque the inertia is
+  1 (its gains are accelerations per error); for a PD loop on a joint it is
+  the inertia the joint feels, ``M_jj(q)``.
+* :func:`settled_error`: where a controller without an integral comes to rest
+  when its model of gravity is missing or wrong (PD sag, an unknown payload).
+* :func:`tracking_summary`: the two numbers the control chapter compares, the
+  largest error during the move and the error at the end.
+* :func:`gain_map`: a grid of gains run in one batched simulation, with how
+  far each run errs and where the motors' limits bind.
+
+Conventions: SI units, radians; the error is plan minus measured
+(``e = q_plan - q``), positive where the arm is behind (below) the plan.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from armlab._checks import finite_array, joint_vector, per_joint
+from armlab.dynamics import gravity_torques, mass_matrix
+from armlab.gravity import gravity_stiffness, pd_sag
+from armlab.lagrange import mass_matrix_derivatives
+from armlab.simulation import simulate, tracking_error
+from armlab.trajectory import Quintic
+
+__all__ = ["pd_gains", "natural_frequency", "settled_error", "tracking_summary", "GainMap",
+           "gain_map"]
+
+
+def _positive(name, value, strict=True):
+    arr = finite_array(name, value)
+    if np.any(arr <= 0) if strict else np.any(arr < 0):
+        raise ValueError(f"{name} must be {'positive' if strict else 'not negative'}, "
+                         f"got {value!r}")
+    return arr
+
+
+def pd_gains(omega, zeta=1.0, inertia=1.0):
+    """Gains that make ``I e'' + Kd e' + Kp e = 0`` ring at ``omega`` with damping ``zeta``.
+
+    ``Kp = I omega^2`` and ``Kd = 2 zeta omega I``: the error equation becomes
+    ``e'' + 2 zeta omega e' + omega^2 e = 0``. ``zeta = 1`` is critically
+    damped (the fastest return without overshoot), ``zeta < 1`` overshoots.
+
+    Parameters
+    ----------
+    omega : float or (...) array_like
+        Natural frequency [rad/s]; positive.
+    zeta : float or (...) array_like, optional
+        Damping ratio [-]; not negative. Default 1 (critical damping).
+    inertia : float or (...) array_like, optional
+        The inertia the error sees [kg m^2]: 1 for computed torque (whose
+        gains multiply an acceleration), ``M_jj(q)`` for a PD loop on joint
+        ``j``. Default 1.
+
+    Returns
+    -------
+    kp : ndarray
+        Stiffness, broadcast shape of the inputs: [1/s^2] for computed torque,
+        [N m/rad] with an inertia.
+    kd : ndarray
+        Damping: [1/s], or [N m s/rad] with an inertia.
+
+    Examples
+    --------
+    Seed 000's computed torque, both joints at 20 rad/s, critically damped:
+
+    >>> kp, kd = pd_gains(20.0)
+    >>> float(kp), float(kd)
+    (400.0, 40.0)
+
+    The same frequency for a PD loop on seed 000's elbow, which feels
+    0.0208 kg m^2, with damping 0.7:
+
+    >>> [round(float(k), 3) for k in pd_gains(20.0, 0.7, 0.0208)]
+    [8.32, 0.582]
+    """
+    omega = _positive("omega", omega)
+    zeta = _positive("zeta", zeta, strict=False)
+    inertia = _positive("inertia", inertia)
+    return np.asarray(inertia * omega**2), np.asarray(2.0 * zeta * omega * inertia)
+
+
+def natural_frequency(kp, kd, inertia=1.0):
+    """The natural frequency and damping ratio that gains give a joint of inertia ``inertia``.
+
+    The inverse of :func:`pd_gains`: ``omega = sqrt(Kp / I)``,
+    ``zeta = Kd / (2 sqrt(Kp I))``.
+
+    Parameters
+    ----------
+    kp : float or (...) array_like
+        Stiffness [N m/rad] (or [1/s^2] with ``inertia=1``); positive.
+    kd : float or (...) array_like
+        Damping [N m s/rad] (or [1/s]); not negative.
+    inertia : float or (...) array_like, optional
+        The inertia the joint feels [kg m^2]; default 1.
+
+    Returns
+    -------
+    omega : ndarray
+        [rad/s].
+    zeta : ndarray
+        [-]; 1 is critical damping.
+
+    Examples
+    --------
+    Seed 000's PD gains at the shoulder, Kp = 60 N m/rad and Kd = 4 N m s/rad,
+    on the 0.171 kg m^2 the shoulder feels with the elbow at 90 deg:
+
+    >>> from armlab import tabletop_arm
+    >>> M = mass_matrix(tabletop_arm(), np.radians([-45, 90]))
+    >>> omega, zeta = natural_frequency(60, 4, M[0, 0])
+    >>> round(float(omega), 2), round(float(zeta), 3)
+    (18.74, 0.625)
+    """
+    kp = _positive("kp", kp)
+    kd = _positive("kd", kd, strict=False)
+    inertia = _positive("inertia", inertia)
+    return np.asarray(np.sqrt(kp / inertia)), np.asarray(kd / (2.0 * np.sqrt(kp * inertia)))
+
+
+def settled_error(arm, q_target, kp, model=None, computed_torque=False):
+    """Where a controller with no integral comes to rest while holding ``q_target``.
+
+    At rest the controller's torque equals what holds the real ``arm`` up,
+    ``g(q)``, at the pose ``q = q_target - e`` where it settles:
+
+    * PD (``model=None``): ``Kp e = g(q)``, the sag of a PD loop
+      (:func:`armlab.gravity.pd_sag` solves it);
+    * PD plus the model's gravity: ``Kp e = g(q) - g_model(q)``;
+    * computed torque (``computed_torque=True``, a model needed):
+      ``M_model(q) Kp e = g(q) - g_model(q)``.
+
+    The last two are solved by Newton's method from ``e = 0``, with the
+    Jacobian from :func:`armlab.gravity.gravity_stiffness` and
+    :func:`armlab.lagrange.mass_matrix_derivatives`. Friction plays no part at
+    rest.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        The real arm (with any payload it carries).
+    q_target : (..., n) array_like
+        The pose the controller holds [rad].
+    kp : float or (n,) array_like
+        Stiffness: [N m/rad] for PD, [1/s^2] for computed torque; positive.
+    model : PlanarArm, optional
+        The controller's model of the arm; default none (plain PD).
+    computed_torque : bool, optional
+        The controller is computed torque (its stiffness in torque is
+        ``M_model(q) Kp``).
+
+    Returns
+    -------
+    e : (..., n) ndarray
+        ``q_target - q`` at rest [rad]; positive where the arm rests below
+        (clockwise of) the target.
+
+    Raises
+    ------
+    ValueError
+        If ``kp`` is too low to hold the arm near ``q_target`` (no rest pose
+        is found there, or the one found is unstable).
+
+    Examples
+    --------
+    Seed 000's PD holding (30, 45) deg sags 5.5 deg at the shoulder and
+    0.9 deg at the elbow:
+
+    >>> from armlab import tabletop_arm
+    >>> e = settled_error(tabletop_arm(), np.radians([30, 45]), [60, 30])
+    >>> np.degrees(e).round(4)
+    array([5.5436, 0.8545])
+
+    Computed torque (Kp = 400 /s^2) holding seed 000's end pose with 0.5 kg in
+    the gripper that its model does not know: the elbow rests 10.5 deg low,
+    the shoulder 1.1 deg above the target:
+
+    >>> arm = tabletop_arm()
+    >>> e = settled_error(arm.with_payload(0.5), np.radians([60, -30]), 400, model=arm,
+    ...                   computed_torque=True)
+    >>> np.degrees(e).round(4)
+    array([-1.1096, 10.5204])
+    """
+    target = joint_vector(arm, "q_target", q_target)
+    n = arm.n
+    gains = per_joint(n, "kp", kp, positive=True)
+    if model is not None and model.n != n:
+        raise ValueError(f"model has {model.n} joints but the arm has {n}")
+    if computed_torque and model is None:
+        raise ValueError("computed_torque needs the controller's model: pass model=")
+    if model is None:
+        return pd_sag(arm, target, gains)
+
+    e = np.zeros_like(target)
+    for _ in range(60):
+        q = target - e
+        missing = gravity_torques(arm, q) - gravity_torques(model, q)
+        # d(missing)/de = -(dg/dq - dg_model/dq)
+        jac = gravity_stiffness(arm, q) - gravity_stiffness(model, q)
+        if computed_torque:
+            M = mass_matrix(model, q)
+            held = np.einsum("...ij,...j->...i", M, gains * e)
+            # d(M(q) Kp e)/de = M Kp - (dM/dq_k) Kp e, column k
+            jac = jac + M * gains - np.einsum("...ijk,...j->...ik",
+                                              mass_matrix_derivatives(model, q), gains * e)
+        else:
+            held = gains * e
+            jac = jac + np.diag(gains)
+        step = np.linalg.solve(jac, (missing - held)[..., None])[..., 0]
+        e = e + step
+        if np.all(np.abs(step) < 1e-14):
+            break
+    else:
+        raise ValueError(f"kp {gains.tolist()} is too low to hold the arm near q_target: "
+                         "no rest pose found")
+    if np.any(np.abs(e) > np.pi) or np.any(np.linalg.eigvals(jac).real <= 0):
+        raise ValueError(f"kp {gains.tolist()} is too low to hold the arm near q_target: "
+                         "gravity pulls harder than the stiffness pushes back")
+    return e
+
+
+def tracking_summary(sim, plan):
+    """The largest error during the move and the error at the end, per joint.
+
+    Parameters
+    ----------
+    sim : Simulation
+        A run, or a batch of runs, under a controller that followed ``plan``.
+    plan : Quintic
+        The planned move; "during the move" means ``0 <= t <= plan.duration``.
+
+    Returns
+    -------
+    largest : (*batch, n) ndarray
+        Largest ``|q_plan - q|`` during the move [rad], per run of a batch.
+    final : (*batch, n) ndarray
+        ``q_plan - q`` at the last recorded time [rad] (signed: positive is
+        behind, below the plan).
+
+    Examples
+    --------
+    PID alone on seed 000's move, its integral preloaded with the holding
+    torque at the start: the shoulder falls 4.95 deg behind:
+
+    >>> from armlab import tabletop_arm, quintic, pid, simulate
+    >>> arm = tabletop_arm(damping=0.02)
+    >>> plan = quintic(np.radians([-45, 90]), np.radians([60, -30]), 0.8, hold=0.7)
+    >>> c = pid(plan, [60, 30], [4, 1.5], [60, 30], integral=gravity_torques(arm, plan.start))
+    >>> largest, final = tracking_summary(simulate(arm, plan.start, 1.5, c), plan)
+    >>> np.degrees(largest).round(2), np.degrees(final).round(2)
+    (array([4.95, 1.43]), array([-0.47,  0.22]))
+    """
+    if not isinstance(plan, Quintic):
+        raise ValueError(f"plan must be a Quintic (a move), got {type(plan).__name__}")
+    error = tracking_error(sim, plan)
+    moving = sim.time <= plan.duration * (1 + 1e-12)
+    return np.abs(error[..., moving, :]).max(axis=-2), error[..., -1, :]
+
+
+@dataclass(frozen=True)
+class GainMap:
+    """What :func:`gain_map` measured, one entry per pair ``(kp[i], kd[j])``.
+
+    Attributes
+    ----------
+    kp : (K1, n) ndarray
+        The stiffness of each row of the grid, per joint.
+    kd : (K2, n) ndarray
+        The damping of each column, per joint.
+    largest : (K1, K2, n) ndarray
+        Largest error during the move, starting on the plan [rad]; ``nan``
+        where the run diverged.
+    peak_torque : (K1, K2, n) ndarray
+        Largest ``|tau|`` the controller commanded on that run [N m].
+    saturated : (K1, K2) bool ndarray
+        The limit clipped that run's torque at some tick.
+    diverged : (K1, K2) bool ndarray
+        That run's state stopped being finite.
+    knock : (n,) ndarray or None
+        The offset of the knocked start from the plan's start [rad].
+    knocked_peak_torque : (K1, K2, n) ndarray or None
+        Largest ``|tau|`` commanded on the run that starts knocked off the plan
+        [N m].
+    knocked_saturated : (K1, K2) bool ndarray or None
+        The limit clipped the knocked run's torque at some tick.
+    """
+
+    kp: np.ndarray
+    kd: np.ndarray
+    largest: np.ndarray
+    peak_torque: np.ndarray
+    saturated: np.ndarray
+    diverged: np.ndarray
+    knock: np.ndarray = None
+    knocked_peak_torque: np.ndarray = None
+    knocked_saturated: np.ndarray = None
+
+
+def gain_map(arm, plan, controller, kp, kd, *, knock=None, duration=None, **simulate_options):
+    """Run a controller over a grid of gains, in one batched simulation.
+
+    Every pair ``(kp[i], kd[j])`` runs the move from the plan's start, and,
+    with ``knock``, a second time from a start knocked off the plan (as after
+    a bump), where high gains ask for large torques. All runs are one call to
+    :func:`armlab.simulate`: the gains broadcast as ``(K1, 1, n)`` against
+    ``(1, K2, n)`` and the two starts as ``(2, 1, 1, n)``.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        The real arm (the plant).
+    plan : Quintic
+        The move.
+    controller : callable
+        ``controller(kp, kd)`` returns the controller for gains of shapes
+        ``(K1, 1, n)`` and ``(1, K2, n)``: e.g.
+        ``lambda kp, kd: armlab.computed_torque(model, plan, kp, kd)``.
+    kp : (K1,) or (K1, n) array_like
+        The grid's stiffnesses; a 1-D grid gives every joint the same value.
+    kd : (K2,) or (K2, n) array_like
+        The grid's dampings.
+    knock : (n,) array_like, optional
+        Offset of the knocked start [rad]: the arm starts at rest at
+        ``plan.start - knock`` (so the first error is ``knock``). Default:
+        no knocked runs.
+    duration : float, optional
+        Simulated time [s]; default ``plan.end_time``.
+    **simulate_options
+        Passed to :func:`armlab.simulate` (``torque_limit``, ``control_dt``,
+        ``substeps``, ``method``).
+
+    Returns
+    -------
+    GainMap
+
+    Examples
+    --------
+    Computed torque on seed 000's move at two frequencies, critically damped:
+    the elbow's largest error falls about threefold from 10 to 20 rad/s.
+
+    >>> from armlab import tabletop_arm, quintic, computed_torque
+    >>> plan = quintic(np.radians([-45, 90]), np.radians([60, -30]), 0.8)
+    >>> model = tabletop_arm(damping=0.016)
+    >>> m = gain_map(tabletop_arm(damping=0.02), plan,
+    ...              lambda kp, kd: computed_torque(model, plan, kp, kd), [100, 400], [20, 40])
+    >>> np.degrees(m.largest[[0, 1], [0, 1], 1]).round(3)
+    array([1.238, 0.383])
+    """
+    n = arm.n
+    kp_grid = _grid(n, "kp", kp)
+    kd_grid = _grid(n, "kd", kd)
+    built = controller(kp_grid[:, None, :], kd_grid[None, :, :])
+    starts = np.asarray(plan.start, dtype=float)[None]
+    if knock is not None:
+        offset = joint_vector(arm, "knock", knock)
+        if offset.shape != (n,):
+            raise ValueError(f"knock has shape {offset.shape}: expected ({n},)")
+        starts = np.stack([starts[0], starts[0] - offset])
+    sim = simulate(arm, starts[:, None, None, :], plan.end_time if duration is None else duration,
+                   built, **simulate_options)
+    shape = (len(starts), len(kp_grid), len(kd_grid))
+    if sim.batch_shape != shape:
+        raise ValueError(f"controller(kp, kd) made runs of batch shape {sim.batch_shape}: "
+                         f"expected {shape[1:]} (pass kp and kd on to its gains)")
+    largest = tracking_summary(sim, plan)[0][0]
+    peak = np.abs(sim.tau_command).max(axis=-2)
+    clipped = sim.saturated.any(axis=(-2, -1))
+    return GainMap(kp=kp_grid, kd=kd_grid, largest=largest, peak_torque=peak[0],
+                   saturated=clipped[0], diverged=sim.diverged[0],
+                   knock=None if knock is None else offset,
+                   knocked_peak_torque=None if knock is None else peak[1],
+                   knocked_saturated=None if knock is None else clipped[1])
+
+
+def _grid(n, name, value):
+    arr = finite_array(name, value)
+    if arr.ndim == 1:
+        arr = np.repeat(arr[:, None], n, axis=1)
+    if arr.ndim != 2 or arr.shape[1] != n or arr.shape[0] == 0:
+        raise ValueError(f"{name} has shape {np.shape(value)}: expected (K,) or (K, {n}) "
+                         "values for the grid")
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must not be negative, got {arr.tolist()}")
+    return arr

@@ -1,0 +1,153 @@
+"""The built control chapter: each worked value where the reader reads it, the tables, every
+figure numbered and referred to, the lab's static view.
+
+Seed 000's numbers are checked at the seed's printed precision; the chapter's own
+experiments (the causes, the payload remedies, the gain maps) at the precision the page
+prints them. Slow: needs the built book (``_bookbuild.build_book``).
+"""
+
+import pytest
+
+from _bookbuild import build_book
+from bookpages import block, evals, figure_numbers, line_of, references, table, table_numbers
+
+pytestmark = pytest.mark.slow
+
+PAGE = "book/control"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def book():
+    returncode, log = build_book()
+    assert returncode == 0, log[-4000:]
+
+
+@pytest.mark.parametrize("anchor, shown", [
+    # seed 000's arm, friction, plan and the torque the move needs (1.5 to 8.8 N m)
+    ("The links are", ["0.30", "0.25", "2.0", "1.0", "0.02", "0.016", "20", "0.8", "0.7",
+                       "1.5", "1.5", "8.8"]),
+    ("A digital controller runs at a fixed rate", ["1,000"]),
+    # the seed's PD gains read as a natural frequency and a damping ratio at the start pose
+    ("At the start pose the shoulder feels", ["0.1708", "0.0208", "18.7", "0.62", "37.9",
+                                              "0.95"]),
+    # seed 000: PD sags 5.5 and 0.9 deg; g(q) = (5.4148, 0.3174) N m
+    ("The arm sags", ["5.5", "0.9", "3e-10", "5.4148", "0.3174"]),
+    ("so the arm starts held", ["5.0291", "0.8671"]),
+    ("the error stays at", ["0", "5.4148", "0.3174"]),
+    ("the arm stays exactly where it is", ["0"]),
+    ("the arm rests on the plan, so the torque is the holding", ["5.0291", "0.8671"]),
+    # computed torque: 20 rad/s, critically damped
+    ("Both joints respond at 20 rad/s", ["400", "40"]),
+    ("At 1 kHz the simulated error stays within", ["0.0074", "0.00074", "10"]),
+    # seed 000's headline: PID 4.95 deg, full model 0.009 deg; the cuts 50-500x, 40x, ~4x
+    ("PID alone falls", ["4.95", "0.009"]),
+    ("At the shoulder the two controllers", ["564", "54"]),
+    ("At the elbow feed-forward cuts it", ["40", "3.7"]),
+    ("Gravity compensation alone helps the shoulder", ["3.18", "4.95", "0.011", "0.47",
+                                                       "1.462", "1.430"]),
+    # the causes, joint by joint
+    ("Computed torque, both joints: the friction error", ["13", "0.3802", "0.0297"]),
+    ("Feed-forward plus PID, elbow: the friction error", ["0.0355", "0.0068", "0.0317"]),
+    ("Feed-forward plus PID, shoulder: both causes", ["0.0171", "0.0130", "0.0116",
+                                                      "0.0017"]),
+    ("Take the error of the run with both causes", ["0.0141", "0.0154", "-0.72", "0.0314",
+                                                    "0.0061"]),
+    ("The integrator's share", ["0.0088", "0.0116"]),
+    # seed 000's payload: g (5.41, 0.32) -> (7.01, 0.63), 8.8 -> 12.1 N m; 12.5, 10.5, 1.1;
+    # known: 0.24 and zero
+    ("The payload is one sixth", ["5.41", "7.01", "0.32", "0.63", "8.8", "12.1"]),
+    ("With the empty model, computed torque lets the elbow", ["12.5", "10.5", "1.1", "0.24",
+                                                              "0.00"]),
+    ("The rest equation puts the arm at", ["-1.11", "10.52", "1.80", "1.06", "114", "10",
+                                           "8.3", "94", "-26"]),
+    ("keeps adding torque while an error persists", ["3.03", "2.87", "0.23", "0.46"]),
+    ("From 20 holding poses", ["0.50", "0.22", "0.03"]),
+    # the gain maps
+    ("Each map is", ["544", "26", "28"]),
+    ("The cells at the chapter", ["3.175", "0.383"]),
+    ("The limits bind first after a knock", ["79", "800", "566", "0.290", "0.383"]),
+    ("The tick bounds the damping", ["2000", "47", "45", "2560"]),
+    ("The runs are the built-in ones", ["0"]),
+    # common mistakes
+    ("untick the preload", ["4.95", "7.44"]),
+    ("The error is plan minus measured. Written", ["0.278"]),
+    ("The integral's units and reset", ["0.585", "7.44", "4.95"]),
+    ("Feeding forward at the measured state", ["0.0088", "0.0091"]),
+    ("Gains in degrees", ["0.049", "4.7", "0.018"]),
+    ("A payload in one place but not another", ["4.4", "4.5", "0.02", "4.7"]),
+    ("A controller that uses no model pushes only", ["4.95", "564", "54", "10.5"]),
+])
+def test_worked_values_in_the_text(anchor, shown):
+    """Each worked value is the computed text in the paragraph that states it"""
+    assert evals(PAGE, anchor.replace("'", "\u2019")) == shown
+
+
+def test_comparison_table():
+    """Seed 000's four controllers: largest move error and end error per joint [deg]"""
+    rows = table(PAGE, "The four controllers on the move")
+    assert rows[0] == ["controller", "move, shoulder", "move, elbow", "end, shoulder",
+                       "end, elbow"]
+    assert rows[1:] == [
+        ["PID, integral preloaded", "4.946", "1.430", "-0.470", "0.224"],
+        ["PD + gravity compensation", "3.175", "1.462", "0.011", "0.006"],
+        ["feed-forward + PID", "0.009", "0.036", "-0.003", "0.006"],
+        ["computed torque", "0.092", "0.383", "0.000", "0.000"],
+    ]
+
+
+def test_causes_table():
+    """The cause-separation experiment: friction exact, 10 kHz, both (RK4 plant)"""
+    rows = table(PAGE, "with each cause removed")
+    assert [r[:2] for r in rows[1:]] == [["0.016 (20 % low)", "1 kHz"],
+                                        ["0.020 (exact)", "1 kHz"],
+                                        ["0.016 (20 % low)", "10 kHz"],
+                                        ["0.020 (exact)", "10 kHz"]]
+    assert [r[2:] for r in rows[1:]] == [
+        ["0.0116", "0.0355", "0.0899", "0.3802"],
+        ["0.0171", "0.0068", "0.0130", "0.0297"],
+        ["0.0130", "0.0317", "0.0992", "0.3908"],
+        ["0.0017", "0.0007", "0.0013", "0.0030"],
+    ]
+
+
+def test_lab_static_table_is_the_labs_default_view():
+    """The page's lab table holds the lab's own rows for its default preset"""
+    from armlab.labs import control_lab
+
+    rows = table(PAGE, "The lab's table in its default view".replace("'", "\u2019"))
+    values = [r[1] for r in rows[1:]]
+    assert values == [b for _, b, _ in control_lab(render=False).table_rows()]
+    assert values[0] == "4.95, 1.43"
+
+
+def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
+    """Each figure and table has a number, and a {numref} link in the running text with that
+    number points to it at or before the place where it appears"""
+    numbered = {**figure_numbers(PAGE), **table_numbers(PAGE)}
+    assert set(numbered) == {"fig-control-errors", "fig-control-torques", "fig-control-causes",
+                             "fig-control-payload", "fig-control-gain-maps", "fig-control-lab",
+                             "tbl-control-compare", "tbl-control-causes", "tbl-control-lab"}
+    for name, number in numbered.items():
+        refs = references(PAGE, name)
+        assert refs, f"{name} ({number}) is never referred to in the text"
+        assert all(text == number for text, _ in refs), (name, number, refs)
+        assert refs[0][1] <= line_of(PAGE, name), f"{name} is referred to only after it"
+
+
+def test_every_figure_has_alt_text():
+    """A screen reader gets a description, not a file name"""
+    from bookpages import soup
+
+    figures = soup(PAGE).find_all("figure")
+    assert len(figures) == 6
+    for fig in figures:
+        img = fig.find("img")
+        assert img is not None and len(img.get("alt", "")) > 40, fig.get("id")
+
+
+def test_static_lab_view_is_introduced_before_the_live_cell():
+    """The still view comes first, said to be what the page shows without a kernel; the live
+    cell follows it"""
+    intro = block(PAGE, "This page was built without a running kernel")
+    live = block(PAGE, "the same view comes alive")
+    assert intro.sourceline < line_of(PAGE, "fig-control-lab") < live.sourceline

@@ -1,0 +1,218 @@
+"""armlab.tuning: gains from a frequency and a damping, rest errors, tracking summaries.
+
+Each function is checked against an independent route: the gains against the
+analytic response of the error equation in a simulation, the rest error against
+a long simulation that has settled, the summary against the errors read directly.
+The seed-000 settings are those of tests/test_simulation.py.
+"""
+
+import numpy as np
+import pytest
+
+import armlab as al
+
+START, END = np.radians([-45, 90]), np.radians([60, -30])
+KP, KD, KI = (60, 30), (4, 1.5), (60, 30)
+
+
+@pytest.fixture(scope="module")
+def real():
+    return al.tabletop_arm(damping=0.02)
+
+
+@pytest.fixture(scope="module")
+def model():
+    return al.tabletop_arm(damping=0.016)
+
+
+@pytest.fixture(scope="module")
+def plan():
+    return al.quintic(START, END, 0.8, hold=0.7)
+
+
+# ----------------------------------------------------------------------------- gains
+
+def test_seed000_computed_torque_gains():
+    """Seed 000: both joints at 20 rad/s, critically damped: Kp = 400, Kd = 40."""
+    kp, kd = al.pd_gains(20.0)
+    assert (float(kp), float(kd)) == (400.0, 40.0)
+    omega, zeta = al.natural_frequency(400, 40)
+    assert (float(omega), float(zeta)) == (20.0, 1.0)
+
+
+def test_gains_round_trip_and_broadcast():
+    rng = np.random.default_rng(3)
+    omega = rng.uniform(1, 50, (4, 1))
+    zeta = rng.uniform(0, 2, (1, 3))
+    inertia = rng.uniform(0.01, 1, (4, 3))
+    kp, kd = al.pd_gains(omega, zeta, inertia)
+    assert kp.shape == kd.shape == (4, 3)
+    w, z = al.natural_frequency(kp, kd, inertia)
+    np.testing.assert_allclose(w, np.broadcast_to(omega, (4, 3)), rtol=1e-14)
+    np.testing.assert_allclose(z, np.broadcast_to(zeta, (4, 3)), rtol=1e-14, atol=1e-15)
+
+
+def test_seed000_pd_gains_at_the_start_pose():
+    """The chapter's reading of seed 000's PD gains at the start pose."""
+    M = al.mass_matrix(al.tabletop_arm(), START)
+    omega, zeta = al.natural_frequency(KP, KD, np.diag(M))
+    assert omega.round(1).tolist() == [18.7, 37.9]
+    assert zeta.round(2).tolist() == [0.62, 0.95]
+
+
+@pytest.mark.parametrize("zeta", [1.0, 0.4])
+def test_computed_torque_error_follows_the_error_equation(real, zeta):
+    """With an exact model, computed torque's error obeys e'' + Kd e' + Kp e = 0: a start
+    2 deg off a held pose decays as the analytic solution for the gains' omega and zeta
+    (10 kHz loop, RK4 plant, so the zero-order hold and the step stay small)."""
+    omega = 20.0
+    kp, kd = al.pd_gains(omega, zeta)
+    e0 = np.radians([2.0, -2.0])
+    sim = al.simulate(real, START - e0, 0.5, al.computed_torque(real, START, kp, kd),
+                      control_dt=1e-4, substeps=1, method="rk4")
+    t = sim.time
+    if zeta == 1.0:
+        shape = (1 + omega * t) * np.exp(-omega * t)
+    else:
+        wd = omega * np.sqrt(1 - zeta**2)
+        shape = np.exp(-zeta * omega * t) * (np.cos(wd * t)
+                                             + zeta / np.sqrt(1 - zeta**2) * np.sin(wd * t))
+    e = al.tracking_error(sim, START)
+    assert np.abs(e - e0 * shape[:, None]).max() < 0.001 * np.abs(e0).max()
+
+
+def test_pd_gains_with_an_inertia_on_a_single_joint():
+    """A PD from pd_gains(omega, zeta, I) on a lone link of inertia I, no gravity, rings
+    at omega with damping zeta (compared with the analytic response)."""
+    arm = al.PlanarArm(lengths=[0.4], masses=[2.0], gravity=0.0)
+    inertia = float(al.mass_matrix(arm, [0.0])[0, 0])
+    omega, zeta = 12.0, 0.3
+    kp, kd = al.pd_gains(omega, zeta, inertia)
+    sim = al.simulate(arm, [0.1], 1.0, al.pd([0.0], kp, kd), control_dt=1e-4, substeps=1,
+                      method="rk4")
+    wd = omega * np.sqrt(1 - zeta**2)
+    t = sim.time
+    expected = 0.1 * np.exp(-zeta * omega * t) * (np.cos(wd * t)
+                                                  + zeta / np.sqrt(1 - zeta**2) * np.sin(wd * t))
+    assert np.abs(sim.q[:, 0] - expected).max() < 1e-3 * 0.1
+
+
+@pytest.mark.parametrize("call, word", [
+    (lambda: al.pd_gains(0.0), "omega"),
+    (lambda: al.pd_gains(-3.0), "omega"),
+    (lambda: al.pd_gains(10.0, -0.1), "zeta"),
+    (lambda: al.pd_gains(10.0, 1.0, 0.0), "inertia"),
+    (lambda: al.pd_gains(np.nan), "omega"),
+    (lambda: al.natural_frequency(0.0, 1.0), "kp"),
+    (lambda: al.natural_frequency(10.0, -1.0), "kd"),
+    (lambda: al.natural_frequency(10.0, 1.0, [1.0, -1.0]), "inertia"),
+])
+def test_gains_bad_input(call, word):
+    with pytest.raises(ValueError, match=word):
+        call()
+
+
+# ----------------------------------------------------------------------------- rest errors
+
+def test_seed000_pd_sag_equals_the_settled_simulation(real):
+    """Seed 000: PD holding (30, 45) deg sags 5.5 and 0.9 deg; the rest equation agrees
+    with the simulation after 3 s, by then at rest."""
+    target = np.radians([30, 45])
+    e = al.settled_error(real, target, KP)
+    assert np.degrees(e).round(1).tolist() == [5.5, 0.9]
+    sim = al.simulate(real, target, 3.0, al.pd(target, KP, KD))
+    assert np.abs(sim.qd[-1]).max() < 1e-7
+    np.testing.assert_allclose(al.tracking_error(sim, target)[-1], e, atol=1e-9)
+    # the equation itself holds at the rest pose
+    np.testing.assert_allclose(np.array(KP) * e, al.gravity_torques(real, target - e),
+                               atol=1e-12)
+
+
+def test_seed000_unknown_payload_rest_under_computed_torque(model):
+    """Seed 000: computed torque, 0.5 kg the model does not know: the elbow ends 10.5 deg
+    low and the shoulder 1.1 deg off; the rest equation matches a 6 s hold at rest."""
+    loaded = al.tabletop_arm(damping=0.02).with_payload(0.5)
+    e = al.settled_error(loaded, END, 400, model=model, computed_torque=True)
+    assert np.degrees(e).round(1).tolist() == [-1.1, 10.5]
+    sim = al.simulate(loaded, END, 6.0, al.computed_torque(model, END, 400, 40))
+    np.testing.assert_allclose(al.tracking_error(sim, END)[-1], e, atol=1e-9)
+    q = END - e
+    M = al.mass_matrix(model, q)
+    np.testing.assert_allclose(M @ (400 * e), al.gravity_torques(loaded, q)
+                               - al.gravity_torques(model, q), atol=1e-12)
+
+
+def test_gravity_compensation_with_wrong_masses_settles_where_predicted(real):
+    """PD + the gravity of a model with 20 % light links rests where Kp e = g - g_model."""
+    wrong = al.PlanarArm(lengths=real.lengths, masses=(1.6, 0.8))
+    target = np.radians([20, 60])
+    e = al.settled_error(real, target, KP, model=wrong)
+    sim = al.simulate(real, target, 4.0, al.pd_gravity(wrong, target, KP, KD))
+    np.testing.assert_allclose(al.tracking_error(sim, target)[-1], e, atol=1e-9)
+    assert (e > 0).all()                                           # too light: it sags
+
+
+def test_exact_model_rests_on_target(real, model):
+    e = al.settled_error(real, np.radians([30, 45]), KP, model=model)
+    np.testing.assert_array_equal(e, np.zeros(2))
+
+
+def test_settled_error_batch_equals_one_at_a_time(real):
+    targets = np.radians([[30, 45], [-60, 100], [10, -20], [80, 5]]).reshape(2, 2, 2)
+    batch = al.settled_error(real, targets, KP)
+    assert batch.shape == (2, 2, 2)
+    for idx in np.ndindex(2, 2):
+        np.testing.assert_allclose(batch[idx], al.settled_error(real, targets[idx], KP),
+                                   atol=1e-14)
+
+
+@pytest.mark.parametrize("kwargs, word", [
+    (dict(kp=0.5, model=al.tabletop_arm(), computed_torque=True), "too low"),
+    (dict(kp=[0.5, 0.2], model=al.tabletop_arm()), "too low"),
+    (dict(kp=[60, 0]), "kp"),
+    (dict(kp=[60, 30, 10]), "kp"),
+    (dict(kp=400, computed_torque=True), "model"),
+    (dict(kp=60, model=al.PlanarArm((1, 1, 1), (1, 1, 1))), "model"),
+    (dict(kp=60, q_target=[0.1, 0.2, 0.3]), "q_target"),
+])
+def test_settled_error_bad_input(real, kwargs, word):
+    """Bad input names the argument; a payload the stiffness cannot hold is refused."""
+    kwargs.setdefault("q_target", np.radians([0, 0]))
+    with pytest.raises(ValueError, match=word):
+        al.settled_error(real.with_payload(2.0), **kwargs)
+
+
+# ----------------------------------------------------------------------------- summaries
+
+def test_tracking_summary_reads_the_errors(real, model, plan):
+    sim = al.simulate(real, START, plan.end_time, al.feedforward_pid(model, plan, KP, KD, KI))
+    largest, final = al.tracking_summary(sim, plan)
+    e = al.tracking_error(sim, plan)
+    during = sim.time <= 0.8 + 1e-9
+    assert during.sum() == 801                                     # t = 0 ... 0.8 s
+    np.testing.assert_array_equal(largest, np.abs(e[during]).max(axis=0))
+    np.testing.assert_array_equal(final, e[-1])
+    # seed 000: the full model leaves 0.009 deg at the shoulder
+    assert np.degrees(largest[0]).round(3) == 0.009
+
+
+def test_tracking_summary_needs_a_move(real):
+    sim = al.simulate(real, START, 0.01)
+    with pytest.raises(ValueError, match="plan"):
+        al.tracking_summary(sim, START)
+
+
+# ----------------------------------------------------------------------------- the chapter's setup
+
+@pytest.mark.parametrize("build", ["feedforward_pid", "computed_torque"])
+def test_cause_table_does_not_depend_on_rk4_substeps(real, plan, build):
+    """The control chapter steps the plant by RK4 once per tick for its table of causes;
+    ten RK4 steps per tick change none of the four decimals it prints."""
+    for friction in (0.016, 0.02):
+        model_arm = al.tabletop_arm(damping=friction)
+        c = (al.feedforward_pid(model_arm, plan, KP, KD, KI) if build == "feedforward_pid"
+             else al.computed_torque(model_arm, plan, 400, 40))
+        shown = [np.degrees(al.tracking_summary(
+            al.simulate(real, START, 0.8, c, substeps=s, method="rk4"), plan)[0]).round(4)
+            for s in (1, 10)]
+        np.testing.assert_array_equal(shown[0], shown[1])
