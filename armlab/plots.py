@@ -20,8 +20,8 @@ from armlab.kinematics import com_positions, jacobian, joint_positions, tip_posi
 from armlab.manipulability import manipulability, reach, velocity_ellipse
 from armlab.statics import force_ellipse, force_polygon, max_tip_force, static_torques
 
-__all__ = ["ArmDrawing", "BookFigure", "Workspace", "figure", "force_box", "manipulability_map",
-           "time_plot"]
+__all__ = ["ArmDrawing", "BookFigure", "StrobeDrawing", "Workspace", "animation_html", "figure",
+           "force_box", "manipulability_map", "time_plot"]
 
 # One palette for the whole book (colour-blind safe, Okabe-Ito).
 COLORS = {
@@ -535,3 +535,213 @@ def time_plot(ax, t, series, labels=None, ylabel="", *, limits=None):
     ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
     return lines
+
+
+class StrobeDrawing:
+    """A motion as a strobe photograph: the arm at a few evenly spaced instants, and the tip's path.
+
+    Earlier poses are paler; the last pose is drawn in full. The artists are
+    made once and moved by :meth:`update`, so a lab can redraw a new motion in
+    place.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    arm : PlanarArm
+    q : (k, n) array_like
+        Joint angles along the motion, one row per recorded instant [rad].
+    count : int
+        Number of poses drawn, first and last included (at least 2).
+    color : str, optional
+        Colour of the arms; default the book's arm grey.
+
+    Attributes
+    ----------
+    artists : dict
+        ``"poses"`` (list of ``count`` Line2D, oldest first), ``"tip_path"``
+        (Line2D), ``"base"``.
+    shown : (count,) ndarray of int
+        The rows of ``q`` drawn, after the last :meth:`update`.
+    """
+
+    def __init__(self, ax, arm, q, count=9, color=None):
+        if not (isinstance(count, (int, np.integer)) and count >= 2):
+            raise ValueError(f"count must be an integer of at least 2, got {count!r}")
+        self.ax, self.arm, self.count = ax, arm, int(count)
+        color = color or COLORS["arm"]
+        reach = sum(arm.lengths)
+        (base,) = ax.plot([-0.06 * reach, 0.06 * reach], [0, 0], color=COLORS["arm"], lw=3,
+                          solid_capstyle="butt", zorder=2)
+        (path,) = ax.plot([], [], color=COLORS["force"], lw=1.2, ls="--", zorder=1,
+                          label="tip path")
+        poses = []
+        for i in range(self.count):
+            last = i == self.count - 1
+            (line,) = ax.plot([], [], "-o", color=color, lw=3.5 if last else 2.0,
+                              ms=5 if last else 3, mfc="white",
+                              alpha=1.0 if last else 0.15 + 0.55 * i / (self.count - 1),
+                              zorder=3 + i)
+            poses.append(line)
+        self.artists = {"poses": poses, "tip_path": path, "base": base}
+        ax.set_aspect("equal")
+        ax.set_xlabel("x [m]")
+        ax.set_ylabel("y [m]")
+        self.update(q)
+
+    def update(self, q):
+        """Draw a new motion ``q`` ``(k, n)`` [rad] with the same artists."""
+        q = np.asarray(q, dtype=float)
+        if q.ndim != 2 or q.shape[1] != self.arm.n or q.shape[0] < 1:
+            raise ValueError(f"q has shape {q.shape}: expected (k, {self.arm.n}) angles "
+                             "along the motion")
+        points = joint_positions(self.arm, q)                       # (k, n + 1, 2)
+        self.artists["tip_path"].set_data(points[:, -1, 0], points[:, -1, 1])
+        self.shown = np.round(np.linspace(0, len(q) - 1, self.count)).astype(int)
+        for line, k in zip(self.artists["poses"], self.shown):
+            line.set_data(points[k, :, 0], points[k, :, 1])
+        return self
+
+    def frame(self, margin=0.05):
+        """Equal axis limits that show the whole reach of the arm plus ``margin`` [m]."""
+        r = sum(self.arm.lengths) + margin
+        self.ax.set_xlim(-r, r)
+        self.ax.set_ylim(-r, r)
+        return self
+
+    def fit(self, margin=0.05):
+        """Axis limits that hold the base and every drawn pose and path, plus ``margin`` [m]."""
+        xy = [np.zeros((1, 2))]
+        for line in self.artists["poses"] + [self.artists["tip_path"]]:
+            xy.append(np.asarray(line.get_xydata(), dtype=float).reshape(-1, 2))
+        xy = np.concatenate(xy)
+        self.ax.set_xlim(xy[:, 0].min() - margin, xy[:, 0].max() + margin)
+        self.ax.set_ylim(xy[:, 1].min() - margin, xy[:, 1].max() + margin)
+        return self
+
+
+_PLAYER = """<div class="armlab-animation" id="{uid}" style="max-width:{px}px">
+<img id="{uid}-img" src="{first}" alt="{alt}" style="width:100%;height:auto">
+<div style="display:flex;align-items:center;gap:0.5em;white-space:nowrap">
+<button type="button" id="{uid}-play" aria-label="play or pause"
+ style="min-width:6em">\u25b6 play</button>
+<input type="range" id="{uid}-slider" min="0" max="{last}" value="0" step="1"
+ aria-label="frame" style="flex:1">
+<span id="{uid}-time" style="font-family:monospace">t = {t0}</span>
+</div>
+<script>
+(function () {{
+  var frames = {frames}, times = {times};
+  var img = document.getElementById("{uid}-img");
+  var slider = document.getElementById("{uid}-slider");
+  var button = document.getElementById("{uid}-play");
+  var clock = document.getElementById("{uid}-time");
+  var timer = null;
+  function show(k) {{
+    img.src = frames[k]; slider.value = k; clock.textContent = "t = " + times[k];
+  }}
+  function stop() {{
+    clearInterval(timer); timer = null; button.textContent = "\u25b6 play";
+  }}
+  slider.addEventListener("input", function () {{ stop(); show(+slider.value); }});
+  button.addEventListener("click", function () {{
+    if (timer !== null) {{ stop(); return; }}
+    var k = +slider.value >= frames.length - 1 ? 0 : +slider.value;
+    show(k);
+    button.textContent = "\u23f8 pause";
+    timer = setInterval(function () {{
+      if (k >= frames.length - 1) {{ stop(); return; }}
+      show(++k);
+    }}, {interval});
+  }});
+}})();
+</script>
+</div>"""
+
+
+def animation_html(arm, time, q, *, frames=50, interval=80, width=4.4, dpi=90, title=None,
+                   alt="an animation of the arm's motion"):
+    """A self-contained HTML player of a motion: every frame inside the page, nothing fetched.
+
+    The frames are PNG images in data URIs, played by a few lines of inline
+    JavaScript (a play/pause button and a frame slider), so the page shows the
+    motion offline, without a kernel and without loading anything from
+    another host. Each frame redraws only the moving artists over a cached
+    background.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    time : (k,) array_like
+        Recorded times [s].
+    q : (k, n) array_like
+        Joint angles at those times [rad].
+    frames : int
+        Number of frames, spread evenly over the motion (first and last included).
+    interval : float
+        Time between frames when playing [ms]. The motion is slowed down by
+        ``interval`` divided by the simulated time between frames.
+    width : float
+        Figure size (square) [inch].
+    dpi : int
+        Resolution of the frames; the page grows by about one small PNG per frame.
+    title : str, optional
+        Above the arm.
+    alt : str
+        Text alternative of the image, for a screen reader.
+
+    Returns
+    -------
+    html : str
+        A ``<div>`` with the frames, the controls and their script, for
+        ``IPython.display.HTML``.
+    """
+    import base64
+    import hashlib
+    import html as html_lib
+    import io
+    import json
+
+    from PIL import Image
+
+    t = np.asarray(time, dtype=float)
+    q = np.asarray(q, dtype=float)
+    if t.ndim != 1 or q.shape != (t.size, arm.n):
+        raise ValueError(f"time has shape {t.shape} and q {q.shape}: expected (k,) and "
+                         f"(k, {arm.n})")
+    if not (isinstance(frames, (int, np.integer)) and frames >= 2):
+        raise ValueError(f"frames must be an integer of at least 2, got {frames!r}")
+    rows = np.round(np.linspace(0, t.size - 1, frames)).astype(int)
+    fig, ax = figure(width=width, height=width)
+    fig.set_dpi(dpi)
+    drawing = ArmDrawing(ax, arm, q[rows[0]], labels=False)
+    drawing.frame(margin=0.05)
+    (path,) = ax.plot([], [], color=COLORS["force"], lw=1.0, ls="--")
+    if title:
+        ax.set_title(title, fontsize=10)
+    moving = [drawing.artists["links"], drawing.artists["joints"], path]
+    for artist in moving:
+        artist.set_animated(True)
+    canvas = fig.canvas
+    canvas.draw()
+    fig.set_layout_engine("none")
+    background = canvas.copy_from_bbox(fig.bbox)
+    tips = joint_positions(arm, q)[:, -1]
+    images = []
+    for k in rows:
+        drawing.update(q[k])
+        path.set_data(tips[:k + 1, 0], tips[:k + 1, 1])
+        canvas.restore_region(background)
+        for artist in moving:
+            ax.draw_artist(artist)
+        w, h = canvas.get_width_height(physical=True)
+        image = Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+        buffer = io.BytesIO()
+        image.convert("P", palette=Image.Palette.ADAPTIVE, colors=64).save(
+            buffer, format="png", optimize=True)
+        images.append("data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode())
+    labels = [f"{t[k]:.3f} s" for k in rows]
+    uid = "anim-" + hashlib.sha1("".join(images).encode()).hexdigest()[:10]   # same page, same id
+    return _PLAYER.format(uid=uid, px=w, first=images[0],
+                          alt=html_lib.escape(alt, quote=True), last=len(images) - 1,
+                          t0=labels[0], frames=json.dumps(images), times=json.dumps(labels),
+                          interval=float(interval))

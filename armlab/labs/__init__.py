@@ -8,6 +8,8 @@ here and one import line below.
 """
 
 from armlab.labs._base import CUSTOM, Lab, axis_top
+from armlab.labs.forward_dynamics import (FORWARD_DYNAMICS_PRESETS, ForwardDynamicsLab,
+                                          forward_dynamics_lab)
 from armlab.labs.gravity import GRAVITY_PRESETS, GravityLab, gravity_lab
 from armlab.labs.inverse_dynamics import (INVERSE_DYNAMICS_PRESETS, InverseDynamicsLab,
                                           inverse_dynamics_lab)
@@ -21,4 +23,5 @@ __all__ = ["Lab", "CUSTOM", "axis_top", "StaticsLab", "statics_lab", "STATICS_PR
            "InverseDynamicsLab", "inverse_dynamics_lab", "INVERSE_DYNAMICS_PRESETS",
            "KinematicsLab", "kinematics_lab", "KINEMATICS_PRESETS",
            "LimitsLab", "limits_lab", "LIMITS_PRESETS",
-           "ControlLab", "control_lab", "CONTROL_PRESETS"]
+           "ControlLab", "control_lab", "CONTROL_PRESETS",
+           "ForwardDynamicsLab", "forward_dynamics_lab", "FORWARD_DYNAMICS_PRESETS"]

@@ -1,0 +1,195 @@
+"""armlab.accuracy: the Cholesky solve, exact error measurement, the observed order.
+
+Each function is checked against an independent route: the Cholesky solve
+against numpy's LU solve and against forward dynamics; the exact errors
+against a plain rational Gaussian elimination written here; the observed
+order against power laws whose order is known.
+"""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import armlab as al
+from armlab.accuracy import cholesky_solve, observed_order, solve_errors
+
+EPS = np.finfo(float).eps
+
+
+def random_spd(rng, shape, n):
+    A = rng.standard_normal(shape + (n, n))
+    return A @ np.swapaxes(A, -1, -2) + n * np.eye(n)
+
+
+# ----------------------------------------------------------------------------- cholesky_solve
+
+def test_seed000_worked_instant_backwards():
+    """Seed 000: the torque (5.7796, 0.4443) N m at (30, 45) deg, qd = (1, 2) gives qdd = (3, -2)"""
+    arm, q, qd = al.tabletop_arm(), np.radians([30, 45]), [1.0, 2.0]
+    tau = al.inverse_dynamics(arm, q, qd, [3.0, -2.0])
+    assert tau.round(4).tolist() == [5.7796, 0.4443]
+    b = tau - al.coriolis_torques(arm, q, qd) - al.gravity_torques(arm, q)
+    np.testing.assert_allclose(cholesky_solve(al.mass_matrix(arm, q), b), [3, -2], atol=1e-13)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7])
+def test_agrees_with_lu_solve(n):
+    """On random SPD systems the Cholesky solve equals numpy's LU solve to rounding"""
+    rng = np.random.default_rng(n)
+    M = random_spd(rng, (50,), n)
+    b = rng.standard_normal((50, n))
+    expected = np.linalg.solve(M, b[..., None])[..., 0]
+    np.testing.assert_allclose(cholesky_solve(M, b), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_agrees_with_forward_dynamics_on_arms():
+    """M qdd = tau - c - g - friction solved by Cholesky is armlab's forward dynamics"""
+    rng = np.random.default_rng(3)
+    for n in (2, 4):
+        arm = al.PlanarArm(lengths=rng.uniform(0.2, 1, n), masses=rng.uniform(0.5, 3, n),
+                           damping=0.1)
+        q, qd, tau = (rng.uniform(-3, 3, (100, n)) for _ in range(3))
+        b = tau - al.inverse_dynamics(arm, q, qd, np.zeros(n))
+        np.testing.assert_allclose(cholesky_solve(al.mass_matrix(arm, q), b),
+                                   al.forward_dynamics(arm, q, qd, tau), rtol=1e-10, atol=1e-10)
+
+
+def test_batches_broadcast_and_equal_one_at_a_time():
+    """One M with many b, many M with one b, and a 2-D batch: each entry as if solved alone"""
+    rng = np.random.default_rng(4)
+    M = random_spd(rng, (3, 4), 3)
+    b = rng.standard_normal((3, 4, 3))
+    x = cholesky_solve(M, b)
+    assert x.shape == (3, 4, 3)
+    for i in range(3):
+        for j in range(4):
+            assert np.array_equal(x[i, j], cholesky_solve(M[i, j], b[i, j]))
+    assert cholesky_solve(M[0, 0], b).shape == (3, 4, 3)
+    assert cholesky_solve(M, b[0, 0]).shape == (3, 4, 3)
+    assert cholesky_solve(M[0, 0], b[0, 0]).shape == (3,)
+
+
+def test_reads_only_the_lower_triangle():
+    """Garbage above the diagonal does not change the answer (numpy's factor reads the lower part)"""
+    rng = np.random.default_rng(5)
+    M = random_spd(rng, (), 4)
+    b = rng.standard_normal(4)
+    odd = M + np.triu(np.full((4, 4), 7.0), k=1)
+    assert np.array_equal(cholesky_solve(odd, b), cholesky_solve(M, b))
+
+
+def test_cholesky_bad_input():
+    """Not positive definite, wrong shapes, NaN: ValueError naming the argument"""
+    with pytest.raises(ValueError, match="not positive definite"):
+        cholesky_solve([[1.0, 2.0], [2.0, 1.0]], [1.0, 1.0])
+    with pytest.raises(ValueError, match="M has shape"):
+        cholesky_solve([1.0, 2.0], [1.0, 1.0])
+    with pytest.raises(ValueError, match="b has shape"):
+        cholesky_solve(np.eye(2), [1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="b must be finite"):
+        cholesky_solve(np.eye(2), [np.nan, 1.0])
+    with pytest.raises(ValueError, match="do not broadcast"):
+        cholesky_solve(np.broadcast_to(np.eye(2), (3, 2, 2)), np.ones((4, 2)))
+
+
+# ----------------------------------------------------------------------------- solve_errors
+
+def rational_solve(M, b):
+    """Plain Gaussian elimination in Fractions, with row swaps: the exact solution."""
+    n = len(b)
+    rows = [[Fraction(v) for v in row] + [Fraction(w)] for row, w in zip(M, b)]
+    for j in range(n):
+        p = next(r for r in range(j, n) if rows[r][j] != 0)
+        rows[j], rows[p] = rows[p], rows[j]
+        for r in range(n):
+            if r != j:
+                f = rows[r][j] / rows[j][j]
+                rows[r] = [a - f * c for a, c in zip(rows[r], rows[j])]
+    return [rows[j][n] / rows[j][j] for j in range(n)]
+
+
+def test_errors_match_rational_gaussian_elimination():
+    """Forward and backward errors equal those computed with a plain Fraction elimination"""
+    rng = np.random.default_rng(6)
+    for n in (1, 2, 5):
+        M = rng.standard_normal((20, n, n))               # not symmetric: any system
+        b = rng.standard_normal((20, n))
+        x = np.linalg.inv(M) @ b[..., None]
+        forward, backward = solve_errors(M, b, x[..., 0])
+        for k in range(20):
+            exact = rational_solve(M[k].tolist(), b[k].tolist())
+            xf = [Fraction(v) for v in x[k, :, 0]]
+            fwd = max(abs(a - e) for a, e in zip(xf, exact)) / max(map(abs, exact))
+            res = max(abs(Fraction(w) - sum(Fraction(m) * v for m, v in zip(row, xf)))
+                      for row, w in zip(M[k].tolist(), b[k].tolist()))
+            scale = (max(sum(abs(Fraction(m)) for m in row) for row in M[k].tolist())
+                     * max(map(abs, xf)) + max(abs(Fraction(w)) for w in b[k].tolist()))
+            assert forward[k] == float(fwd)
+            assert backward[k] == float(res / scale)
+
+
+def test_exact_solution_has_no_error():
+    """A solution that is exact in floating point has zero forward and backward error"""
+    forward, backward = solve_errors([[4.0, 2.0], [2.0, 3.0]], [8.0, 7.0], [1.25, 1.5])
+    assert forward == 0.0 and backward == 0.0
+
+
+def test_stable_solves_have_backward_error_near_roundoff():
+    """LU and Cholesky are backward stable: backward error a small multiple of eps"""
+    rng = np.random.default_rng(7)
+    M = random_spd(rng, (30,), 6)
+    b = rng.standard_normal((30, 6))
+    for x in (cholesky_solve(M, b), np.linalg.solve(M, b[..., None])[..., 0]):
+        _, backward = solve_errors(M, b, x)
+        assert backward.max() < 6 * EPS
+
+
+def test_forward_error_of_a_known_perturbation():
+    """x* scaled by (1 + 2^-20) has forward error 2^-20 and a residual that says so"""
+    M = np.array([[2.0, 1.0], [1.0, 1.0]])
+    x = np.array([1.0, 1.0]) * (1 + 2.0**-20)
+    forward, backward = solve_errors(M, [3.0, 2.0], x)
+    assert forward == 2.0**-20
+    # residual 3 * 2^-20 against |M| |x| + |b| = 3 (1 + 2^-20) + 3
+    assert backward == pytest.approx(3 * 2.0**-20 / (6 + 3 * 2.0**-20), rel=1e-15)
+
+
+def test_solve_errors_bad_input():
+    """Singular systems and misfit shapes are refused by name"""
+    with pytest.raises(ValueError, match="singular"):
+        solve_errors([[1.0, 2.0], [2.0, 4.0]], [1.0, 1.0], [0.0, 0.0])
+    with pytest.raises(ValueError, match="x has shape"):
+        solve_errors(np.eye(2), [1.0, 1.0], [1.0])
+    with pytest.raises(ValueError, match="x must be finite"):
+        solve_errors(np.eye(2), [1.0, 1.0], [np.inf, 1.0])
+
+
+# ----------------------------------------------------------------------------- observed_order
+
+@pytest.mark.parametrize("p", [1, 2, 4])
+def test_order_of_power_laws(p):
+    """Errors C h^p give back p, for any constant"""
+    h = np.array([1e-2, 5e-3, 1e-3, 1e-4])
+    assert observed_order(h, 3.7 * h**p) == pytest.approx(p, abs=1e-12)
+
+
+def test_order_of_euler_on_a_known_equation():
+    """Explicit Euler on y' = -y over [0, 1]: its measured order is 1 (within 2 %)"""
+    steps = np.array([1e-2, 1e-3, 1e-4])
+    errors = [abs((1 - h) ** round(1 / h) - np.exp(-1)) for h in steps]
+    assert observed_order(steps, errors) == pytest.approx(1.0, abs=0.02)
+
+
+def test_order_bad_input():
+    """Zero errors, one step, equal steps, negative steps: ValueError naming the argument"""
+    with pytest.raises(ValueError, match="errors must be positive"):
+        observed_order([1e-3, 1e-4], [1e-3, 0.0])
+    with pytest.raises(ValueError, match="steps has shape"):
+        observed_order([1e-3], [1e-3])
+    with pytest.raises(ValueError, match="two different"):
+        observed_order([1e-3, 1e-3], [1e-3, 2e-3])
+    with pytest.raises(ValueError, match="steps must be positive"):
+        observed_order([-1e-3, 1e-3], [1e-3, 2e-3])
+    with pytest.raises(ValueError, match="errors has shape"):
+        observed_order([1e-3, 1e-4], [1e-3])
