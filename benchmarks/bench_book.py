@@ -122,6 +122,42 @@ def bench_control_lab(repeats=30):
     return rows
 
 
+def bench_forward_dynamics_lab(repeats=15):
+    """The forward dynamics lab re-simulates the fall on every change (one armlab.simulate run),
+    then moves the strobe and the curves; the cost grows with the plant steps asked for."""
+    from armlab.labs import forward_dynamics_lab
+
+    lab = forward_dynamics_lab(render=True)
+    rows = {}
+    for preset, label, widget, values in [
+        ("seed 000's fall", "start q1 slider, seed 000's fall (0.25 s, 2,500 steps)", "q1",
+         [30.0 + 0.5 * k for k in range(repeats)]),
+        ("no friction", "start q2 slider, no friction (1 s, 10,000 steps)", "q2",
+         [45.0 + 0.5 * k for k in range(repeats)]),
+        ("coarse explicit Euler", "friction slider, coarse explicit Euler (5 s, 5,000 steps)",
+         "friction", [0.001 * k for k in range(repeats)]),
+        ("RK4 at a coarse step", "friction slider, RK4 at 1 ms (5 s, 20,000 evaluations)",
+         "friction", [0.001 * k for k in range(repeats)]),
+        ("near upright", "start q1 slider, near upright (2 s, 20,000 steps)", "q1",
+         [89.0 - 0.5 * k for k in range(repeats)]),
+    ]:
+        lab.set_preset(preset)
+        rows[label] = timed(lab.widgets[widget], values)
+    return rows
+
+
+def chapter_execution(name):
+    """Seconds to execute a chapter top to bottom in a fresh kernel, as the book build does."""
+    import jupytext
+    import nbclient
+
+    nb = jupytext.read(ROOT / "book" / f"{name}.md")
+    start = time.perf_counter()
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(ROOT / "book")}}).execute()
+    return time.perf_counter() - start
+
+
 def table_rows(rows):
     """Markdown rows: label, median and 90th percentile [ms], samples."""
     lines = []
@@ -148,6 +184,8 @@ def main():
     kinematics_rows = bench_kinematics_lab()
     limits_rows = bench_limits_lab()
     control_rows = bench_control_lab()
+    forward_rows = bench_forward_dynamics_lab()
+    forward_seconds = chapter_execution("forward_dynamics")
     first = build()      # brings the cache up to date (cold if _build was empty)
     warm = [build() for _ in range(2)]
 
@@ -204,6 +242,23 @@ def main():
         "| --- | ---: | ---: | ---: |",
     ]
     lines += table_rows(control_rows)
+    lines += [
+        "",
+        "## Forward dynamics lab update (target: median at most 150 ms)",
+        "",
+        "A lab that re-simulates: a change runs `armlab.simulate` for the fall the controls "
+        "ask for, then moves the strobe, the angle, energy and error curves, and encodes the "
+        "PNG. One row per preset of the chapter; the plant steps of each are in the label.",
+        "",
+        "| update | median [ms] | 90th percentile [ms] | samples |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    lines += table_rows(forward_rows)
+    lines += [
+        "",
+        f"The forward dynamics chapter executes in {forward_seconds:.1f} s in a fresh kernel "
+        "(target: at most 20 s per chapter).",
+    ]
     lines += [
         "",
         "## Warm rebuild of the book (target: at most 30 s)",

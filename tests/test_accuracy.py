@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import armlab as al
-from armlab.accuracy import cholesky_solve, observed_order, solve_errors
+from armlab.accuracy import cholesky_solve, growth_rate, observed_order, solve_errors, step_sweep
 
 EPS = np.finfo(float).eps
 
@@ -193,3 +193,112 @@ def test_order_bad_input():
         observed_order([-1e-3, 1e-3], [1e-3, 2e-3])
     with pytest.raises(ValueError, match="errors has shape"):
         observed_order([1e-3, 1e-4], [1e-3])
+
+
+# ----------------------------------------------------------------------------- step_sweep
+
+@pytest.fixture(scope="module")
+def seed_fall():
+    """Seed 000's arm and start, and RK4 at 0.01 ms as the fall's reference at 0.25 s."""
+    arm, q0 = al.tabletop_arm(damping=0.02), np.radians([30, 45])
+    ref = al.simulate(arm, q0, 0.25, control_dt=1e-5, substeps=1, method="rk4").q[-1]
+    return arm, q0, ref
+
+
+def test_seed000_fall_digits_by_step(seed_fall):
+    """Seed 000: (-35.4, 98.7) deg at 0.25 s with semi-implicit Euler at 0.1 ms; the exact
+    fall (RK4 at 0.01 ms) gives (-35.3, 98.7)"""
+    arm, q0, ref = seed_fall
+    sweep = step_sweep(arm, q0, 0.25, [1e-4], "semi_implicit_euler", reference=ref)
+    assert np.degrees(sweep.q_end[0]).round(1).tolist() == [-35.4, 98.7]
+    assert np.degrees(ref).round(1).tolist() == [-35.3, 98.7]
+
+
+def test_sweep_runs_are_simulations_with_one_step_per_tick(seed_fall):
+    """Each run is simulate(control_dt=h, substeps=1); errors and energy errors follow from it"""
+    arm, q0, ref = seed_fall
+    steps = [2e-3, 5e-4]
+    sweep = step_sweep(arm, q0, 0.25, steps, "explicit_euler", reference=ref)
+    for k, h in enumerate(steps):
+        sim = al.simulate(arm, q0, 0.25, control_dt=h, substeps=1, method="explicit_euler")
+        assert np.array_equal(sweep.q_end[k], sim.q[-1])
+        assert sweep.angle_error[k] == np.abs(sim.q[-1] - ref).max()
+        assert sweep.energy_error[k] == np.abs(sim.energy_error).max()
+    assert sweep.evaluations.tolist() == [125, 500]
+    assert step_sweep(arm, q0, 0.25, [1e-3], "rk4", reference=ref).evaluations.tolist() == [1000]
+
+
+@pytest.mark.parametrize("method, steps, order", [
+    ("explicit_euler", [2e-3, 1e-3, 5e-4, 2.5e-4], 1),
+    ("semi_implicit_euler", [2e-3, 1e-3, 5e-4, 2.5e-4], 1),
+    ("rk4", [1e-2, 5e-3, 2.5e-3], 4),
+])
+def test_measured_orders(seed_fall, method, steps, order):
+    """The slopes of the errors against the step are the methods' orders (within 0.1)"""
+    arm, q0, ref = seed_fall
+    sweep = step_sweep(arm, q0, 0.25, steps, method, reference=ref)
+    assert observed_order(sweep.steps, sweep.angle_error) == pytest.approx(order, abs=0.1)
+    assert observed_order(sweep.steps, sweep.energy_error) == pytest.approx(order, abs=0.1)
+
+
+def test_default_reference_is_rk4_ten_times_finer():
+    """Without a reference, RK4 at a tenth of the smallest step is used"""
+    arm, q0 = al.tabletop_arm(damping=0.02), np.radians([30, 45])
+    sweep = step_sweep(arm, q0, 0.05, [5e-3, 2.5e-3], "semi_implicit_euler")
+    ref = al.simulate(arm, q0, 0.05, control_dt=2.5e-4, substeps=1, method="rk4").q[-1]
+    assert np.array_equal(sweep.reference, ref)
+
+
+def test_sweep_with_start_speeds():
+    """qd0 reaches every run: a start with speed differs from a start at rest"""
+    arm, q0 = al.tabletop_arm(), np.radians([30, 45])
+    still = step_sweep(arm, q0, 0.01, [1e-3], "rk4", reference=q0)
+    moving = step_sweep(arm, q0, 0.01, [1e-3], "rk4", qd0=[1.0, 0.0], reference=q0)
+    expected = al.simulate(arm, q0, 0.01, qd0=[1.0, 0.0], substeps=1, method="rk4").q[-1]
+    assert np.array_equal(moving.q_end[0], expected)
+    assert not np.allclose(moving.q_end, still.q_end)
+
+
+def test_sweep_bad_input():
+    """Steps that do not divide the duration, unknown methods, bad references: ValueError"""
+    arm, q0 = al.tabletop_arm(), np.radians([30, 45])
+    with pytest.raises(ValueError, match="divide the duration"):
+        step_sweep(arm, q0, 0.25, [3e-3], "rk4", reference=q0)
+    with pytest.raises(ValueError, match="method must be one of"):
+        step_sweep(arm, q0, 0.25, [1e-3], "euler", reference=q0)
+    with pytest.raises(ValueError, match="reference has shape"):
+        step_sweep(arm, q0, 0.25, [1e-3], "rk4", reference=[q0, q0])
+    with pytest.raises(ValueError, match="steps must be"):
+        step_sweep(arm, q0, 0.25, [-1e-3], "rk4", reference=q0)
+    with pytest.raises(ValueError, match="q0 has shape"):
+        step_sweep(arm, [q0, q0], 0.25, [1e-3], "rk4", reference=q0)
+    with pytest.raises(ValueError, match="duration"):
+        step_sweep(arm, q0, 0.0, [1e-3], "rk4", reference=q0)
+
+
+# ----------------------------------------------------------------------------- growth_rate
+
+def test_growth_rate_of_an_exponential():
+    """A size 0.01 exp(3 t) grows at 3 per second, whatever window inside it is fitted"""
+    t = np.linspace(0, 3, 301)
+    size = 0.01 * np.exp(3 * t)
+    assert growth_rate(t, size, 0.02, 50.0) == pytest.approx(3.0, rel=1e-12)
+    assert growth_rate(t, size, 1.0, 10.0) == pytest.approx(3.0, rel=1e-12)
+
+
+def test_growth_rate_ignores_what_lies_outside_the_window():
+    """Saturation above the window and a flat start below it do not bend the fit"""
+    t = np.linspace(0, 4, 401)
+    size = np.clip(0.01 * np.exp(2 * (t - 1)), 0.01, 100.0)    # flat, grows, saturates
+    assert growth_rate(t, size, 0.02, 50.0) == pytest.approx(2.0, rel=1e-9)
+
+
+def test_growth_rate_bad_input():
+    """An empty window or a reversed one is refused"""
+    t = np.linspace(0, 1, 11)
+    with pytest.raises(ValueError, match="fewer than two samples"):
+        growth_rate(t, np.full(11, 0.01), 0.02, 50.0)
+    with pytest.raises(ValueError, match="0 < low < high"):
+        growth_rate(t, np.exp(t), 5.0, 1.0)
+    with pytest.raises(ValueError, match="same"):
+        growth_rate(t, np.exp(t[:5]), 1.0, 2.0)

@@ -86,6 +86,7 @@ def open_page(browser, site, path):
     ("statics", 20, 4),
     ("gravity", 20, 8),
     ("inverse_dynamics", 40, 5),
+    ("forward_dynamics", 60, 6),
     ("limits", 20, 5),
     ("control", 60, 6),
 ])

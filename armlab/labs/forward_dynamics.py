@@ -10,7 +10,8 @@ __all__ = ["ForwardDynamicsLab", "forward_dynamics_lab", "FORWARD_DYNAMICS_PRESE
            "METHODS", "STEPS"]
 
 #: The integrators the lab offers: label -> ``method`` of :func:`armlab.simulate`.
-METHODS = {"semi-implicit Euler": "euler", "RK4": "rk4"}
+METHODS = {"explicit Euler": "explicit_euler", "semi-implicit Euler": "semi_implicit_euler",
+           "RK4": "rk4"}
 
 #: Plant steps the lab offers: label -> step [s]. Each divides the 1 ms control tick.
 STEPS = {"1 ms": 1e-3, "0.5 ms": 5e-4, "0.2 ms": 2e-4, "0.1 ms": 1e-4, "0.05 ms": 5e-5}
@@ -22,8 +23,10 @@ FORWARD_DYNAMICS_PRESETS = {
                             method="semi-implicit Euler", duration=0.25),
     "no friction": dict(q1=30.0, q2=45.0, qd1=0.0, qd2=0.0, friction=0.0, step="0.1 ms",
                         method="semi-implicit Euler", duration=1.0),
-    "RK4 at a coarse step": dict(q1=30.0, q2=45.0, qd1=0.0, qd2=0.0, friction=0.0, step="1 ms",
-                                 method="RK4", duration=1.0),
+    "coarse explicit Euler": dict(q1=-60.0, q2=0.0, qd1=0.0, qd2=0.0, friction=0.0, step="1 ms",
+                                  method="explicit Euler", duration=5.0),
+    "RK4 at a coarse step": dict(q1=-60.0, q2=0.0, qd1=0.0, qd2=0.0, friction=0.0, step="1 ms",
+                                 method="RK4", duration=5.0),
     "near upright": dict(q1=89.0, q2=1.0, qd1=0.0, qd2=0.0, friction=0.02, step="0.1 ms",
                          method="semi-implicit Euler", duration=2.0),
 }
@@ -89,7 +92,7 @@ class ForwardDynamicsLab(Lab):
             "method": w.Dropdown(options=list(METHODS), value=start["method"],
                                  description="integrator", style=style,
                                  layout=w.Layout(width="28em")),
-            "duration": self.slider("duration", start["duration"], 0.05, 2.0, 0.05, "s",
+            "duration": self.slider("duration", start["duration"], 0.05, 5.0, 0.05, "s",
                                     readout=".2f"),
         })
         fig, axes = plots.figure(ncols=2, nrows=2, width=8.6, height=6.4)

@@ -1,0 +1,156 @@
+"""armlab.labs.forward_dynamics_lab: widgets driven from Python re-simulate, redraw and refill the table."""
+
+import numpy as np
+import pytest
+
+import armlab as al
+
+labs = pytest.importorskip("armlab.labs")
+
+
+@pytest.fixture
+def lab():
+    return labs.forward_dynamics_lab(render=False)
+
+
+def row(lab, start):
+    """The table row whose quantity starts with ``start``: its value text."""
+    rows = [r for r in lab.table_rows() if r[0].startswith(start)]
+    assert len(rows) == 1, [r[0] for r in lab.table_rows()]
+    return rows[0][1]
+
+
+def test_default_is_seed000_fall(lab):
+    """Seed 000: from rest at (30, 45) deg, friction 0.02, the arm is at (-35.4, 98.7) deg
+    at 0.25 s (semi-implicit Euler, 0.1 ms), in the values and in the table"""
+    v = lab.values
+    assert np.degrees(v["q_end"]).round(1).tolist() == [-35.4, 98.7]
+    assert row(lab, "q at t = 0.25 s") == "(-35.4, 98.7)"
+    assert v["method"] == "semi_implicit_euler" and v["step"] == 1e-4
+    assert row(lab, "plant steps") == "2,500, 2,500"
+    sim = al.simulate(al.tabletop_arm(damping=0.02), np.radians([30, 45]), 0.25)
+    np.testing.assert_array_equal(v["sim"].q, sim.q)
+
+
+def test_strobe_and_lines_show_the_motion(lab):
+    """The drawn last pose, angle lines and energy error are the simulation's"""
+    sim = lab.values["sim"]
+    arm = al.tabletop_arm()
+    last = lab.artists["poses"][-1]
+    np.testing.assert_allclose(last.get_xydata(), al.joint_positions(arm, sim.q[-1]))
+    for line, j in zip(lab.artists["angles"], range(2)):
+        np.testing.assert_allclose(line.get_ydata(), np.degrees(sim.q[:, j]))
+    np.testing.assert_allclose(lab.artists["error"].get_ydata(), sim.energy_error)
+    total = lab.artists["energy"][3].get_ydata()
+    np.testing.assert_allclose(total, sim.energy[0] + sim.energy_error)
+
+
+def test_start_slider_resimulates(lab):
+    """Moving the start pose changes the simulation, the drawing and the table"""
+    before = lab.widgets["table"].value
+    lab.widgets["q1"].value = 40.0
+    sim = al.simulate(al.tabletop_arm(damping=0.02), np.radians([40, 45]), 0.25)
+    np.testing.assert_array_equal(lab.values["sim"].q, sim.q)
+    assert lab.widgets["table"].value != before
+    assert lab.widgets["preset"].value == labs.CUSTOM
+
+
+def test_speed_friction_step_method_duration_reach_simulate(lab):
+    """Every control reaches simulate: speeds, friction, step, method, duration"""
+    w = lab.widgets
+    lab._hold = True
+    w["qd1"].value, w["qd2"].value = 1.0, -2.0
+    w["friction"].value = 0.05
+    w["step"].value = "0.5 ms"
+    w["method"].value = "RK4"
+    lab._hold = False
+    w["duration"].value = 0.5
+    sim = al.simulate(al.tabletop_arm(damping=0.05), np.radians([30, 45]), 0.5,
+                      qd0=[1.0, -2.0], substeps=2, method="rk4")
+    np.testing.assert_array_equal(lab.values["sim"].q, sim.q)
+    assert lab.values["evaluations"] == 4 * lab.values["steps"] == 4 * 1000
+
+
+def test_no_friction_preset(lab):
+    """No friction: the friction work is zero and the energy error is what remains of E - E0"""
+    lab.set_preset("no friction")
+    v = lab.values
+    assert v["friction_work"] == 0.0
+    sim = v["sim"]
+    assert v["energy_error_end"] == pytest.approx(sim.energy[-1] - sim.energy[0], abs=1e-15)
+    free = al.simulate(al.tabletop_arm(), np.radians([30, 45]), 1.0)
+    assert np.degrees(v["q_end"]).round(1).tolist() == np.degrees(free.q[-1]).round(1).tolist()
+
+
+def test_coarse_explicit_euler_gains_energy_rk4_does_not(lab):
+    """The swing of the chapter's energy figure: explicit Euler at 1 ms gains 0.159 J in 5 s;
+    RK4 at the same step keeps the energy to 1e-11 J"""
+    lab.set_preset("coarse explicit Euler")
+    assert lab.values["energy_error_end"] == pytest.approx(0.159, abs=5e-4)
+    assert row(lab, "energy error at the end") == f"{lab.values['energy_error_end']:.2e}"
+    lab.set_preset("RK4 at a coarse step")
+    assert lab.values["energy_error_max"] < 1e-10
+
+
+def test_near_upright_is_one_of_the_thousand_falls(lab):
+    """Near upright: the start (89, 1) deg of the chapter's thousand falls, book settings"""
+    lab.set_preset("near upright")
+    sim = al.simulate(al.tabletop_arm(damping=0.02), np.radians([89, 1]), 2.0)
+    np.testing.assert_array_equal(lab.values["sim"].q, sim.q)
+
+
+def test_every_preset_redraws_once_and_names_itself(lab):
+    """A preset sets several widgets but re-simulates once, and the dropdown shows it"""
+    for name in labs.FORWARD_DYNAMICS_PRESETS:
+        n = lab.updates
+        lab.set_preset(name)
+        assert lab.updates == n + 1
+        assert lab.widgets["preset"].value == name
+
+
+def test_update_creates_no_figure_and_no_artists():
+    """Updates move the existing artists; the PNG changes"""
+    import matplotlib.pyplot as plt
+
+    lab = labs.forward_dynamics_lab(render=True)
+    figs = plt.get_fignums()
+    counts = [(len(a.lines), len(a.patches), len(a.texts)) for a in lab.figure.axes]
+    image = lab.widgets["image"].value
+    lab.widgets["q2"].value = 60.0
+    lab.set_preset("no friction")
+    assert plt.get_fignums() == figs
+    assert [(len(a.lines), len(a.patches), len(a.texts)) for a in lab.figure.axes] == counts
+    assert lab.widgets["image"].value != image
+    assert lab.widgets["image"].value[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_redrawn_image_matches_a_full_draw():
+    """The blitted image equals a full redraw of the same state"""
+    lab = labs.forward_dynamics_lab(render=True)
+    lab.widgets["q2"].value = 50.0
+    fast = np.asarray(lab.figure.canvas.buffer_rgba()).copy()
+    lab._background = None
+    lab.redraw()
+    full = np.asarray(lab.figure.canvas.buffer_rgba())
+    assert np.mean(fast != full) < 0.001
+
+
+def test_axes_hold_the_curves(lab):
+    """After a longer, faster motion the axes grow to hold every curve"""
+    lab.set_preset("no friction")
+    sim = lab.values["sim"]
+    low, high = lab._axes["q"].get_ylim()
+    q = np.degrees(sim.q)
+    assert low <= q.min() and high >= q.max()
+    assert lab._axes["q"].get_xlim()[1] >= sim.time[-1]
+
+
+def test_static_table_has_no_broken_rows(lab):
+    """The Markdown table (the page's static view) has three cells in every row"""
+    for line in lab.table_markdown().splitlines():
+        assert line.count("|") == 4, line
+
+
+def test_bad_preset():
+    with pytest.raises(ValueError, match="preset"):
+        labs.forward_dynamics_lab(preset="nope", render=False)
