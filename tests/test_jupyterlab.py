@@ -36,6 +36,10 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 #: Worked values that each chapter's prose shows in Jupyter: (anchor, text that follows it).
 WORKED = {
     "book/intro": [("The shoulder needs", "The shoulder needs 5.7796 N m and the elbow 0.4443 N m")],
+    "book/kinematics": [
+        ("Link 2 points at", "the tip at (0.433, 0.65) m"),
+        ("Both columns point along", "(0.4061, -0.9138) rad/s"),
+    ],
     "book/statics": [
         ("A horizontal force has a lever arm", "giving (-6.5, -4.0) N m"),
         ("One degree from stretched, a 20 N m limit", "allows a push of 2865 N along the arm"),
