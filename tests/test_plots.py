@@ -133,3 +133,68 @@ def test_import_armlab_does_not_import_matplotlib():
             "print(any(m.split('.')[0] in ('matplotlib', 'ipywidgets') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# -- the kinematics chapter's drawings and the statics chapter's torque box -------------------------
+
+def test_jacobian_columns_are_drawn_at_the_tip(arm):
+    """Each column arrow is velocity_time x J[:, j] from the tip; each lever runs joint j -> tip"""
+    fig, ax = plots.figure()
+    q = np.radians([30, 60])
+    drawing = plots.ArmDrawing(ax, arm, q, columns=True, velocity=True, qd=[1.0, -1.0],
+                               velocity_time=0.5)
+    J, p = al.jacobian(arm, q), al.joint_positions(arm, q)
+    for j in range(2):
+        start, end = drawing.artists["columns"][j]._posA_posB
+        np.testing.assert_allclose(start, p[-1])
+        np.testing.assert_allclose(np.subtract(end, start), 0.5 * J[:, j])
+        x, y = drawing.artists["levers"][j].get_data()
+        np.testing.assert_allclose(np.c_[x, y], [p[j], p[-1]])
+    start, end = drawing.artists["velocity"]._posA_posB
+    np.testing.assert_allclose(np.subtract(end, start), 0.5 * J @ [1.0, -1.0])
+    half, _ = al.velocity_ellipse(arm, q, np.sqrt(2))
+    e = drawing.artists["velocity_ellipse"]
+    np.testing.assert_allclose([e.width, e.height], 2 * 0.5 * half)
+
+
+def test_workspace_follows_the_arm(arm):
+    """The shaded annulus and its circles have the arm's reach, and move to another arm's"""
+    fig, ax = plots.figure()
+    ws = plots.Workspace(ax, arm, labels=True)
+    assert ws.artists["area"].r == pytest.approx(0.9)
+    assert ws.artists["area"].width == pytest.approx(0.8)
+    x, y = ws.artists["inner"].get_data()
+    np.testing.assert_allclose(np.hypot(x, y), 0.1)
+    ws.update(al.rod_arm())
+    x, y = ws.artists["outer"].get_data()
+    np.testing.assert_allclose(np.hypot(x, y), 2.0)
+    assert ws.artists["inner_label"].get_text() == ""        # the rod arm reaches its base
+
+
+def test_manipulability_map_colours_each_tip_by_its_pose(arm):
+    """The mesh's nodes are tip positions over q1 x q2 in [0, 180] deg, coloured by w"""
+    fig, ax = plots.figure()
+    mesh = plots.manipulability_map(ax, arm, step_deg=30.0)
+    q1 = np.radians(np.arange(-180.0, 181.0, 30.0))
+    q2 = np.radians(np.arange(0.0, 181.0, 30.0))
+    q = np.stack(np.meshgrid(q1, q2, indexing="ij"), axis=-1)
+    np.testing.assert_allclose(np.asarray(mesh.get_array()).ravel(),
+                               al.manipulability(arm, q).ravel())
+    np.testing.assert_allclose(mesh.get_coordinates(), al.tip_position(arm, q))
+    assert mesh.get_clim() == (0, pytest.approx(0.2))
+
+
+def test_force_box_draws_the_parallelogram_and_the_push(arm):
+    """The drawn parallelogram is force_polygon's, and the push along x ends at its first corner
+    (both joints at -limit), seed 003's 50 N at q2 = 90 deg"""
+    fig, (ax1, ax2) = plots.figure(ncols=2)
+    q = np.radians([0, 90])
+    out = plots.force_box(ax1, ax2, arm, q, 20.0, direction=[1.0, 0.0])
+    corners = al.force_polygon(arm, q, 20.0)
+    np.testing.assert_allclose(out["polygon"].get_xy()[:4], corners)
+    np.testing.assert_allclose(out["push"], corners[0], atol=1e-12)
+    np.testing.assert_allclose(out["push"], [50.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(out["box"].get_bbox().bounds, [-20, -20, 40, 40])
+    half, _ = al.force_ellipse(arm, q, 20.0)
+    np.testing.assert_allclose(sorted([out["ellipse"].width, out["ellipse"].height]),
+                               sorted(2 * half))
