@@ -80,6 +80,27 @@ def bench_kinematics_lab(repeats=60):
     }
 
 
+def bench_inverse_dynamics_lab(repeats=60):
+    """The inverse dynamics lab: a slider recomputes the torque's parts and the power balance,
+    moves the arm, its torque arcs, both sets of stacked bars and the table; a preset that
+    changes the bars' range also redraws the background (axes rescale)."""
+    from armlab.labs import inverse_dynamics_lab
+
+    lab = inverse_dynamics_lab(render=True)
+    lab.set_preset("bent and moving")
+    presets = ["moving bent arm", "elbow acceleration", "supported tip", "bent and moving"]
+    return {
+        "q2 slider (elbow angle), bent and moving": timed(
+            lab.widgets["q2"], [-60.0 + k for k in range(repeats)]),
+        "shoulder-speed slider q̇1": timed(lab.widgets["qd1"],
+                                          [-1.0 + 0.05 * k for k in range(repeats)]),
+        "link-2 mass slider (a new arm each step)": timed(
+            lab.widgets["m2"], [0.5 + 0.025 * k for k in range(repeats)]),
+        "preset menu (axes rescale, background redrawn)": timed(
+            lab.widgets["preset"], [presets[k % 4] for k in range(repeats // 3)]),
+    }
+
+
 def bench_limits_lab(repeats=60):
     """The limits lab: each change recomputes inverse and forward dynamics and the payload
     capacity, moves the arm, its torque arcs, two ghost poses and eight bars; the torque-limit
@@ -180,8 +201,10 @@ def build():
 
 
 def main():
+    load = os.getloadavg()[0]
     lab_rows = bench_lab()
     kinematics_rows = bench_kinematics_lab()
+    inverse_rows = bench_inverse_dynamics_lab()
     limits_rows = bench_limits_lab()
     control_rows = bench_control_lab()
     forward_rows = bench_forward_dynamics_lab()
@@ -194,7 +217,8 @@ def main():
         "",
         f"Measured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC on "
         f"{platform.machine()}, {os.cpu_count()} CPUs (shared), Python "
-        f"{platform.python_version()}, by `benchmarks/bench_book.py`.",
+        f"{platform.python_version()}, by `benchmarks/bench_book.py`; load average "
+        f"{load:.1f} when it started (other jobs share the CPUs: compare labs within a run).",
         "",
         "## Statics lab update (target: median at most 40 ms)",
         "",
@@ -218,6 +242,19 @@ def main():
         "| --- | ---: | ---: | ---: |",
     ]
     lines += table_rows(kinematics_rows)
+    lines += [
+        "",
+        "## Inverse dynamics lab update (target: median at most 40 ms)",
+        "",
+        "The same measure: a slider recomputes `torque_parts` and `power_balance`, moves the "
+        "arm and its torque arcs, both sets of stacked bars (the torque's parts, the power "
+        "balance) and the table; a preset whose torques need another axis range also redraws "
+        "the background.",
+        "",
+        "| update | median [ms] | 90th percentile [ms] | samples |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    lines += table_rows(inverse_rows)
     lines += [
         "",
         "## Limits lab update (target: median at most 40 ms)",

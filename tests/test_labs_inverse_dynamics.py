@@ -167,13 +167,27 @@ def test_redrawn_image_matches_a_full_draw():
 
 
 def test_axes_snap_to_few_ranges(lab):
-    """Dragging q2 through the hold keeps the torque axis: no rescale per step"""
+    """Dragging q2 through the hold keeps the torque axis (no rescale per step), on a snapped range"""
     lab.set_preset("horizontal hold")
     limits = set()
     for q2 in range(0, 30, 2):
         lab.widgets["q2"].value = float(q2)
         limits.add(lab._axes[0].get_ylim())
-    assert limits == {(-2.5, 25.0)}
+    assert len(limits) == 1
+    bottom, top = limits.pop()
+    assert top in (25.0, 50.0) and bottom in (-2.5, -5.0)
+
+
+def test_axes_keep_their_range_until_the_data_leave_it(lab):
+    """A slightly larger torque keeps the axes; a much smaller one rescales, and the arcs follow"""
+    lab.set_preset("bent and moving")
+    before = lab._axes[0].get_ylim()
+    assert before[1] >= 17.416659 * 1.15
+    lab.widgets["damping"].value = 0.5                  # a little more torque: same axes
+    assert lab._axes[0].get_ylim() == before
+    lab.set_preset("elbow acceleration")                # under 1 N m: the axis shrinks
+    assert lab._axes[0].get_ylim() == (-1.0, 1.0)
+    assert lab.drawing.torque_scale == 1.0              # the arcs follow the bars' scale
 
 
 def test_bad_preset():

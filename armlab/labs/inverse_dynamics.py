@@ -130,10 +130,17 @@ class StackedBars:
         return float(down.min(initial=0.0)), float(up.max(initial=0.0))
 
 
-def _limits(low, high):
-    """Axis limits snapped to few values (:func:`axis_top`) that show ``low..high`` and zero."""
+def _limits(low, high, current=None):
+    """Axis limits snapped to few values (:func:`axis_top`) that show ``low..high`` and zero.
+
+    With ``current`` limits the axis only grows: a slider dragged through a
+    sign change (a power passing through zero) does not rescale at every step.
+    """
     room = max(0.1 * max(high, -low), 0.5)
-    return (-axis_top(1.15 * max(-low, room)), axis_top(1.15 * max(high, room)))
+    bottom, top = -axis_top(1.15 * max(-low, room)), axis_top(1.15 * max(high, room))
+    if current is not None:
+        bottom, top = min(bottom, current[0]), max(top, current[1])
+    return bottom, top
 
 
 def _pair(x, digits=6):
@@ -193,17 +200,17 @@ class InverseDynamicsLab(Lab):
             "fy": s("tip pushes, Fy", start["fy"], -20, 20, 0.5, "N", ".1f"),
         })
         self.figure, (ax_arm, ax_parts, ax_power) = plots.figure(
-            ncols=3, width=10.0, height=4.2, gridspec_kw={"width_ratios": [1.45, 1.2, 1.0]})
+            ncols=3, width=9.0, height=3.8, gridspec_kw={"width_ratios": [1.3, 1.15, 1.0]})
         arm = self._arm(start["m2"], start["gravity"], start["damping"])
         self.drawing = plots.ArmDrawing(ax_arm, arm, np.zeros(2), force_scale=0.08,
                                         torque_scale=25.0, torque_radius=0.28, labels=False)
         self.drawing.frame(margin=0.4)
-        ax_arm.set_title("arm, motor torques τ, force F the tip applies (8 cm per N)",
-                         fontsize=8.5)
+        ax_arm.set_title("motor torques τ, force F the tip applies (8 cm/N)", fontsize=8.5)
         self.bars = StackedBars(ax_parts, [0, 1], PARTS, width=0.55)
         ax_parts.set_xticks([0, 1], ["shoulder τ1", "elbow τ2"])
         ax_parts.set_xlim(-0.6, 1.6)
         ax_parts.set_ylabel("torque [N m]")
+        ax_parts.yaxis.set_label_coords(-0.2, 0.5)      # clear of tick labels of any width
         ax_parts.set_title("parts of τ (black tick: total)", fontsize=9)
         ax_parts.grid(axis="y", alpha=0.3)
         ax_parts.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize=7.5,
@@ -213,13 +220,23 @@ class InverseDynamicsLab(Lab):
         ax_power.set_xticks([0, 1], ["motors", "where it goes"])
         ax_power.set_xlim(-0.6, 1.6)
         ax_power.set_ylabel("power [W]")
+        ax_power.yaxis.set_label_coords(-0.24, 0.5)
         ax_power.set_title("power balance", fontsize=9)
         ax_power.grid(axis="y", alpha=0.3)
         ax_power.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize=7.5,
                         frameon=False)
+        from matplotlib.ticker import MaxNLocator
+
+        for ax in (ax_parts, ax_power):                  # few tick labels: a rescale draws them
+            ax.yaxis.set_major_locator(MaxNLocator(5, steps=[1, 2, 2.5, 5, 10]))
         self._axes = (ax_parts, ax_power)
         self.artists = dict(self.drawing.artists, bars=self.bars.artists(),
                             power_bars=self.power_bars.artists())
+
+    def set_preset(self, name):
+        """Move the controls to a preset; the bars' axes fit its values afresh."""
+        self._tops = (None, None)
+        super().set_preset(name)
 
     def _arm(self, m2, gravity, damping):
         """The rods with these settings (cached: the sliders revisit the same few)."""
@@ -252,20 +269,22 @@ class InverseDynamicsLab(Lab):
         }
 
     def draw(self, v):
-        """Move the arm, the arrows and both sets of bars to the values ``v``."""
-        self.drawing.arm = v["arm"]
-        self.drawing.update(v["q"], v["tip_force"], v["tau"])
+        """Move both sets of bars, the arm and its arrows to the values ``v``."""
         lows_highs = [self.bars.update(v["parts"])]
         p = v["power"]
         lows_highs.append(self.power_bars.update(
             {"motor": [p.motor, 0.0], **{key: [0.0, getattr(p, key)] for key, _, _ in POWERS}}))
-        tops = tuple(_limits(low, high) for low, high in lows_highs)
+        tops = tuple(_limits(low, high, current)
+                     for (low, high), current in zip(lows_highs, self._tops))
         if tops != self._tops:                      # rescale: the background changes
             self._tops = tops
             for ax, limits in zip(self._axes, tops):
                 ax.set_ylim(*limits)
-            self.figure.set_layout_engine("constrained")   # lay out the new tick labels once
             self.rescaled()
+        # the torque arcs sweep their full length at the torque axis' range
+        self.drawing.torque_scale = max(-tops[0][0], tops[0][1])
+        self.drawing.arm = v["arm"]
+        self.drawing.update(v["q"], v["tip_force"], v["tau"])
 
     # -- the table ---------------------------------------------------------------------------
     def table_rows(self):
