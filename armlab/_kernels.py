@@ -49,13 +49,14 @@ class Constants:
     Built once per arm by ``PlanarArm._constants``.
     """
 
-    __slots__ = ("n", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "coulomb",
+    __slots__ = ("n", "shape", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "coulomb",
                  "has_friction", "zeros", "coef", "a0", "two_L", "m_lc", "backward", "plan",
                  "arrays")
 
     def __init__(self, lengths, masses, com, inertia, gravity, damping, coulomb, gear_ratio):
         n = len(lengths)
         self.n = n
+        self.shape = (n,)
         self.zeros = (0.0,) * n
         self.L, self.lc, self.m, self.inertia = lengths, com, masses, inertia
         self.gx, self.gy = gravity
@@ -132,13 +133,32 @@ def closed_form(k, ops, q, qd, qdd=None, force=None, with_mass=False):
     cv, g, rigid = [None] * n, [None] * n, [None] * n
     tip = [None] * n if force is not None else None
     gx, gy = k.gx, k.gy
-    # beyond link j: B_{j+1}, A_{j+1}, sum m_i a_i, sum m_i (C_i - P_{j+1}) x a_i, tip - P_{j+1}
-    Bx = By = A = Px = Py = Q = Rx = Ry = 0.0
+    # beyond link j: B_{j+1}, A_{j+1}, sum m_i a_i, sum m_i (C_i - P_{j+1}) x a_i, tip - P_{j+1};
+    # nothing lies beyond the tip's link, and joint 0 does not accelerate: the sums skip
+    # those terms (they would be zeros, and on arrays each costs a pass over the batch)
+    last = n - 1
+    Rx = Ry = 0.0
     for j, Lj, mj, mlc, cj, a0j, twoL, jj, inner in k.backward:
         c, s, ww, jx, jy = links[j]
-        A = a0j + A + twoL * (c * Bx + s * By)
-        Bx = cj * c + Bx
-        By = cj * s + By
+        own = mlc * (c * jy - s * jx) if j else 0.0     # c_j from link j's own mass
+        if j == last:
+            A = a0j
+            Bx = cj * c
+            By = cj * s
+            Q = own
+        else:
+            A = a0j + A + twoL * (c * Bx + s * By)
+            Bx = cj * c + Bx
+            By = cj * s + By
+            Q = own + Q + Lj * (c * Py - s * Px)          # then the links beyond, from joint j
+        if j:                                             # sum m_i a_i from link j outwards
+            t = mlc * ww
+            px = mj * jx - t * c
+            py = mj * jy - t * s
+            if j != last:
+                px = px + Px
+                py = py + Py
+            Px, Py = px, py
         # column j of M: M_jj = A_j, M_ij = A_j + (P_j - P_i).B_j for i < j
         if with_mass:
             M[jj] = acc = A
@@ -147,11 +167,6 @@ def closed_form(k, ops, q, qd, qdd=None, force=None, with_mass=False):
                 acc = acc + Li * (ei[0] * Bx + ei[1] * By)
                 M[ij] = M[ji] = acc
         g[j] = gj = By * gx - Bx * gy
-        # c_j: link j's own centre of mass, then the links beyond seen from joint j
-        t = mlc * ww
-        Q = mlc * (c * jy - s * jx) + Q + Lj * (c * Py - s * Px)
-        Px = mj * jx - t * c + Px
-        Py = mj * jy - t * s + Py
         cv[j] = Q
         total = Q + gj
         if mq is not None:
@@ -201,8 +216,10 @@ def mass_matrix(k, ops, q):
 def inverse(k, ops, q, qd, qdd, force=None):
     """Inverse dynamics by the closed form: ``M qdd + c + g + J^T F + friction``."""
     tau = closed_form(k, ops, q, qd, qdd, force)[5]
-    if k.has_friction:
-        tau = [t + f for t, f in zip(tau, friction(k, ops, qd))]
+    if k.coulomb:
+        return [t + f for t, f in zip(tau, friction(k, ops, qd))]
+    if k.has_friction:                                   # viscous only: B qd, inline
+        return [t + b * v for t, b, v in zip(tau, k.B, qd)]
     return tau
 
 
@@ -219,6 +236,21 @@ def kinetic(k, ops, q, qd):
     total = 0.5 * Mqd[0] * qd[0]
     for j in range(1, k.n):
         total = total + 0.5 * Mqd[j] * qd[j]
+    return [total]
+
+
+def potential(k, ops, q):
+    """Potential energy ``-sum_i m_i a_grav . C_i``, a one-item list."""
+    sin, cos = ops[0], ops[1]
+    phi, x, y, total = q[0], 0.0, 0.0, 0.0
+    for i in range(k.n):
+        if i:
+            phi = phi + q[i]
+        c = cos(phi)
+        s = sin(phi)
+        total = total - k.m[i] * (k.gx * (x + k.lc[i] * c) + k.gy * (y + k.lc[i] * s))
+        x = x + k.L[i] * c
+        y = y + k.L[i] * s
     return [total]
 
 
@@ -331,45 +363,56 @@ def rnea(k, ops, q, qd, qdd, force=None):
 def one_state(kernel, k, *values):
     """``kernel(k, FLOATS, *values)`` as an ``(n,)`` array, or None.
 
-    The public functions' fast path: when every value is plainly one finite
-    state (an ``(n,)`` array, list or tuple of numbers) and the result is
-    finite. Anything else (other shapes, NaN, inf, non-numbers, overflow, a
-    singular mass matrix) returns None, and the caller's general path
-    validates the input and raises the proper error.
+    The public functions' fast path, for values that are plainly one state:
+    ``(n,)`` arrays, or lists or tuples of ``n`` Python numbers. Anything else
+    (other shapes, non-numbers, overflow, a singular mass matrix, a result
+    that is not finite, which NaN or inf anywhere in the input makes it)
+    returns None, and the caller's general path validates the input and
+    raises the proper error.
     """
+    shape = k.shape
     try:
-        lists = list(map(_tolist, values))           # (n,) arrays: the usual case
-    except TypeError:                                # lists or tuples among them
-        try:
-            lists = [v.tolist() if type(v) is np.ndarray else list(v) for v in values]
-        except TypeError:
-            return None
-    n = k.n
-    total = 0.0
-    try:
-        for v in lists:
-            if len(v) != n:
-                return None
-            total += sum(v)
-    except (TypeError, ValueError, OverflowError):   # scalars, batches, text, huge ints
+        if len(values) == 3:                         # (q, qd, qdd or tau): the hottest call
+            a, b, c = values
+            if a.shape != shape or b.shape != shape or c.shape != shape:
+                return None                          # a batch, a scalar: never converted
+            out = kernel(k, FLOATS, a.tolist(), b.tolist(), c.tolist())
+        else:
+            for v in values:
+                if v.shape != shape:
+                    return None
+            out = kernel(k, FLOATS, *map(_tolist, values))
+        total = sum(out)
+    except AttributeError:                           # lists or tuples among them
+        return _plain_lists(kernel, k, values)
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
         return None
-    if type(total) is not float:                     # ints, bools or numpy scalars among them
-        try:
-            lists = [[float(x) for x in v] for v in lists]
-        except (TypeError, ValueError, OverflowError):
-            return None
-        total = sum(map(sum, lists))
-    if total - total != 0:                           # NaN or inf somewhere
-        return None
-    try:
-        out = kernel(k, FLOATS, *lists)
-    except (ValueError, OverflowError, ZeroDivisionError):
-        return None
-    total = sum(out)
-    return np.array(out) if total - total == 0 else None
+    if total - total == 0 and type(total) is float:
+        return np.array(out)
+    return None
 
 
 _tolist = np.ndarray.tolist
+
+
+def _plain_lists(kernel, k, values):
+    """:func:`one_state` for values among which are lists or tuples of ``n`` numbers."""
+    n, lists = k.n, []
+    try:
+        for v in values:
+            if type(v) is np.ndarray and v.shape == k.shape:
+                lists.append(v.tolist())
+            elif type(v) in (list, tuple) and len(v) == n and type(sum(v)) in (float, int):
+                lists.append(v)
+            else:
+                return None
+        out = kernel(k, FLOATS, *lists)
+        total = sum(out)
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None
+    if total - total == 0 and type(total) is float:
+        return np.array(out)
+    return None
 
 
 class NotFinite(ValueError):
@@ -399,24 +442,29 @@ def drive(kernel, k, named, tail):
         except (ValueError, OverflowError):                 # math: cos(inf) and the like
             raise not_finite(named) from None
         out = np.array(res, dtype=float).reshape(tail)
-        if not np.all(np.isfinite(out)):
-            raise not_finite(named)
-        return out
-    count = math.prod(batch)
-    flat = []
-    for a in arrays:
-        if a.ndim == 1:
-            flat.append(a.tolist())          # shared by every state
-        else:
-            flat.append(np.broadcast_to(a, batch + a.shape[-1:]).reshape(count, a.shape[-1]))
+    else:
+        count = math.prod(batch)
+        flat = [a.tolist() if a.ndim == 1 else
+                np.broadcast_to(a, batch + a.shape[-1:]).reshape(count, a.shape[-1])
+                for a in arrays]
+        out = blocks(kernel, k, flat, count, tail).reshape(batch + tail)
+    if not np.all(np.isfinite(out)):
+        raise not_finite(named)
+    return out
+
+
+def blocks(kernel, k, flat, count, tail):
+    """``kernel`` over ``count`` states, block by block, unchecked: ``(count, *tail)``.
+
+    ``flat``: per argument, a ``(count, w)`` array, or a list of ``w`` floats
+    shared by every state. Non-finite results stay in the output, silently.
+    """
     out = np.empty((count, math.prod(tail)))
-    with np.errstate(all="ignore"):          # non-finite results are refused below
+    with np.errstate(all="ignore"):
         for start in range(0, count, _BLOCK):
             stop = min(start + _BLOCK, count)
             comps = [f if type(f) is list else list(np.ascontiguousarray(f[start:stop].T))
                      for f in flat]
             for j, value in enumerate(kernel(k, ARRAYS, *comps)):
                 out[start:stop, j] = value
-    if not np.all(np.isfinite(out)):
-        raise not_finite(named)
-    return out.reshape(batch + tail)
+    return out.reshape((count,) + tail)

@@ -406,8 +406,4 @@ def potential_energy(arm, q):
     >>> potential_energy(rod_arm(), np.radians([30, -60])).round(6)
     np.float64(4.905)
     """
-    q = joint_vector(arm, "q", q)
-    p, e = _frames(arm, q)
-    com = _com_positions(arm, p, e)
-    arrays = arm._constants.arrays
-    return -np.einsum("...ia,ia->...", com, arrays["m"][:, None] * arrays["g"])
+    return K.drive(K.potential, arm._constants, _states(arm, q=q), ())[()]

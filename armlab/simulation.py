@@ -27,7 +27,7 @@ equation of motion is that of :mod:`armlab.dynamics` (no tip force here).
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from operator import mul
 
@@ -36,7 +36,6 @@ import numpy as np
 from armlab import _kernels as K
 from armlab._checks import finite_array, joint_vector, torque_bounds
 from armlab.control import _components, _plan_function, _PlanFollower
-from armlab.dynamics import kinetic_energy, potential_energy
 from armlab.trajectory import Quintic
 
 __all__ = ["Simulation", "simulate", "tracking_error", "METHODS"]
@@ -110,6 +109,32 @@ class Simulation:
     def batch_shape(self):
         """The shape of the batch of runs; ``()`` for one run."""
         return self.q.shape[:-2]
+
+    def run(self, index):
+        """One run of a batch, as a :class:`Simulation` of its own.
+
+        Parameters
+        ----------
+        index : int or tuple of int
+            The run's index in the batch shape.
+
+        Examples
+        --------
+        >>> from armlab import tabletop_arm
+        >>> sims = simulate(tabletop_arm(), np.radians([[30, 45], [40, 45]]), 0.01)
+        >>> sims.batch_shape, sims.run(1).batch_shape, sims.run(1).q.shape
+        ((2,), (), (11, 2))
+        """
+        if self.batch_shape == ():
+            raise ValueError("run: this Simulation is one run, not a batch")
+        index = np.index_exp[index]
+        if len(index) != len(self.batch_shape) or not all(
+                isinstance(i, (int, np.integer)) for i in index):
+            raise ValueError(f"run: index {index!r} must name one run of the batch of shape "
+                             f"{self.batch_shape} (one integer per batch dimension)")
+        per_run = ("q", "qd", "qdd", "tau_command", "tau", "saturated", "kinetic", "potential",
+                   "motor_work", "friction_work", "diverged")
+        return replace(self, **{name: getattr(self, name)[index] for name in per_run})
 
     @property
     def energy(self):
@@ -280,17 +305,18 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
     k = arm._constants
     h = dt / substeps
     step = _STEPS[method]
+    # the record, time first and runs last, so each tick writes contiguous memory
     lead = (runs,) if batch else ()
-    rows = lead + (ticks + 1, n)
-    rec = {name: np.empty(rows) for name in ("q", "qd", "qdd", "tau_command", "tau")}
-    saturated = np.zeros(rows, bool)
-    work = {name: np.empty(lead + (ticks + 1,)) for name in ("motor", "friction")}
+    rec = {name: np.empty((ticks + 1, n) + lead)
+           for name in ("q", "qd", "qdd", "tau_command", "tau")}
+    saturated = np.zeros((ticks + 1, n) + lead, bool)
+    work = {name: np.empty((ticks + 1,) + lead) for name in ("motor", "friction")}
     w_motor = w_friction = 0.0
     with np.errstate(all="ignore") if batch else _nothing():
         for tick in range(ticks + 1):
             t = tick * dt
             tau_cmd = command(t, q, qd)
-            tau = tau_cmd if bounds is None else _clip(tau_cmd, bounds, saturated, tick, batch)
+            tau = tau_cmd if bounds is None else _clip(tau_cmd, bounds, saturated[tick], batch)
             try:
                 if tick == ticks:
                     qdd = K.forward(k, ops, q, qd, tau)
@@ -304,28 +330,33 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
                                  "the time step (control_dt, substeps)") from None
             for name, value in (("q", q), ("qd", qd), ("qdd", qdd), ("tau_command", tau_cmd),
                                 ("tau", tau)):
-                row = rec[name][..., tick, :]
+                row = rec[name][tick]
                 for i in range(n):
-                    row[..., i] = value[i]
-            work["motor"][..., tick] = w_motor
-            work["friction"][..., tick] = w_friction
+                    row[i] = value[i]
+            work["motor"][tick] = w_motor
+            work["friction"][tick] = w_friction
             if tick < ticks:
                 q, qd = q_new, qd_new
                 w_motor = w_motor + dw_m
                 w_friction = w_friction + dw_f
 
-    out = {name: a.reshape(shape + a.shape[len(lead):]) for name, a in rec.items()}
+    def runs_first(a):
+        """``(ticks + 1, [n,] *lead)`` as ``(*shape, ticks + 1[, n])``."""
+        return np.moveaxis(a, tuple(range(a.ndim - len(lead))), tuple(range(
+            len(lead), a.ndim))).reshape(shape + a.shape[:a.ndim - len(lead)])
+
+    out = {name: runs_first(a) for name, a in rec.items()}
+    # energies of every recorded state, the kernels on arrays (a diverged run's are NaN)
+    states = runs * (ticks + 1)
+    flat_q, flat_qd = out["q"].reshape(states, n), out["qd"].reshape(states, n)
+    energy = {name: K.blocks(kernel, k, args, states, ()).reshape(shape + (ticks + 1,))
+              for name, kernel, args in (("kinetic", K.kinetic, [flat_q, flat_qd]),
+                                         ("potential", K.potential, [flat_q]))}
     finite = np.isfinite(out["q"]).all(-1) & np.isfinite(out["qd"]).all(-1)
-    kinetic, potential = np.full(finite.shape, np.nan), np.full(finite.shape, np.nan)
-    kinetic[finite] = kinetic_energy(arm, out["q"][finite], out["qd"][finite])
-    potential[finite] = potential_energy(arm, out["q"][finite])
-    return Simulation(time=np.arange(ticks + 1) * dt, **out,
-                      saturated=saturated.reshape(shape + rows[-2:]),
-                      kinetic=kinetic, potential=potential,
-                      motor_work=work["motor"].reshape(shape + (ticks + 1,)),
-                      friction_work=work["friction"].reshape(shape + (ticks + 1,)),
-                      diverged=~finite.all(-1), method=method, control_dt=dt,
-                      substeps=int(substeps))
+    return Simulation(time=np.arange(ticks + 1) * dt, **out, **energy,
+                      saturated=runs_first(saturated), motor_work=runs_first(work["motor"]),
+                      friction_work=runs_first(work["friction"]), diverged=~finite.all(-1),
+                      method=method, control_dt=dt, substeps=int(substeps))
 
 
 class _nothing:
@@ -376,18 +407,14 @@ def _array_caller(controller, n, shape):
     return command
 
 
-def _clip(tau, bounds, saturated, tick, batch):
-    """``tau`` clipped to the bounds, flagging clipped entries in ``saturated[..., tick, :]``."""
+def _clip(tau, bounds, saturated, batch):
+    """``tau`` clipped to the bounds, flagging clipped entries in ``saturated`` (this tick's)."""
     low, high = bounds
     out = []
     for i, x in enumerate(tau):
         lo, hi = low[i], high[i]
-        if batch:
-            y = np.clip(x, lo, hi)
-            saturated[:, tick, i] = y != x
-        else:
-            y = lo if x < lo else hi if x > hi else x
-            saturated[tick, i] = y != x
+        y = np.clip(x, lo, hi) if batch else lo if x < lo else hi if x > hi else x
+        saturated[i] = y != x
         out.append(y)
     return out
 

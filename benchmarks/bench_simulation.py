@@ -1,15 +1,27 @@
 """Speed of seed 000's control experiment: armlab's loop beside a Pinocchio ``aba`` loop.
 
-The control chapter's lab re-runs the 1.5 s experiment (1,500 control ticks at
-1 kHz, 15,000 semi-implicit Euler plant steps of 0.1 ms) whenever a slider
-moves. Targets (issue 3): one controller at most 150 ms, the four controllers of
-the comparison together at most 400 ms.
+The experiment: the 1.5 s move-and-hold (quintic (-45, 90) deg -> (60, -30) deg in
+0.8 s, then 0.7 s held), 1,500 control ticks at 1 kHz, 15,000 semi-implicit Euler
+plant steps of 0.1 ms, under each of seed 000's four controllers.
 
-The reference is the same loop written with Pinocchio: one ``pin.aba`` call per
-plant step (viscous friction subtracted from the torque, since Pinocchio ignores
-damping), the controllers' model terms by ``pin.rnea`` and
-``pin.computeGeneralizedGravity``. Both loops are timed in the same run, best
-and median of several repeats, and their trajectories are compared.
+Two measurements, each side by side with the same loop written with Pinocchio
+(one ``pin.aba`` call per plant step, viscous friction subtracted from the torque
+since Pinocchio ignores damping, the controllers' model terms by ``pin.rnea`` and
+``pin.computeGeneralizedGravity``), with the trajectories compared:
+
+* one run per controller (the control chapter's lab re-runs it whenever a slider
+  moves). Targets (issue 3): one controller at most 150 ms, all four at most 400 ms.
+* a gain map: 1,000 runs per controller in one batched ``simulate`` call (a 40 x 25
+  grid of Kp and Kd, each from 0.5x to 2x the seed's gains), against the same runs
+  made one by one in the Pinocchio loop. Target (issue 13): at least 20x the
+  Pinocchio loop's throughput. Pinocchio's rate is measured on every 20th run of
+  the grid (50 runs; each takes the same time), and those runs are compared with
+  the batch's. Peak memory of the batched call by ``tracemalloc`` (numpy reports
+  its arrays to it), in a second call (tracing slows every allocation).
+
+Times are CPU time of this process (``time.process_time``), not wall time: the
+machine is shared with other jobs, which stretch wall time unevenly; both sides
+are single-threaded, so on an idle machine the two are the same.
 
 Run: ``.venv/bin/python benchmarks/bench_simulation.py`` (or ``make bench``);
 rewrites ``benchmarks/simulation.md``.
@@ -19,6 +31,7 @@ import pathlib
 import platform
 import statistics
 import time
+import tracemalloc
 
 import numpy as np
 import pinocchio as pin
@@ -31,7 +44,10 @@ HERE = pathlib.Path(__file__).parent
 REPEATS = 7
 START, END = np.radians([-45, 90]), np.radians([60, -30])
 KP, KD, KI = np.array([60.0, 30.0]), np.array([4.0, 1.5]), np.array([60.0, 30.0])
+CT_KP, CT_KD = 400.0, 40.0
 DT, SUBSTEPS, DURATION = 1e-3, 10, 1.5
+GRID = (40, 25)                   # Kp scales x Kd scales: 1,000 runs
+SAMPLE = 20                       # Pinocchio runs every 20th run of the grid
 
 
 def pin_model(arm):
@@ -40,14 +56,16 @@ def pin_model(arm):
     return model
 
 
-def pin_loop(real, model_arm, kind, plan):
+def pin_loop(real, model_arm, kind, plan, kp_scale=1.0, kd_scale=1.0):
     """The experiment written with Pinocchio: one pin.aba per plant step."""
-    plant, plant_data = pin_model(real), None
+    plant = pin_model(real)
     plant_data = plant.createData()
-    ctrl, ctrl_data = pin_model(model_arm), None
+    ctrl = pin_model(model_arm)
     ctrl_data = ctrl.createData()
     B_real = np.array(real.damping)
     B_model = np.array(model_arm.damping)
+    kp, kd, ki = kp_scale * KP, kd_scale * KD, kp_scale * KI
+    ct_kp, ct_kd = kp_scale * CT_KP, kd_scale * CT_KD
     q, v = START.copy(), np.zeros(2)
     h = DT / SUBSTEPS
     ticks = round(DURATION / DT)
@@ -63,12 +81,12 @@ def pin_loop(real, model_arm, kind, plan):
         dt = 0.0 if t_last is None else t - t_last
         t_last = t
         if kind == "computed_torque":
-            wanted = qdd_ref + 400.0 * e + 40.0 * de
+            wanted = qdd_ref + ct_kp * e + ct_kd * de
             tau = pin.rnea(ctrl, ctrl_data, q, v, wanted) + B_model * v
         else:
             if kind in ("pid", "feedforward_pid"):
-                integral = integral + KI * e * dt
-            tau = KP * e + KD * de + integral
+                integral = integral + ki * e * dt
+            tau = kp * e + kd * de + integral
             if kind == "pd_gravity":
                 tau = tau + pin.computeGeneralizedGravity(ctrl, ctrl_data, q)
             elif kind == "feedforward_pid":
@@ -83,22 +101,51 @@ def pin_loop(real, model_arm, kind, plan):
     return qs, taus
 
 
-def controllers(real, model, plan):
+def controllers(real, model, plan, kp_scale=1.0, kd_scale=1.0):
+    """Seed 000's four controllers; array scales (..., 1) make a batch of gains."""
+    ps, ds = kp_scale, kd_scale
     return {
-        "pid": al.pid(plan, KP, KD, KI, integral=al.gravity_torques(real, START)),
-        "pd_gravity": al.pd_gravity(model, plan, KP, KD),
-        "feedforward_pid": al.feedforward_pid(model, plan, KP, KD, KI),
-        "computed_torque": al.computed_torque(model, plan, 400, 40),
+        "pid": al.pid(plan, ps * KP, ds * KD, ps * KI, integral=al.gravity_torques(real, START)),
+        "pd_gravity": al.pd_gravity(model, plan, ps * KP, ds * KD),
+        "feedforward_pid": al.feedforward_pid(model, plan, ps * KP, ds * KD, ps * KI),
+        "computed_torque": al.computed_torque(model, plan, ps * CT_KP, ds * CT_KD),
     }
 
 
 def timed(fn, repeats=REPEATS):
+    """Best and median CPU time of ``repeats`` calls [s], and the last result."""
     times, out = [], None
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         out = fn()
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
     return min(times), statistics.median(times), out
+
+
+def gain_map(real, model, plan, names):
+    """1,000 runs per controller in one call, beside every 20th run in the Pinocchio loop."""
+    kp_scale = np.repeat(np.linspace(0.5, 2.0, GRID[0]), GRID[1])[:, None]   # (1000, 1)
+    kd_scale = np.tile(np.linspace(0.5, 2.0, GRID[1]), GRID[0])[:, None]
+    runs = kp_scale.shape[0]
+    sample = range(0, runs, SAMPLE)
+    rows = []
+    for name in names:
+        c = controllers(real, model, plan, kp_scale, kd_scale)[name]
+        batch_time, _, sims = timed(lambda: al.simulate(real, START, DURATION, c), repeats=2)
+        tracemalloc.start()
+        al.simulate(real, START, DURATION, c)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        t0 = time.process_time()
+        pin_q = [pin_loop(real, model, name, plan, kp_scale[i, 0], kd_scale[i, 0])[0]
+                 for i in sample]
+        pin_time = (time.process_time() - t0) / len(sample)           # per run
+        gap = max(np.degrees(np.abs(pq - sims.q[i]).max()) for pq, i in zip(pin_q, sample))
+        largest = np.degrees(np.abs(al.tracking_error(sims, plan)).max(axis=-2))
+        rows.append((name, runs, batch_time, pin_time, gap, peak, int(sims.diverged.sum()),
+                     largest[:, 0].min(), largest[:, 0].max()))
+        del sims
+    return rows
 
 
 def main():
@@ -130,6 +177,7 @@ def main():
     rk4_best, rk4_med, _ = timed(lambda: al.simulate(real, START, DURATION,
                                                      controllers(real, model, plan)["pid"],
                                                      method="rk4"), repeats=3)
+    batch_rows = gain_map(real, model, plan, names)
 
     # per-call costs (best of 5 rounds), for the story of why the loop runs the core's
     # kernels on floats
@@ -154,11 +202,13 @@ def main():
         "",
         "Written by `benchmarks/bench_simulation.py`; numbers from the machine that ran it.",
         "",
+        "## One run per controller",
+        "",
         "One run: the 1.5 s move-and-hold (1,500 control ticks at 1 kHz, 15,000 semi-implicit",
         "Euler plant steps of 0.1 ms, energies and work recorded). Pinocchio: the same loop with",
         "one `pin.aba` call per plant step, model terms by `pin.rnea` /",
         "`computeGeneralizedGravity`, nothing else recorded. "
-        f"Best and median of {REPEATS} repeats, same process.",
+        f"Best and median CPU time of {REPEATS} repeats, same process.",
         "",
         "| controller | armlab best [ms] | armlab median [ms] | Pinocchio best [ms] "
         "| Pinocchio median [ms] | max gap in q [deg] |",
@@ -178,15 +228,49 @@ def main():
         f"For comparison: the same PID run with RK4 (four dynamics evaluations per plant step): "
         f"{rk4_best * ms:.0f} ms best, {rk4_med * ms:.0f} ms median.",
         "",
+        "## A gain map: 1,000 runs in one call",
+        "",
+        f"Each controller with a {GRID[0]} x {GRID[1]} grid of gains (Kp and Ki scaled together "
+        "from 0.5x to 2x the seed's, Kd from 0.5x to 2x; computed torque's 400 and 40 alike), "
+        "1,000 runs of the same experiment in one `simulate` call: numpy steps all runs at "
+        "once, the loops run over time and links only. Pinocchio: the same runs one by one "
+        f"in the loop above, timed on every {SAMPLE}th run of the grid "
+        f"({GRID[0] * GRID[1] // SAMPLE} runs); its throughput is runs per second of those. "
+        "The gap compares those runs' angles with the batch's. Peak memory: the largest "
+        "total of numpy and Python allocations during the call (`tracemalloc`), most of it "
+        "the record (1,000 x 1,501 rows of angles, speeds, accelerations, two torques, "
+        "energies and work).",
+        "",
+        "| controller | runs | armlab, one call (best of 2) [s] | armlab [runs/s] "
+        "| Pinocchio [runs/s] "
+        "| speed-up | max gap in q [deg] | peak memory [MB] | diverged | largest shoulder "
+        "error over the map [deg] |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    speedups = []
+    for name, runs, bt, pt, gap, peak, diverged, lo, hi in batch_rows:
+        speedup = (runs / bt) / (1 / pt)
+        speedups.append(speedup)
+        lines.append(f"| {name} | {runs} | {bt:.2f} | {runs / bt:.0f} | {1 / pt:.1f} "
+                     f"| {speedup:.0f}x | {gap:.1e} | {peak / 2**20:.0f} | {diverged} "
+                     f"| {lo:.3f} to {hi:.2f} |")
+    lines += [
+        "",
+        f"Target (issue 13): at least 20x the Pinocchio loop's throughput "
+        f"({'met' if min(speedups) >= 20 else 'NOT met'}: {min(speedups):.0f}x at the least).",
+        "",
+        "## Where the time goes",
+        "",
         "Per single-state call: armlab's public `forward_dynamics` (input checks, arrays in "
         f"and out) {numpy_call * 1e6:.1f} µs, `pin.aba` {aba_call * 1e6:.1f} µs. The loop "
         "has no physics of its own: it calls the kernel behind `forward_dynamics` "
-        "(`armlab.dynamics`, closed form and elimination, written once for any number of "
-        "links) on plain floats, without the input checks: "
-        f"{kernel_call * 1e6:.1f} µs a call. One two-link semi-implicit Euler plant step "
-        f"(friction, forward dynamics, update) costs {kernel_step * 1e6:.1f} µs, so the "
-        f"15,000 plant steps are about {15000 * kernel_step * ms:.0f} ms of each run; the "
-        "rest is the 1,500 controller calls and the record. In the Pinocchio loop "
+        "(`armlab._kernels`, closed form and elimination, written once for any number of "
+        "links) on plain floats for one run and on numpy arrays for a batch, without the "
+        f"input checks: {kernel_call * 1e6:.1f} µs a call on floats. One two-link "
+        "semi-implicit Euler plant step (friction, forward dynamics, update) costs "
+        f"{kernel_step * 1e6:.1f} µs, so the 15,000 plant steps are about "
+        f"{15000 * kernel_step * ms:.0f} ms of each run; the rest is the 1,500 controller "
+        "calls and the record. In the Pinocchio loop "
         f"`aba` itself is about {15000 * aba_call * ms:.0f} ms of each run; the rest is the "
         "numpy arithmetic around it.",
         "",
