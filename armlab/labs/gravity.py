@@ -50,7 +50,7 @@ STABILITY = {
 ELBOW_GAIN = 0.5
 
 #: Shoulder gains of the sag curve [N m/rad].
-KP_SWEEP = np.geomspace(5.0, 400.0, 48)
+KP_SWEEP = np.geomspace(5.0, 400.0, 32)
 
 
 def lab_arm(name, m2=None, payload=0.0, mount=0.0):
@@ -114,17 +114,22 @@ class WeightDrawing:
     force_scale : float
         Length of a weight arrow per newton [m/N].
 
+    labels : bool
+        Write each weight's size next to its arrow.
+
     Attributes
     ----------
     artists : dict
-        ``"links"``, ``"joints"``, ``"coms"``, ``"weights"`` (one arrow per link
-        and one for the payload), ``"actions"`` (lines of action), ``"payload"``,
-        ``"plate"``, ``"hatch"``, ``"ghost"``, ``"weight_labels"``.
+        The artists that move with the pose: ``"links"``, ``"joints"``, ``"coms"``,
+        ``"weights"`` (one arrow per link and one for the payload: a line ending
+        in a downward triangle), ``"actions"`` (lines of action), ``"payload"``,
+        ``"ghost"``, ``"weight_labels"`` (empty without ``labels``), and the
+        mounting surface, ``"plate"`` and its ``"hatch"`` (short strokes).
+    mount : float
+        The base's turn from a floor mounting [rad], from the arm's gravity.
     """
 
     def __init__(self, ax, arm, q, payload=0.0, *, force_scale=0.02, labels=True):
-        from matplotlib.patches import FancyArrowPatch, Polygon
-
         from armlab.plots import COLORS
 
         self.ax, self.force_scale, self.labels = ax, force_scale, labels
@@ -132,9 +137,7 @@ class WeightDrawing:
         a = self.artists = {}
         (a["plate"],) = ax.plot([], [], color=COLORS["arm"], lw=4, solid_capstyle="butt",
                                 zorder=2)
-        a["hatch"] = Polygon(np.zeros((4, 2)), closed=True, hatch="////", facecolor="none",
-                             edgecolor=COLORS["weight"], lw=0, zorder=1)
-        ax.add_patch(a["hatch"])
+        (a["hatch"],) = ax.plot([], [], color=COLORS["weight"], lw=0.8, zorder=1)
         (a["ghost"],) = ax.plot([], [], color=COLORS["weight"], lw=3, ls=(0, (2, 1.5)),
                                 alpha=0.8, zorder=2, solid_capstyle="round")
         (a["links"],) = ax.plot([], [], color=COLORS["arm"], lw=5, solid_capstyle="round",
@@ -146,15 +149,12 @@ class WeightDrawing:
         (a["coms"],) = ax.plot([], [], "o", ms=7, mfc="white", mec=COLORS["arm"], mew=1.5,
                                zorder=6)
         (a["payload"],) = ax.plot([], [], "s", ms=6, color=self.colors[2], zorder=4)
-        a["weights"] = []
-        a["weight_labels"] = []
-        for color in self.colors:
-            arrow = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=12,
-                                    color=color, lw=1.8, zorder=5)
-            ax.add_patch(arrow)
-            a["weights"].append(arrow)
-            a["weight_labels"].append(ax.text(0, 0, "", color=color, fontsize=8, zorder=7,
-                                              ha="left", va="top"))
+        # Weights point straight down in the world: a line with a triangle at its end
+        # (much cheaper to redraw than an arrow patch).
+        a["weights"] = [ax.plot([], [], color=color, lw=1.8, marker="v", ms=7, markevery=[1],
+                                zorder=5)[0] for color in self.colors]
+        a["weight_labels"] = [ax.text(0, 0, "", color=color, fontsize=8, zorder=7, ha="left",
+                                      va="top") for color in (self.colors if labels else [])]
         ax.set_aspect("equal")
         ax.set_xlabel("x [m] (world)")
         ax.set_ylabel("y [m] (world, up)")
@@ -176,8 +176,12 @@ class WeightDrawing:
         half, depth = 0.12 * reach, 0.07 * reach
         plate = _turn(np.array([[-half, 0.0], [half, 0.0]]), self.mount)
         a["plate"].set_data(plate[:, 0], plate[:, 1])
-        a["hatch"].set_xy(_turn(np.array([[-half, 0], [half, 0], [half, -depth],
-                                          [-half, -depth]]), self.mount))
+        # the surface behind the plate: short strokes, one line broken by NaN
+        x0 = np.linspace(-half, half - depth, 7)
+        strokes = np.stack([np.c_[x0, np.zeros(7)], np.c_[x0 + depth, np.full(7, -depth)],
+                            np.full((7, 2), np.nan)], axis=1).reshape(-1, 2)
+        hatch = _turn(strokes, self.mount)
+        a["hatch"].set_data(hatch[:, 0], hatch[:, 1])
         if ghost is None:
             a["ghost"].set_data([], [])
         else:
@@ -188,15 +192,17 @@ class WeightDrawing:
         top = 1.3 * reach
         for k, (point, load) in enumerate(zip(points, loads)):
             visible = bool(shown[k]) and load > 0
-            arrow, label, line = a["weights"][k], a["weight_labels"][k], a["actions"][k]
+            arrow, line = a["weights"][k], a["actions"][k]
             arrow.set_visible(visible)
-            label.set_visible(visible and self.labels)
             line.set_visible(visible)
-            end = point + np.array([0.0, -self.force_scale * load])
-            arrow.set_positions(tuple(point), tuple(end))
-            label.set_position((point[0] + 0.02 * reach, end[1]))
-            label.set_text(f"{load:.2f} N")
+            end = point[1] - self.force_scale * load
+            arrow.set_data([point[0], point[0]], [point[1], end])
             line.set_data([point[0], point[0]], [-top, top])
+            if self.labels:
+                label = a["weight_labels"][k]
+                label.set_visible(visible)
+                label.set_position((point[0] + 0.02 * reach, end))
+                label.set_text(f"{load:.2f} N")
         a["payload"].set_data(*([[p[-1, 0]], [p[-1, 1]]] if payload > 0 else [[], []]))
         a["payload"].set_visible(bool(shown[2]) and payload > 0)
         return self
@@ -281,6 +287,7 @@ class GravityLab(Lab):
     def __init__(self, preset="horizontal hold", render=True):
         self._arm_name = None
         self._sag_top = None
+        self._sweep_key = None
         super().__init__(preset, render)
 
     def build(self, start):
@@ -310,16 +317,17 @@ class GravityLab(Lab):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
         # Fixed margins, no layout engine: the axes keep their place when a range changes.
-        self.figure = plots.BookFigure(figsize=(9.0, 5.4))
+        self.figure = plots.BookFigure(figsize=(8.4, 4.9))
         FigureCanvasAgg(self.figure)
-        grid = self.figure.add_gridspec(2, 2, width_ratios=[1.25, 1], left=0.07, right=0.98,
-                                        bottom=0.09, top=0.95, wspace=0.3, hspace=0.42)
+        grid = self.figure.add_gridspec(2, 2, width_ratios=[1.25, 1], left=0.09, right=0.98,
+                                        bottom=0.11, top=0.95, wspace=0.3, hspace=0.45)
         ax_arm = self.figure.add_subplot(grid[:, 0])
         ax_bar = self.figure.add_subplot(grid[0, 1])
         ax_sag = self.figure.add_subplot(grid[1, 1])
         empty, _ = lab_arm(start["arm"], start["m2"], start["payload"],
                            np.radians(start["mount"]))
-        self.drawing = WeightDrawing(ax_arm, empty, np.radians([start["q1"], start["q2"]]))
+        self.drawing = WeightDrawing(ax_arm, empty, np.radians([start["q1"], start["q2"]]),
+                                     labels=False)
         ax_arm.set_title("weights (arrows) and the PD's sag (dashed)", fontsize=9)
         # the shares: three bars per joint, and the total
         offsets = np.array([-0.3, -0.1, 0.1])
@@ -381,7 +389,12 @@ class GravityLab(Lab):
             stability = "unstable"
         else:
             stability = "neutral"
-        sweep = pd_sag(loaded, q, KP_SWEEP[:, None] * np.array([1.0, ELBOW_GAIN]))
+        # The sag curve depends on the arm and the pose, not on Kp or the toggles.
+        key = (name, float(q[0]), float(q[1]), m2, payload, float(mount))
+        if key != self._sweep_key:
+            self._sweep_key = key
+            self._sweep = pd_sag(loaded, q, KP_SWEEP[:, None] * np.array([1.0, ELBOW_GAIN]))
+        sweep = self._sweep
         return {
             "arm": name, "q": q, "empty": empty, "loaded": loaded, "payload": payload,
             "g": g, "shares": shares, "stiffness": K, "eigenvalues": eig,
