@@ -177,6 +177,7 @@ class InverseDynamicsLab(Lab):
     def __init__(self, preset="accelerate from horizontal", render=True):
         self._arms = {}
         self._tops = (None, None)
+        self._refit = False
         super().__init__(preset, render)
 
     def build(self, start):
@@ -235,8 +236,11 @@ class InverseDynamicsLab(Lab):
 
     def set_preset(self, name):
         """Move the controls to a preset; the bars' axes fit its values afresh."""
-        self._tops = (None, None)
-        super().set_preset(name)
+        self._refit = True
+        try:
+            super().set_preset(name)
+        finally:
+            self._refit = False
 
     def _arm(self, m2, gravity, damping):
         """The rods with these settings (cached: the sliders revisit the same few)."""
@@ -274,7 +278,7 @@ class InverseDynamicsLab(Lab):
         p = v["power"]
         lows_highs.append(self.power_bars.update(
             {"motor": [p.motor, 0.0], **{key: [0.0, getattr(p, key)] for key, _, _ in POWERS}}))
-        tops = tuple(_limits(low, high, current)
+        tops = tuple(_limits(low, high, None if self._refit else current)
                      for (low, high), current in zip(lows_highs, self._tops))
         if tops != self._tops:                      # rescale: the background changes
             self._tops = tops
