@@ -27,7 +27,7 @@ def book():
     ("The request needs", ["(2.666667, 0.833333)", "(19.620, 4.905)", "(22.286667, 5.738333)",
                            "0.833333", "(20.000000, 5.738333)", "(-2.92, 9.80)"]),
     # ... and its check M (qdd_real - qdd_req) = deficit
-    ("the acceleration error", ["(-2.286667, 0.000000)", "(-3.92, 9.80)", "(-2.286667, 0.000000)"]),
+    ("N m, the acceleration error", ["(-2.286667, 0.000000)", "(-3.92, 9.80)", "(-2.286667, 0.000000)"]),
     ("Why backwards?", ["5.74", "8/3", "7/12", "1.7143"]),
     # Example 2, seed 001's exercise: (0, 2) under 1.5 N m without gravity
     ("Without gravity the request is pure inertia", ["(5/3, 2/3)", "(3/2, 2/3)",
