@@ -218,7 +218,7 @@ def test_max_tip_force_is_never_negative_when_the_limits_exclude_zero():
     assert np.isnan(al.max_tip_force(arm, q, [1, 0], window))
     assert al.max_tip_force(arm, q, [-1, 0], window) == 2 / 0.65
     s = al.max_tip_force(al.tabletop_arm(), [0.3, 0.4], [1.0, 0.0], window)
-    assert np.isnan(s)                                      # the case: was -2.5
+    assert np.isnan(s)                                      # it returned -6.2 before
 
 
 @PROPS
