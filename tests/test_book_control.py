@@ -33,12 +33,17 @@ def book():
     # seed 000: PD sags 5.5 and 0.9 deg; g(q) = (5.4148, 0.3174) N m
     ("The arm sags", ["5.5", "0.9", "3e-10", "5.4148", "0.3174"]),
     ("so the arm starts held", ["5.0291", "0.8671"]),
+    # the worked tick after a bump: PID and PD + gravity (the exercises' visible checks)
+    ("The spring pushes with", ["-2.0944", "1.0472", "-2.00", "0.75", "5.4127", "0.3184",
+                                "1.3183", "2.1156"]),
+    ("The weight at", ["5.3090", "0.3174", "1.2146", "2.1146"]),
     ("the error stays at", ["0", "5.4148", "0.3174"]),
     ("the arm stays exactly where it is", ["0"]),
     ("the arm rests on the plan, so the torque is the holding", ["5.0291", "0.8671"]),
     # computed torque: 20 rad/s, critically damped
     ("Both joints respond at 20 rad/s", ["400", "40"]),
-    ("At 1 kHz the simulated error stays within", ["0.0074", "0.00074", "10"]),
+    ("At its first tick the controller asks for", ["6.9575", "0.8488", "4.8813", "0.8671", "0.0074",
+                                                  "0.00074", "10"]),
     # seed 000's headline: PID 4.95 deg, full model 0.009 deg; the cuts 50-500x, 40x, ~4x
     ("PID alone falls", ["4.95", "0.009"]),
     ("At the shoulder the two controllers", ["564", "54"]),
@@ -151,3 +156,23 @@ def test_static_lab_view_is_introduced_before_the_live_cell():
     intro = block(PAGE, "This page was built without a running kernel")
     live = block(PAGE, "the same view comes alive")
     assert intro.sourceline < line_of(PAGE, "fig-control-lab") < live.sourceline
+
+
+def test_links_exercises():
+    """The chapter ends with its exercise set: the notebook on GitHub, Binder, and the list
+    of its parts with the notebook's points"""
+    import re
+
+    from _bookbuild import HTML
+    from armlab.grading.testing import ExerciseSet
+
+    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
+    assert "exercises/control/control.ipynb" in text
+    assert ("mybinder.org/v2/gh/armlab-book/armlab/main?urlpath=lab/tree/exercises/control/"
+            "control.ipynb") in text
+    exercises = ExerciseSet("control")
+    intro = block(PAGE, "Its six parts")
+    assert f"({exercises.total():.0f} points)" in " ".join(intro.get_text(" ").split())
+    items = intro.find_next_sibling("ol").find_all("li")
+    listed = [float(re.search(r"\((\d+) points\)", li.get_text(" ")).group(1)) for li in items]
+    assert listed == [part["points"] for part in exercises.parts().values()]
