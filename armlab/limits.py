@@ -388,8 +388,10 @@ class Motor:
 class JointDrive(NamedTuple):
     """A motor seen from the joint, through a gear of ratio ``G`` (ideal, lossless teeth).
 
-    Attributes (each an array of the gear ratio's shape)
-    ----------------------------------------------------
+    Every attribute is an array of the gear ratio's shape.
+
+    Attributes
+    ----------
     gear_ratio : ndarray
         ``G``, motor turns per joint turn.
     torque : ndarray

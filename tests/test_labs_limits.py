@@ -241,3 +241,15 @@ def test_gear_sweep_against_direct_calls():
     assert np.isinf(sweep["torque"][0])             # 6 N m cannot carry the arm's weight
     fig = limits_module.gear_figure(sweep, worked=80)
     np.testing.assert_allclose(fig.axes[1].lines[0].get_ydata(), sweep["torque"])
+
+
+@pytest.mark.parametrize("preset, text", [
+    ("horizontal acceleration (25 N m)", "capacity 0.274 kg\n(joint 1 limits)"),
+    ("elbow request at 1.5 N m, no gravity", "no gravity: any payload"),
+    ("capacity nan: 15 N m cannot hold the arm", "capacity nan: joint 1\ncannot hold the arm"),
+    ("capacity inf: pointing straight up", "capacity inf: no joint\ncarries a payload"),
+])
+def test_arm_panel_shows_the_pose_capacity(lab, preset, text):
+    """The pose's payload capacity is written on the arm's panel, and follows the presets"""
+    lab.set_preset(preset)
+    assert lab.artists["capacity"].get_text() == text

@@ -80,10 +80,11 @@ class LimitsLab(Lab):
         (:data:`POLICY_NAMES`), ``"payload"`` [kg], and ``"preset"``,
         ``"table"``, ``"image"``.
     figure : matplotlib.figure.Figure
-        Three panels: the arm with the applied torques (arcs) and where the
+        Three panels: the arm with the applied torques (arcs), where the
         requested and the realized accelerations take it in
-        :data:`GHOST_TIME` s (dashed and solid ghosts); the torques (requested,
-        applied, limits); the accelerations (requested, realized).
+        :data:`GHOST_TIME` s (dashed and solid ghosts) and the pose's payload
+        capacity; the torques (requested, applied, limits); the accelerations
+        (requested, realized).
     values : dict
         ``"q"``, ``"qd"``, ``"qdd_request"`` (SI); ``"requested"``,
         ``"applied"``, ``"deficit"`` [N m]; ``"qdd"`` (realized) and
@@ -123,7 +124,7 @@ class LimitsLab(Lab):
             "payload": self.slider("payload at the tip", start["payload"], 0, 3, 0.05, "kg",
                                    ".2f"),
         })
-        self.figure = plots.BookFigure(figsize=(10.5, 3.9))
+        self.figure = plots.BookFigure(figsize=(9.8, 3.7))
         FigureCanvasAgg(self.figure)
         ax_arm, ax_tau, ax_acc = self.figure.subplots(1, 3, gridspec_kw=dict(
             width_ratios=[1.45, 1, 1], left=0.06, right=0.99, bottom=0.13, top=0.91,
@@ -138,6 +139,8 @@ class LimitsLab(Lab):
         (g_real,) = ax_arm.plot([], [], color=plots.COLORS["force"], **ghost,
                                 label="realized motion")
         ax_arm.legend(loc="lower left", fontsize=7, frameon=False)
+        capacity = ax_arm.text(0.97, 0.97, "", transform=ax_arm.transAxes, ha="right", va="top",
+                               fontsize=8, color=plots.COLORS["arm"])
         ax_arm.set_title(f"applied torques (arcs); poses after {GHOST_TIME:g} s", fontsize=9)
         colors = [plots.COLORS["weight"], plots.COLORS["torque"]]
         tau_bars = [ax_tau.bar(np.arange(2) + dx, [0, 0], width=0.36, color=c, label=lab)
@@ -158,6 +161,7 @@ class LimitsLab(Lab):
         self._tau_bars = [list(b) for b in tau_bars]
         self._acc_bars = [list(b) for b in acc_bars]
         self.artists = dict(self.drawing.artists, ghost_request=g_req, ghost_realized=g_real,
+                            capacity=capacity,
                             tau_bars=[b for bs in tau_bars for b in bs],
                             acc_bars=[b for bs in acc_bars for b in bs], limit_lines=limit_lines)
         self._ax_tau, self._ax_acc = ax_tau, ax_acc
@@ -205,6 +209,7 @@ class LimitsLab(Lab):
                 bar.set_height(h)
         for s, line in zip((-1, 1), self.artists["limit_lines"]):
             line.set_ydata([s * v["limit"]] * 2)
+        self.artists["capacity"].set_text(self.capacity_label(v))
         tau_top = axis_top(1.15 * max(v["limit"], np.abs(v["requested"]).max()))
         acc_top = axis_top(1.15 * max(np.abs(v["qdd_request"]).max(), np.abs(v["qdd"]).max(),
                                       0.1))
@@ -216,6 +221,18 @@ class LimitsLab(Lab):
             self._ax_tau.set_ylim(-tau_top, tau_top)
             self._ax_acc.set_ylim(-acc_top, acc_top)
             self.rescaled()
+
+    @staticmethod
+    def capacity_label(v):
+        """The pose's payload capacity in a few words, for the arm panel."""
+        if not v["gravity"]:
+            return "no gravity: any payload"
+        pose, joint = v["pose_capacity"], v["limiting_joint"]
+        if np.isnan(pose):
+            return f"capacity nan: joint {joint + 1}\ncannot hold the arm"
+        if np.isinf(pose):
+            return "capacity inf: no joint\ncarries a payload"
+        return f"capacity {pose:.3f} kg\n(joint {joint + 1} limits)"
 
     # -- the table ---------------------------------------------------------------------------
     def table_rows(self):
