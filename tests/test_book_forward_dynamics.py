@@ -202,3 +202,14 @@ def test_lab_static_view_and_live_cell():
     assert ["q at t = 0.25 s", "(-35.4, 98.7)", "deg"] in cells
 
 
+
+
+def test_exercises_section_links_the_notebook_and_binder():
+    """The chapter ends with its exercise notebook, a Binder launch and the parts' points"""
+    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
+    assert "exercises/forward_dynamics/forward_dynamics.ipynb" in text
+    assert ("mybinder.org/v2/gh/armlab-book/armlab/main?urlpath=lab/tree/exercises/"
+            "forward_dynamics/forward_dynamics.ipynb") in text
+    items = [li.get_text(" ", strip=True) for li in soup(PAGE).find_all("li")
+             if re.search(r"\(\d+ points\)", li.get_text())]
+    assert [int(re.search(r"\((\d+) points\)", t).group(1)) for t in items] == [5, 4, 4, 5, 4, 2, 2]
