@@ -44,6 +44,10 @@ WORKED = {
         ("A horizontal force has a lever arm", "giving (-6.5, -4.0) N m"),
         ("One degree from stretched, a 20 N m limit", "allows a push of 2865 N along the arm"),
     ],
+    "book/inverse_dynamics": [
+        ("Only the first column of", "(22.286667, 5.738333) N m."),
+        ("closes the books", "15.592571 W, 15.280071 W raise the arm"),
+    ],
 }
 
 
