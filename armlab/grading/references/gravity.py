@@ -40,6 +40,20 @@ def _arms(rng, count, **kwargs):
     return [ARM] + [rng.arm(**kwargs) for _ in range(count)]
 
 
+def _pose_cases(rng):
+    """Two poses on each of three arms, then an arm on a wall and one on a ceiling."""
+    cases = [Case(arm=arm, q=rng.pose(2)) for arm in _arms(rng, 2) for _ in range(2)]
+    cases.append(Case(arm=rng.arm(gravity=(-9.81, 0.0)), q=rng.pose(2),
+                      label="an arm mounted on a wall"))
+    cases.append(Case(arm=rng.arm(gravity=(0.0, 9.81)), q=rng.pose(2),
+                      label="an arm hanging from a ceiling"))
+    return cases
+
+
+FLOOR = ("use arm.gravity, the acceleration of gravity as a 2-vector: on a wall or a ceiling "
+         "it does not point along -y")
+
+
 # ---------------------------------------------------------------- the links' geometry
 def _frames(arm, q, at_link_end=False, absolute=False):
     """Joint positions p_j (n + 1 of them, base first) and centres of mass c_i."""
@@ -79,12 +93,7 @@ def potential_energy(arm, q):
 
 @potential_energy.fresh
 def _potential_cases(rng):
-    cases = [Case(arm=arm, q=rng.pose(2)) for arm in _arms(rng, 2) for _ in range(2)]
-    cases.append(Case(arm=rng.arm(gravity=(-9.81, 0.0)), q=rng.pose(2),
-                      label="an arm mounted on a wall"))
-    cases.append(Case(arm=rng.arm(gravity=(0.0, 9.81)), q=rng.pose(2),
-                      label="an arm hanging from a ceiling"))
-    return cases
+    return _pose_cases(rng)
 
 
 @potential_energy.mistake("right size, wrong sign: P grows as the weights rise, P = -sum m_i "
@@ -104,8 +113,7 @@ def _potential_absolute(arm, q):
     return _potential(arm, q, absolute=True)
 
 
-@potential_energy.mistake("use arm.gravity, the acceleration of gravity as a 2-vector: on a "
-                          "wall or a ceiling it does not point along -y")
+@potential_energy.mistake(FLOOR)
 def _potential_floor(arm, q):
     return _potential(arm, q, floor=True)
 
@@ -136,13 +144,8 @@ def gravity_stiffness(arm, q):
 
 @gravity_stiffness.fresh
 def _stiffness_cases(rng):
-    cases = [Case(arm=arm, q=rng.pose(2)) for arm in _arms(rng, 2) for _ in range(2)]
-    cases.append(Case(arm=RODS, q=deg(-90, 0), label="the rods hanging straight down"))
-    cases.append(Case(arm=rng.arm(gravity=(-9.81, 0.0)), q=rng.pose(2),
-                      label="an arm mounted on a wall"))
-    cases.append(Case(arm=rng.arm(gravity=(0.0, 9.81)), q=rng.pose(2),
-                      label="an arm hanging from a ceiling"))
-    return cases
+    return _pose_cases(rng) + [Case(arm=RODS, q=deg(-90, 0),
+                                    label="the rods hanging straight down")]
 
 
 @gravity_stiffness.mistake("right size, wrong sign: this is -dg/dq, the stiffness of gravity's "
@@ -157,8 +160,7 @@ def _stiffness_own_link(arm, q):
     return _stiffness(arm, q, own_link_only=True)
 
 
-@gravity_stiffness.mistake("use arm.gravity, the acceleration of gravity as a 2-vector: on a "
-                           "wall or a ceiling it does not point along -y")
+@gravity_stiffness.mistake(FLOOR)
 def _stiffness_floor(arm, q):
     return _stiffness(arm, q, floor=True)
 
