@@ -133,7 +133,9 @@ def test_grading_into_a_course_gradebook_keeps_the_rest(tmp_path):
     from nbgrader.api import Gradebook
 
     from armlab.grading.autograde import grade
+    from armlab.grading.release import venv_on_path
 
+    venv_on_path()                      # nbgrader runs `alembic` to stamp a new gradebook
     url = f"sqlite:///{tmp_path / 'course.db'}"
     with Gradebook(url) as gb:
         gb.add_assignment("earlier")

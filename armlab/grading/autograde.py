@@ -62,10 +62,14 @@ class Round:
 
     def __init__(self, assignment, submissions, *, out=None, workers=2, lms="generic",
                  pattern=None, timeout=30, memory_mb=2048, max_chars=20_000, db_url=None,
-                 solutions=None, secret=None, progress=True, keep_work=False, lms_column=None):
+                 solutions=None, secret=None, progress=True, keep_work=False, lms_column=None,
+                 shard=None, finalize=False):
         self.assignment = assignment
         self.submissions = pathlib.Path(submissions)
-        self.out = pathlib.Path(out or REPO / "grading" / assignment).resolve()
+        if out is None:
+            out = REPO / "grading" / (f"{assignment}-shard{shard[0]}of{shard[1]}" if shard
+                                      else assignment)
+        self.out = pathlib.Path(out).resolve()
         self.workers = workers
         self.lms = lms
         try:
@@ -77,6 +81,8 @@ class Round:
         self.solutions = pathlib.Path(solutions or REPO / "solutions")
         self.secret = secret or ""
         self.progress, self.keep_work, self.lms_column = progress, keep_work, lms_column
+        self.shard, self.finalize = shard, finalize
+        self.db_seconds = {}
         self.notebook = f"{assignment}.ipynb"
         self.problems = Problems()
         self.started = time.time()
@@ -147,6 +153,11 @@ def check_inputs(r):
         raise GradingError(f"the output folder {r.out} holds the submissions: choose another --out")
     if r.out.exists() and not r.out.is_dir():
         raise GradingError(f"the output {r.out} is a file, not a folder")
+    if (r.shard or r.finalize) and not r.db_url:
+        raise GradingError(f"{'--shard' if r.shard else '--finalize'} needs --db-url: the shards "
+                           "of a round meet in one gradebook")
+    if r.shard and not (1 <= r.shard[0] <= r.shard[1]):
+        raise GradingError(f"--shard {r.shard[0]}/{r.shard[1]}: K must be between 1 and N")
     if r.db_url:
         _check_db(r.db_url)
 
@@ -312,9 +323,19 @@ def collect(r):
         if len(ids) > 1:
             for parsed, path in sent.pop(student):
                 sent.setdefault(f"{student}-{parsed.lms_id}", []).append((parsed, path))
+    if r.shard:
+        k, n = r.shard
+        sent = {s: items for s, items in sent.items() if shard_of(s, n) == k}
     for student in sorted(sent):
         _choose(r, student, sent[student])
     r.students = sorted(sent)
+
+
+def shard_of(student, n):
+    """Which of ``n`` shards (1 to n) grades ``student``: a stable split by the id."""
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(student.encode()).digest()[:8], "big") % n + 1
 
 
 def _choose(r, student, items):
@@ -518,13 +539,70 @@ def write_outputs(r):
 
 
 def to_course_gradebook(r):
-    """With ``--db-url``: this round's rows into the course's gradebook (the earlier
-    round of this assignment replaced, other assignments and students kept), checked."""
-    merge_gradebooks(r.db_url, [r.staged / "gradebook.db"], r.assignment, replace=True)
+    """With ``--db-url``: this round's students into the course's gradebook, checked.
+
+    A whole round replaces the assignment's earlier rows; a shard replaces only its
+    own students' (other assignments and students are kept either way).
+    """
+    from armlab.grading.gradebook import sync_round
+
+    pages = {s: (r.staged / "feedback" / f"{s}.html").read_text(encoding="utf-8")
+             for s in r.students if (r.staged / "feedback" / f"{s}.html").exists()}
+    info = {s: (r.lms_ids.get(s, ""), r.names.get(s, s)) for s in r.students}
+    r.db_seconds = sync_round(r.db_url, r.staged / "gradebook.db", r.assignment, r.students,
+                              info, r.problems, pages, fresh=r.shard is None)
+    (r.staged / "logs").mkdir(exist_ok=True)
+    with open(r.staged / "logs" / "database.log", "w") as fh:
+        for student, seconds in sorted(r.db_seconds.items()):
+            fh.write(f"{student} {seconds:.6f}\n")
     issues = check_gradebook(r.db_url, r.assignment, r.students, r.grades, r.parts)
     if issues:
         raise GradingError(f"the course gradebook at {r.db_url} failed its check after the "
                            f"merge: {'; '.join(issues)}")
+
+
+def from_course_gradebook(r):
+    """The final step of a sharded round: every output from the course gradebook.
+
+    Every student of the export must have been graded by some shard."""
+    from armlab.grading.gradebook import read_round
+
+    students, info, rows, pages = read_round(r.db_url, r.assignment)
+    missing = sorted(set(r.students) - set(students))
+    if missing:
+        raise GradingError(f"{len(missing)} student(s) of the export have no grades in the "
+                           f"gradebook yet ({', '.join(missing[:5])}"
+                           f"{', ...' if len(missing) > 5 else ''}): run their shard(s) first")
+    r.problems = Problems()
+    for row in rows:
+        r.problems.add(*row)
+    r.students = students
+    r.lms_ids = {s: info[s][0] for s in students}
+    r.names = {s: info[s][1] for s in students}
+    r.grades = read_scores(r.db_url, r.assignment, students, r.parts, r.problems)
+    r.issues = check_gradebook(r.db_url, r.assignment, students, r.grades, r.parts)
+    outputs.write_grades(r.staged / "grades.csv", r.parts, students, r.grades, r.lms_ids,
+                         r.problems)
+    folder = r.staged / "feedback"
+    folder.mkdir()
+    for student, page in sorted(pages.items()):
+        (folder / f"{student}.html").write_text(page, encoding="utf-8")
+    mathjax = outputs.local_mathjax()
+    if mathjax is not None:
+        (folder / outputs.MATHJAX).parent.mkdir(exist_ok=True)
+        shutil.copyfile(mathjax, folder / outputs.MATHJAX)
+    outputs.write_lms_file(r.staged, r.lms, r.assignment, r.parts, students, r.grades,
+                           r.lms_ids, r.names, r.problems, r.lms_column)
+    export_csv(r.db_url, r.staged / "nbgrader_export.csv", r.master)
+    outputs.write_report(r.staged, r.assignment, r.parts, students, r.grades, r.problems,
+                         r.issues, [f"{len(students)} students, from the gradebook at "
+                                    f"{_redacted(r.db_url)}; format {r.lms}"])
+    if r.issues:
+        raise GradingError(f"the course gradebook failed its check ({'; '.join(r.issues)})")
+
+
+def _redacted(url):
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
 
 
 # ================================================================== the round
@@ -539,6 +617,19 @@ def grade(assignment, submissions, **options):
     r = Round(assignment, submissions, **options)
     check_inputs(r)
     stage(r)
+    if r.finalize:
+        try:
+            r.source_nb = json.loads((r.solutions / r.assignment / r.notebook).read_text())
+            r.parts = parts_of(r.source_nb)
+            collect(r)
+            from_course_gradebook(r)
+        except BaseException:
+            discard(r)
+            raise
+        publish(r)
+        return {"out": r.out, "students": r.students, "grades": r.grades,
+                "problems": r.problems.sorted(), "gradebook_issues": r.issues,
+                "parts": r.parts, "lms_ids": r.lms_ids}
     try:
         prepare(r)
         collect(r)
@@ -567,7 +658,8 @@ def grade(assignment, submissions, **options):
           f"{len(r.problems.rows)} problems in report.csv; gradebook OK")
     return {"out": r.out, "students": r.students, "grades": r.grades,
             "problems": r.problems.sorted(), "gradebook_issues": r.issues,
-            "seconds": elapsed, "parts": r.parts, "lms_ids": r.lms_ids}
+            "seconds": elapsed, "parts": r.parts, "lms_ids": r.lms_ids,
+            "db_seconds": r.db_seconds}
 
 
 def main(argv=None):
@@ -594,13 +686,25 @@ def main(argv=None):
                         help="SQLAlchemy URL of the course gradebook (default: none, SQLite "
                              "in the output)")
     parser.add_argument("--keep-work", action="store_true", help="keep the workers' course copies")
+    parser.add_argument("--shard", help="K/N: grade only the K-th of N shares of the export "
+                                        "(into --db-url), so N machines share a round")
+    parser.add_argument("--finalize", action="store_true",
+                        help="write grades, reports and feedback from --db-url once every "
+                             "shard is done")
     args = parser.parse_args(argv)
+    shard = None
+    if args.shard:
+        m = re.fullmatch(r"(\d+)/(\d+)", args.shard)
+        if not m:
+            print(f"error: --shard {args.shard}: expected K/N, e.g. 1/2", file=sys.stderr)
+            return 2
+        shard = (int(m[1]), int(m[2]))
     try:
         grade(args.assignment, args.submissions, out=args.out, workers=args.workers,
               lms=args.lms, pattern=args.pattern, timeout=args.timeout,
               memory_mb=args.memory_mb, max_chars=args.max_chars, db_url=args.db_url,
               solutions=args.solutions, secret=args.secret, keep_work=args.keep_work,
-              lms_column=args.lms_column)
+              lms_column=args.lms_column, shard=shard, finalize=args.finalize)
     except GradingError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
