@@ -216,3 +216,18 @@ def test_cause_table_does_not_depend_on_rk4_substeps(real, plan, build):
             al.simulate(real, START, 0.8, c, substeps=s, method="rk4"), plan)[0]).round(4)
             for s in (1, 10)]
         np.testing.assert_array_equal(shown[0], shown[1])
+
+
+def test_chapter_claim_sampled_damper_without_limits(real, model, plan):
+    """The control chapter says: past Kd dt (M^-1)_jj = 2, without torque limits, the PD's
+    elbow thrashes through more than a hundred degrees (its gain map's last columns) and
+    computed torque's run diverges (Kd = 2560 1/s at 1 kHz), while just below both track."""
+    kp_pd = np.geomspace(15, 960, 16)[:, None] * [1.0, 0.5]
+    kd_pd = np.geomspace(0.25, 64, 17)[-3:, None] * [1.0, 0.375]    # 32, 45 and 64 N m s/rad
+    pd = al.gain_map(real, plan, lambda kp, kd: al.pd_gravity(model, plan, kp, kd),
+                     kp_pd, kd_pd, duration=0.8)
+    worst = np.degrees(pd.largest[..., 1]).max(axis=0)
+    assert worst[0] < 5 and (worst[1:] > 100).all() and not pd.diverged.any()
+    ct = al.gain_map(real, plan, lambda kp, kd: al.computed_torque(model, plan, kp, kd),
+                     np.geomspace(25, 6400, 17), [1612.7, 2560.0], duration=0.8)
+    assert not ct.diverged[:, 0].any() and ct.diverged[:, 1].all()
