@@ -155,12 +155,12 @@ def bench_forward_dynamics_lab(repeats=15):
          [30.0 + 0.5 * k for k in range(repeats)]),
         ("no friction", "start q2 slider, no friction (1 s, 10,000 steps)", "q2",
          [45.0 + 0.5 * k for k in range(repeats)]),
-        ("coarse explicit Euler", "friction slider, coarse explicit Euler (5 s, 5,000 steps)",
+        ("coarse explicit Euler", "friction slider, coarse explicit Euler (3 s, 3,000 steps)",
          "friction", [0.001 * k for k in range(repeats)]),
-        ("RK4 at a coarse step", "friction slider, RK4 at 1 ms (5 s, 20,000 evaluations)",
+        ("RK4 at a coarse step", "friction slider, RK4 at 1 ms (3 s, 12,000 evaluations)",
          "friction", [0.001 * k for k in range(repeats)]),
-        ("near upright", "start q1 slider, near upright (2 s, 20,000 steps)", "q1",
-         [89.0 - 0.5 * k for k in range(repeats)]),
+        ("near upright", "start q1 slider, near upright (RK4 at 1 ms, 2.5 s, 10,000 "
+         "evaluations)", "q1", [89.0 - 0.5 * k for k in range(repeats)]),
     ]:
         lab.set_preset(preset)
         rows[label] = timed(lab.widgets[widget], values)

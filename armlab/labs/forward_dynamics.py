@@ -24,11 +24,11 @@ FORWARD_DYNAMICS_PRESETS = {
     "no friction": dict(q1=30.0, q2=45.0, qd1=0.0, qd2=0.0, friction=0.0, step="0.1 ms",
                         method="semi-implicit Euler", duration=1.0),
     "coarse explicit Euler": dict(q1=-60.0, q2=0.0, qd1=0.0, qd2=0.0, friction=0.0, step="1 ms",
-                                  method="explicit Euler", duration=5.0),
+                                  method="explicit Euler", duration=3.0),
     "RK4 at a coarse step": dict(q1=-60.0, q2=0.0, qd1=0.0, qd2=0.0, friction=0.0, step="1 ms",
-                                 method="RK4", duration=5.0),
-    "near upright": dict(q1=89.0, q2=1.0, qd1=0.0, qd2=0.0, friction=0.02, step="0.1 ms",
-                         method="semi-implicit Euler", duration=2.0),
+                                 method="RK4", duration=3.0),
+    "near upright": dict(q1=89.0, q2=1.0, qd1=0.0, qd2=0.0, friction=0.02, step="1 ms",
+                         method="RK4", duration=2.5),
 }
 
 #: The control tick of the lab's simulations [s] (no controller: the torque is zero).
