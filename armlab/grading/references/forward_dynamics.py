@@ -10,9 +10,13 @@ the chapter's presets.
 
 from armlab import tabletop_arm
 from armlab.grading.purepy import dot, matvec, pi, solve
-from armlab.grading.references import ArmData, Case, reference
-from armlab.grading.references.inverse_dynamics import (_friction, _gravity, _mass, _points,
-                                                        _velocity, _with)
+from armlab.grading.references import ArmData, Case, _load, reference
+
+# The inverse dynamics references through the registry's loader, never a plain import: a plain
+# import would run that module outside the sandbox and leave its references open and unsealed.
+_friction, _gravity, _mass, _points, _velocity, _with = (
+    getattr(_load("inverse_dynamics"), name)
+    for name in ("_friction", "_gravity", "_mass", "_points", "_velocity", "_with"))
 
 ARM = ArmData.from_arm(tabletop_arm(damping=0.02), "seed 000's table-top arm")
 """The chapter's arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods, friction 0.02 N m s/rad."""
