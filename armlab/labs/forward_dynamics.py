@@ -13,7 +13,7 @@ __all__ = ["ForwardDynamicsLab", "forward_dynamics_lab", "FORWARD_DYNAMICS_PRESE
 METHODS = {"explicit Euler": "explicit_euler", "semi-implicit Euler": "semi_implicit_euler",
            "RK4": "rk4"}
 
-#: Plant steps the lab offers: label -> step [s]. Each divides the 1 ms control tick.
+#: Plant steps the lab offers: label -> step [s]. Each divides the 5 ms record interval.
 STEPS = {"1 ms": 1e-3, "0.5 ms": 5e-4, "0.2 ms": 2e-4, "0.1 ms": 1e-4, "0.05 ms": 5e-5}
 
 #: The chapter's cases: start pose [deg], start speeds [rad/s], friction [N m s/rad],
@@ -31,8 +31,10 @@ FORWARD_DYNAMICS_PRESETS = {
                          method="RK4", duration=2.5),
 }
 
-#: The control tick of the lab's simulations [s] (no controller: the torque is zero).
-CONTROL_DT = 1e-3
+#: How often the lab records the motion [s]. With the motors off there is no controller, so
+#: the tick only sets the record: the plant steps, and so every state, are those of a
+#: 1 ms tick; fewer rows make a change re-simulate faster.
+RECORD_DT = 5e-3
 
 
 class ForwardDynamicsLab(Lab):
@@ -143,11 +145,11 @@ class ForwardDynamicsLab(Lab):
         """Simulate the fall for the current controls (see :attr:`values`)."""
         q0, qd0, friction, step, method, duration = self.state()
         arm = tabletop_arm(damping=friction)
-        substeps = round(CONTROL_DT / step)
-        duration = round(duration / CONTROL_DT) * CONTROL_DT
-        sim = simulate(arm, q0, duration, qd0=qd0, control_dt=CONTROL_DT, substeps=substeps,
+        substeps = round(RECORD_DT / step)
+        duration = round(duration / RECORD_DT) * RECORD_DT
+        sim = simulate(arm, q0, duration, qd0=qd0, control_dt=RECORD_DT, substeps=substeps,
                        method=method)
-        steps = round(duration / CONTROL_DT) * substeps
+        steps = round(duration / RECORD_DT) * substeps
         return {
             "sim": sim, "arm": arm, "step": step, "method": method,
             "q_end": sim.q[-1],
@@ -160,9 +162,22 @@ class ForwardDynamicsLab(Lab):
             "evaluations": steps * (4 if method == "rk4" else 1),
         }
 
+    def set_preset(self, name):
+        """Move every control to a preset's values and redraw once, the axes fitted afresh."""
+        self._limits = {}
+        super().set_preset(name)
+
     def _limit(self, name, xlim, ylim):
-        """Set an axes' ranges (snapped values); True when they changed (a rescale)."""
-        if self._limits.get(name) == (xlim, ylim):
+        """Set an axes' ranges (snapped values); True when they changed (a rescale).
+
+        The time axis follows the duration; a value axis only grows while the
+        controls move (a chaotic fall would otherwise rescale, and redraw the
+        whole figure, at every step of a drag) and is fitted afresh by a preset.
+        """
+        old = self._limits.get(name)
+        if old is not None:
+            ylim = (min(old[1][0], ylim[0]), max(old[1][1], ylim[1]))
+        if old == (xlim, ylim):
             return False
         self._limits[name] = (xlim, ylim)
         self._axes[name].set_xlim(*xlim)
