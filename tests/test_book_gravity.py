@@ -35,7 +35,8 @@ def test_three_routes_to_the_worked_pose():
 
 def test_rods_by_lever_arms():
     """Seed 002: (19.62, 4.905) N m held horizontal; facing left the signs flip"""
-    assert evals(PAGE, "Each rod weighs") == ["9.81", "9.81", "19.62", "9.81", "4.905",
+    assert evals(PAGE, "Each rod weighs") == ["0.5", "1.5", "0.5", "9.81", "9.81", "0.5",
+                                              "1.5", "19.62", "9.81", "0.5", "4.905",
                                               "14.715", "3", "-19.62", "-4.905"]
 
 
@@ -48,8 +49,9 @@ def test_upright_is_unstable():
 
 def test_heavier_link2():
     """Seed 002's exercise: link 2 of 2 kg needs (34.335, 9.81), up by 14.715 and 4.905"""
-    assert evals(PAGE, "Make link 2 a rod of 2 kg") == ["34.335", "9.81", "14.715", "9.81",
-                                                        "4.905"]
+    assert evals(PAGE, "Make link 2 a rod of 2 kg") == ["1.5", "0.5", "34.335", "9.81",
+                                                        "14.715", "9.81", "1.5", "4.905",
+                                                        "0.5"]
 
 
 def test_rod_table():
@@ -76,8 +78,8 @@ def test_sag_table_and_check():
     shown = evals(PAGE, "The exact solution and the 3-second simulation differ by")
     assert float(shown[0]) < 1e-9
     assert shown[1:] == ["0.37", "0.71", "0.03"]
-    assert evals(PAGE, "Why the controller settles there") == ["23.2"]
-    assert evals(PAGE, "shows the price of a PD") == ["5.54", "2.68"]
+    assert evals(PAGE, "Why the controller settles there") == ["(60, 30)", "23.2"]
+    assert evals(PAGE, "shows the price of a PD") == ["(60, 30)", "(120, 60)", "5.54", "2.68"]
 
 
 def test_compensation_integral_and_free_drive():
@@ -100,19 +102,20 @@ def test_seed000_payload():
     """Seed 000: 0.5 kg raises g from 5.41 to 7.01 and from 0.32 to 0.63 N m; the peak shoulder
     torque on the move from 8.8 to 12.1 N m"""
     assert evals(PAGE, "With 0.5 kg in the gripper") == [
-        "5.41", "7.01", "0.32", "0.63", "1.5917", "0.3174", "0.3245", "0.0647", "100", "29",
+        "0.5", "5.41", "7.01", "0.32", "0.63", "1.5917", "0.3174", "0.3245", "0.0647", "100", "29",
         "0.125", "0.125"]
-    assert evals(PAGE, "The peak shoulder torque rises from") == ["8.8", "12.1", "12.2"]
+    assert evals(PAGE, "the peak shoulder torque rises from") == ["0.8", "8.8", "12.1", "0.02",
+                                                                  "12.2"]
 
 
 def test_seed000_identification():
     """Seed 000: b = 1.232 (true 1.226) and 2.450 (true 2.453) N m, payload 0.50 kg; the draw
     is one of 5 in 5,000 seeds, stated with the seeds"""
-    assert evals(PAGE, "The fit gives") == ["1.232", "0.012", "1.226", "2.450", "0.011",
+    assert evals(PAGE, "the fit gives") == ["20", "0.05", "1.232", "0.012", "1.226", "2.450", "0.011",
                                             "2.453", "5.891", "0.019", "5.886", "0.50", "0.007"]
     assert evals(PAGE, "Which draw, and how much it matters") == [
         "1.232", "2.450", "0.50", "67", "5,000", "5", "67, 661, 1282, 3256, 3421", "1,000",
-        "5,000", "11.5", "11.5", "12.2", "6.6", "88"]
+        "5,000", "11.5", "11.5", "12.2", "6.6", "88", "0.5"]
 
 
 def test_conditioning_table():

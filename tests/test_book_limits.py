@@ -40,12 +40,12 @@ def book():
                                           "(-0.3967, 1.7255)"]),
     # seed 000's move in 0.8 s, and slowed to 1.6 s
     ("Gravity is the largest part at the shoulder", ["4.0", "6.8", "-2.9", "2.5", "8.8",
-                                                     "0.63"]),
+                                                     "1.6", "0.63"]),
     # Example 3: the shortest move under (8, 2) N m, and its check on a fine grid
-    ("The shortest duration is", ["0.975", "22", "1", "0.353", "36"]),
+    ("The shortest duration is", ["0.975", "22", "0.8", "1", "0.353", "36"]),
     ("exactly on the limit; one", ["8.0000", "8.0304"]),
     # seed 000's payload: 8.8 -> 12.1 N m at 0.8 s, and gravity's floor
-    ("Seed 000 puts a 0.5 kg payload", ["8.8", "12.1", "47", "9.28", "0.488", "0.975"]),
+    ("Seed 000 puts a 0.5 kg payload", ["0.5", "0.8", "8.8", "12.1", "47", "9.28", "0.488", "0.975"]),
     # Example 4, seed 004's meanings on the rods
     ("Held horizontal with 25 N m motors", ["(0.2742, 2.0484)", "0.2742",
                                             "(25.0000, 7.5950)"]),
@@ -53,7 +53,7 @@ def book():
     # seed 003's pushes under 20 N m, with and without the arm's weight
     ("With the elbow at 90° the push is", ["50", "50", "2,865", "21.09"]),
     # the capacity map of the table-top arm
-    ("the arm holds itself everywhere", ["0.165", "55", "0.237", "47", "14"]),
+    ("the arm holds itself everywhere", ["0.165", "55", "0.5", "0.237", "47", "14"]),
     # Example 5: the worked motor through 50:1, seed 004's sign
     ("An assumed small servo motor", ["4,800"]),
     ("At the joint the motor gives", ["7.5", "10", "0.05", "0.2", "0.0125", "0.171", "0.246",
@@ -115,7 +115,7 @@ def test_common_mistakes_numbers():
 
 def test_summary_numbers():
     assert evals(PAGE, "A drive that cannot give the requested torque clips it") == [
-        "-2.92", "9.8", "0.975", "77"]
+        "-2.92", "9.8", "0.975", "0.5", "77"]
 
 
 def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
