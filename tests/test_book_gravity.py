@@ -131,7 +131,7 @@ def test_conditioning_table():
     ("Degrees in the cosine", ["2.04", "5.4148"]),
     ("The centre of mass at the joint", ["2.55", "0.00", "5.4148", "0.3174"]),
     ("Link 2 loads the shoulder", ["2.55", "5.4148", "75"]),
-    ("The payload’s lever arm", ["1.43", "0.16", "1.5917", "0.3174"]),
+    ("The payload’s lever arm", ["0.5", "1.43", "0.16", "1.5917", "0.3174"]),
 ])
 def test_common_mistakes(anchor, shown):
     """Each mistake with the number that shows it, in its own list item"""
