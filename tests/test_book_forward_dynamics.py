@@ -41,7 +41,8 @@ def test_worked_instant_backwards():
         "(1.2193, -0.2080)", "(3.0000, -2.0000)"]
     assert evals(PAGE, "which eliminates without square roots") == [
         "(3.0000, -2.0000)", "(5.7796, 0.4443)", "0"]
-    assert evals(PAGE, "How many digits the torques carry") == ["(2.9998, -1.9984)", "0.0103"]
+    assert evals(PAGE, "How many digits the torques carry") == ["(2.9998, -1.9984)", "0.00005",
+                                                                "0.0103"]
 
 
 def test_forward_after_inverse():
@@ -99,7 +100,7 @@ def test_methods_table():
         ["RK4", "(-35.33, 98.70)", "(-35.33, 98.70)", "(-35.33, 98.70)"],
     ]
     assert evals(PAGE, "answers the question. Both Euler methods") == [
-        "0.73", "0.33", "0.033", "8e-09", "(-35.3, 98.7)", "0.033"]
+        "0.73", "0.33", "0.033", "8e-09", "(-35.3, 98.7)", "-35.4", "0.033"]
 
 
 def test_methods_over_a_second():
