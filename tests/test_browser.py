@@ -14,15 +14,13 @@ import threading
 from urllib.parse import urlparse
 
 import pytest
+from conftest import CHROMIUM
 
 from _bookbuild import HTML, build_book
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = pathlib.Path("/usr/bin/chromium")
 ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -47,12 +45,8 @@ def site():
 
 
 @pytest.fixture(scope="session")
-def browser(site):
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
+def browser(site, chromium):
+    return chromium
 
 
 def open_page(browser, site, path):

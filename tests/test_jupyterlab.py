@@ -23,15 +23,13 @@ import urllib.request
 
 import jupytext
 import pytest
+from conftest import CHROMIUM
 
 from _bookbuild import ROOT, toc_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = pathlib.Path("/usr/bin/chromium")
 ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
 
 #: Worked values that each chapter's prose shows in Jupyter: (anchor, text that follows it).
 WORKED = {
@@ -116,12 +114,8 @@ def lab(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser(lab):
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
+def browser(lab, chromium):
+    return chromium
 
 
 CURRENT = "window.jupyterapp.shell.currentWidget"

@@ -1,0 +1,29 @@
+"""Fixtures shared by the test modules."""
+
+import pathlib
+
+import pytest
+
+#: The system's Chromium (Debian's package; .ci/run installs it).
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+#: Flags for a headless Chromium on a machine with a closed network.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for the whole session, driven by Playwright's sync API.
+
+    Playwright's sync API runs one event loop per process, so the browser tests of
+    every module share this one instance. Skips, with the reason, without Chromium.
+    """
+    if not CHROMIUM.exists():
+        pytest.skip(f"no browser: {CHROMIUM} is absent (apt-get install chromium)")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
+                                    headless=True)
+        yield browser
+        browser.close()
