@@ -140,7 +140,9 @@ def test_common_mistakes(anchor, shown):
 
 def test_summary():
     assert evals(PAGE, "The torque that holds an arm still is the gradient") == [
-        "19.62", "4.905", "5.4148", "0.3174", "5.5", "0.9", "0.012", "7"]
+        "19.62", "4.905", "5.4148", "0.3174"]
+    assert evals(PAGE, "A PD controller without compensation rests where") == ["5.5", "0.9"]
+    assert evals(PAGE, "a least-squares fit to the holding torques") == ["20", "0.012", "7"]
 
 
 def test_every_figure_is_numbered_and_referred_to():
