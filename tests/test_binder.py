@@ -53,7 +53,11 @@ def test_post_build_gives_students_validate_only(tmp_path):
     off = server["ServerApp"]["jpserver_extensions"]
     assert off == {f"nbgrader.server_extensions.{e}": False
                    for e in ("formgrader", "course_list", "assignment_list")}
+    validate = json.loads(
+        (tmp_path / "etc/jupyter/jupyter_server_config.d/armlab.json").read_text())
+    assert validate["ServerApp"]["jpserver_extensions"] == {"armlab._jupyter": True}
     subprocess.run(["bash", str(ROOT / "postBuild")], check=True,
                    env=dict(env, ARMLAB_INSTRUCTOR="1"))
+    assert (tmp_path / "etc/jupyter/jupyter_server_config.d/armlab.json").is_file()
     assert not (tmp_path / "etc/jupyter/labconfig/page_config.json").exists()
     assert not (tmp_path / "etc/jupyter/jupyter_server_config.d/zz-armlab-student.json").exists()

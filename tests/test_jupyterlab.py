@@ -186,6 +186,24 @@ def test_chapter_runs_and_reads_like_the_book(browser, lab, page_name):
         page.close()
 
 
+def test_validate_on_a_chapter_explains_itself(browser, lab):
+    """Validate pressed on a chapter says what Validate is for, without a traceback"""
+    page, problems = open_notebook(browser, lab, "book/statics.md")
+    try:
+        page.locator(f"{NOTEBOOK} .jp-NotebookPanel-toolbar").get_by_text(
+            "Validate", exact=True).click()
+        dialog = page.locator(".jp-Dialog")
+        dialog.wait_for(timeout=60000)
+        text = dialog.inner_text()
+        assert "statics.md is a page of the book, not an exercise notebook" in " ".join(text.split())
+        assert "Traceback" not in text
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-validate-chapter.png"))
+        assert not problems, problems
+    finally:
+        page.close()
+
+
 def test_exercise_opens_for_a_student(browser, lab):
     """An exercise notebook opens, its first cells run; Validate is there, instructor tools are not"""
     page, problems = open_notebook(browser, lab, "exercises/statics/statics.ipynb")
