@@ -512,3 +512,27 @@ def test_messages_round_trip():
     assert messages.switched_off_name(text) == "jacobian"
     assert messages.notes(messages.note("restored x") + "other\n") == ["restored x"]
     assert messages.REFUSED_TYPE in message(check_shape, "3", ())
+
+
+def test_a_plain_import_of_another_chapters_references_is_refused(tmp_path):
+    """One chapter reusing another's helpers must go through the registry (chapter()):
+    a plain import would leave that module unsandboxed with its references open."""
+    import shutil
+
+    shutil.copytree(REPO / "armlab", tmp_path / "armlab",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "armlab/grading/references/aaa_reuses.py").write_text(
+        "from armlab.grading.references.statics import points  # noqa: F401\n")
+    out = subprocess.run([sys.executable, "-c", "import armlab.grading"], cwd=tmp_path,
+                         capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(tmp_path)))
+    assert out.returncode == 1
+    assert out.stderr.strip().splitlines()[-1].startswith(
+        "ImportError: armlab.grading.references.statics was imported with a plain import")
+    (tmp_path / "armlab/grading/references/aaa_reuses.py").write_text(
+        "from armlab.grading.references import chapter\n"
+        "points = chapter('statics').points\n")
+    ok = subprocess.run([sys.executable, "-c", "import armlab.grading"], cwd=tmp_path,
+                        capture_output=True, text=True,
+                        env=dict(os.environ, PYTHONPATH=str(tmp_path)))
+    assert ok.returncode == 0, ok.stderr

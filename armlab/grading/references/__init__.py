@@ -38,7 +38,8 @@ from types import ModuleType as _ModuleType
 from armlab.grading import sandbox as _sandbox
 from armlab.grading.cases import ArmData, Case
 
-__all__ = ["reference", "Reference", "lookup", "quantities", "chapters", "ArmData", "Case"]
+__all__ = ["reference", "Reference", "lookup", "quantities", "chapters", "chapter", "ArmData",
+           "Case"]
 
 _REGISTRY = {}
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
@@ -223,8 +224,24 @@ def _load(chapter, path=None):
     return module
 
 
+def chapter(name):
+    """Another chapter's references module, loaded through the registry (sandboxed,
+    read-only, its references closed): the way one chapter reuses another's helpers,
+    ``inverse = chapter("inverse_dynamics")``. Never a plain ``import``, which would
+    run that module outside the sandbox and leave its references open."""
+    return _load(name)
+
+
 for _chapter in chapters():
     _load(_chapter)
 del _chapter
+_plain = [name for name, module in sorted(_sys.modules.items())
+          if name.startswith(__name__ + ".") and type(module) is not _sandbox.ReadOnlyModule]
+if _plain:
+    raise ImportError(
+        f"{', '.join(_plain)} was imported with a plain import (from another chapter's "
+        "references?), so it runs outside the sandbox with its references open: write "
+        "`other = chapter('<name>')` (from armlab.grading.references) instead")
+del _plain
 
 _sandbox.harden(globals())
