@@ -68,7 +68,8 @@ def test_a_references_module_may_not_hold_numpy(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------- honest answers
-def test_honest_answers_pass_silently(capfd):
+def test_honest_answers_print_one_line_each(capfd):
+    """Each passing check prints one line on stdout, starting with a tick; nothing on stderr"""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for which in ("worked", "fresh"):
@@ -79,7 +80,33 @@ def test_honest_answers_pass_silently(capfd):
         check_shape(np.zeros(2), (2,))
         check_choice(" B ", "b", ["a", "b", "c"])
     out, err = capfd.readouterr()
-    assert out == "" and err == ""
+    assert err == ""
+    lines = out.splitlines()
+    assert len(lines) == 7 and all(line.startswith("\u2713 ") for line in lines), lines
+    assert lines[0] == ("\u2713 good_jacobian(arm, q) gives the book's value at the wall pose "
+                        "of Example 1 (q = (30°, 60°) on the chapter's arm)")
+    assert lines[2].startswith("\u2713 good_jacobian(arm, q) is right at all ")
+    assert lines[4:] == ["\u2713 your answer is right", "\u2713 your answer has the shape (2,)",
+                         "\u2713 your answer is right"]
+
+
+def test_a_failed_check_shows_its_message_only_in_a_notebook():
+    """In a real kernel a failed check's error output is its message, not a traceback"""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("from armlab.grading import check_function"),
+        nbformat.v4.new_code_cell("def jacobian(arm, q):\n    return [[0.0, 0.0], [0.9, 0.4]]"),
+        nbformat.v4.new_code_cell('check_function(jacobian, "statics.jacobian", "worked")'),
+    ])
+    NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True).execute()
+    (error,) = nb.cells[2].outputs
+    assert error.output_type == "error" and error.ename == "CheckFailed"
+    assert len(error.traceback) == 1
+    text = error.traceback[0]
+    assert text.startswith("\u2717 jacobian(arm, q) at the wall pose of Example 1")
+    assert "File " not in text and "Traceback" not in text and "sandbox" not in text
 
 
 def test_noisy_student_function_puts_nothing_on_stderr(capfd):
@@ -91,7 +118,7 @@ def test_noisy_student_function_puts_nothing_on_stderr(capfd):
         return good_jacobian(arm, q)
     check_function(noisy, "statics.jacobian", "fresh")
     out, err = capfd.readouterr()
-    assert err == "" and out == ""
+    assert err == "" and out == "\u2713 noisy(arm, q) is right at all 9 cases checked\n"
 
 
 # ---------------------------------------------------------------- messages

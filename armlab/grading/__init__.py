@@ -11,7 +11,7 @@ references:
 >>> check_function(jacobian, "statics.jacobian", "worked")
 Traceback (most recent call last):
 ...
-AssertionError: jacobian(arm, q) at the wall pose of Example 1 (q = (30°, 60°) on the
+armlab.grading.sandbox.CheckFailed: jacobian(arm, q) at the wall pose of Example 1 (q = (30°, 60°) on the
 chapter's arm) is ((0, 0), (0.9, 0.4)), the book's value is ((-0.65, -0.4), (0.433, 0)).
 Column j is z x (p_tip - p_j): work it out on paper at this pose
 

@@ -14,6 +14,11 @@ Every check runs in the sandbox (:mod:`armlab.grading.sandbox`): answers are
 converted defensively, armlab is switched off around the student's function,
 and the checks' own code is sealed. A failed check raises ``AssertionError``
 with a message a student can act on.
+
+What a notebook shows: a passing check prints one line (``✓ jacobian(arm, q)
+gives the book's value at ...``); a failed one raises
+:class:`~armlab.grading.sandbox.CheckFailed`, an ``AssertionError`` whose
+message is all the notebook shows (no traceback through this code).
 """
 
 import numpy as _np
@@ -28,10 +33,12 @@ from armlab.grading.purepy import shape as _shape
 from armlab.grading.references import lookup as _lookup
 
 from armlab.grading.messages import CHECK_NAMES as _CHECK_NAMES
+from armlab.grading.messages import PASSED_MARK as _PASSED_MARK
 
 __all__ = list(_CHECK_NAMES)
 
-_AssertionError = AssertionError
+_CheckFailed = _sandbox.CheckFailed
+_print = print
 _BaseException = BaseException
 _float = float
 _list = list
@@ -106,7 +113,15 @@ def _wrap(text, width=_WIDTH):
 
 
 def _fail(text):
-    raise _AssertionError(_wrap(text)) from None
+    raise _CheckFailed(_wrap(text)) from None
+
+
+def _passed(text):
+    """The one line a passing check prints (never an error: printing is not checked)."""
+    try:
+        _print(_PASSED_MARK + text)
+    except _BaseException:
+        pass
 
 
 # ---------------------------------------------------------------- comparing
@@ -192,6 +207,12 @@ def check_function(func, quantity, cases="worked", *, name=None):
                                allowed=ref.allow, stand_ins=stand_ins)
         value = _plain(result, f"{call} at {where}")
         _judge(ref, args, value, expected, call, where, show)
+    if show and _len(selected) == 1:
+        _passed(f"{call} gives the book's value at {where}")
+    elif show:
+        _passed(f"{call} gives the book's values at its {_len(selected)} worked cases")
+    else:
+        _passed(f"{call} is right at all {_len(selected)} cases checked")
 
 
 def check_value(answer, quantity, *args, name="your answer", rtol=1e-3, atol=None,
@@ -214,6 +235,7 @@ def check_value(answer, quantity, *args, name="your answer", rtol=1e-3, atol=Non
         tol = max(tol, 0.5 * 10.0 ** (-decimals) * 1.0001)
     got, want = _shape(value), _shape(expected)
     if got == want and _close(value, expected, rtol, tol):
+        _passed(f"{name} is right")
         return
     hint = _mistake(ref, plain_args, value)
     if got != want and not hint:
@@ -235,6 +257,7 @@ def check_choice(answer, expected, choices, name="your answer", explain=""):
         _fail(f"{name} is {answer!r}: choose one of {choices!r}")
     if expected is not None and got != _str(expected).lower():
         _fail(f"{name} is {answer!r}, which is not it. {explain}".strip())
+    _passed(f"{name} is one of the choices" if expected is None else f"{name} is right")
 
 
 def check_shape(answer, shape, name="your answer"):
@@ -248,6 +271,7 @@ def check_shape(answer, shape, name="your answer"):
         if _len(got) == 2 and got == want[::-1]:
             _fail(f"{name} has shape {got}, expected {want}: is it transposed?")
         _fail(f"{name} has shape {got}, expected {want}")
+    _passed(f"{name} has the shape {want}")
 
 
 def protect(namespace):

@@ -20,6 +20,12 @@ CHECK_NAMES = ("deg", "check_function", "check_value", "check_choice", "check_sh
 """What ``armlab.grading`` exports to the notebooks' first cell; the static scan
 flags an answer cell that rebinds one of them."""
 
+# ------------------------------------------------------------- what a check shows
+#: Starts the one line a passing check prints.
+PASSED_MARK = "\u2713 "
+#: Starts a failed check's message, which is all the notebook shows of it.
+FAILED_MARK = "\u2717 "
+
 # ------------------------------------------------------------- output bounds
 TRUNCATED = "... output truncated by the grader ..."
 """Appended where a cell's output was cut (kernel side and grader side)."""

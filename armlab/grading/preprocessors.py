@@ -11,7 +11,7 @@ check's message.
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool, Integer, Unicode
 
-from armlab.grading.messages import TRUNCATED
+from armlab.grading.messages import FAILED_MARK, TRUNCATED
 
 
 class TruncateOutput(Preprocessor):
@@ -91,6 +91,7 @@ class HideHiddenTests(Preprocessor):
             lines.append("# (hidden tests run here; their source is not shown)")
         cell.source = "\n".join(lines)
         for out in cell.get("outputs", []):
-            if out.output_type == "error":
-                out.traceback = [f"{out.ename}: {out.evalue}"]
+            if out.output_type == "error":          # a failed check shows as in the notebook
+                out.traceback = [FAILED_MARK + out.evalue if out.ename == "CheckFailed"
+                                 else f"{out.ename}: {out.evalue}"]
         return cell, resources

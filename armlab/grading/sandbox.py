@@ -69,7 +69,6 @@ _id = id
 _object_setattr = object.__setattr__
 _type_setattr = type.__setattr__
 _BaseException = BaseException
-_AssertionError = AssertionError
 _RecursionError = RecursionError
 _RuntimeError = RuntimeError
 _KeyboardInterrupt = KeyboardInterrupt
@@ -102,6 +101,17 @@ _REFERENCES_DIR = _GRADING_DIR + "references" + _os.sep
 
 
 # ---------------------------------------------------------------- defensive conversion
+class CheckFailed(AssertionError):
+    """A failed check. In a notebook its message is all that shows: IPython renders
+    ``_render_traceback_`` instead of a traceback through the checks' code."""
+
+    def _render_traceback_(self):
+        return [_messages.FAILED_MARK + _str(self)]
+
+
+_CheckFailed = CheckFailed
+
+
 def _is_one_of(t, types):
     for candidate in types:
         if t is candidate:
@@ -113,43 +123,43 @@ def plain(value, name="your answer", _depth=0, _count=None):
     """``value`` as a float or nested lists of floats, refusing anything else.
 
     Infinities are kept (an unbounded force is a fair answer); NaN is refused.
-    Raises ``AssertionError`` with a message a student can act on.
+    Raises :class:`CheckFailed` (an ``AssertionError``) with a message a student can act on.
 
     >>> plain([1, 2.5])
     [1.0, 2.5]
     >>> plain("3")
     Traceback (most recent call last):
     ...
-    AssertionError: your answer is a str: expected a float, an int, a list of numbers or a numpy array of real numbers (objects of other types are not accepted)
+    armlab.grading.sandbox.CheckFailed: your answer is a str: expected a float, an int, a list of numbers or a numpy array of real numbers (objects of other types are not accepted)
     """
     if _count is None:
         _count = [0]
     _count[0] += 1
     if _count[0] > _MAX_ITEMS:
-        raise _AssertionError(f"{name} is far too large: expected a few numbers")
+        raise _CheckFailed(f"{name} is far too large: expected a few numbers")
     t = _type(value)
     if t is _int or t is _float or _is_one_of(t, _REAL_SCALARS):
         try:
             x = _float(value)
         except _OverflowError:
-            raise _AssertionError(f"{name} contains a number too large for a float") from None
+            raise _CheckFailed(f"{name} contains a number too large for a float") from None
         if x != x:
-            raise _AssertionError(f"{name} contains nan: expected numbers")
+            raise _CheckFailed(f"{name} contains nan: expected numbers")
         return x
     if t is _ndarray:
         if value.dtype.kind not in "iuf":
-            raise _AssertionError(
+            raise _CheckFailed(
                 f"{name} is an array of dtype {_str(value.dtype)}: expected real numbers")
         if value.size > _MAX_ITEMS:
-            raise _AssertionError(f"{name} is far too large: expected a few numbers")
+            raise _CheckFailed(f"{name} is far too large: expected a few numbers")
         return plain(_ndarray_tolist(value), name, _depth, _count)
     if t is _list or t is _tuple:
         if _depth > 3:
-            raise _AssertionError(f"{name} is nested too deeply")
+            raise _CheckFailed(f"{name} is nested too deeply")
         return [plain(v, name, _depth + 1, _count) for v in value]
     if _is_one_of(t, _BOOLS):
-        raise _AssertionError(f"{name} is {value!r}: expected a number, not a truth value")
-    raise _AssertionError(
+        raise _CheckFailed(f"{name} is {value!r}: expected a number, not a truth value")
+    raise _CheckFailed(
         f"{name} is a {_type_name(t)}: expected a float, an int, a list of numbers "
         f"or a numpy array of real numbers ({_REFUSED_TYPE})")
 
@@ -594,24 +604,24 @@ def call_student(func, args, label, *, allowed=(), stand_ins=None):
                         namespace.pop(key, None)
                     else:
                         namespace[key] = old
-    except _AssertionError:
-        raise
+    except _CheckFailed:
+        raise                       # a check inside (a stand-in's conversion) said why
     except _RecursionError:
-        raise _AssertionError(f"{label} recursed without end") from None
+        raise _CheckFailed(f"{label} recursed without end") from None
     except _BaseException as exc:
         if _type(exc) is _KeyboardInterrupt:
             raise
         if called:
-            raise _AssertionError(f"{label} called armlab: {_switched_off(called[0])}") from None
-        raise _AssertionError(f"{label} raised {_type_name(_type(exc))}: {_str(exc)}") from None
+            raise _CheckFailed(f"{label} called armlab: {_switched_off(called[0])}") from None
+        raise _CheckFailed(f"{label} raised {_type_name(_type(exc))}: {_str(exc)}") from None
     finally:
         _sys.stdout, _sys.stderr = saved_out, saved_err
     restored = verify()
     if restored or not intact:
-        raise _AssertionError(f"{label} {_TAMPERED} ({', '.join(restored) or 'armlab'}), "
+        raise _CheckFailed(f"{label} {_TAMPERED} ({', '.join(restored) or 'armlab'}), "
                               "which is not allowed: the check put it back")
     if called:
-        raise _AssertionError(f"{label} called armlab: {_switched_off(called[0])}")
+        raise _CheckFailed(f"{label} called armlab: {_switched_off(called[0])}")
     return result
 
 
