@@ -8,17 +8,13 @@ answers a part earns nothing for it. The references agree with armlab.
 """
 
 import json
-import pathlib
-import tempfile
 
 import numpy as np
 import pytest
 
 import armlab as al
-from armlab.grading import release
 from armlab.grading.testing import ExerciseSet
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
 SET = ExerciseSet("statics")
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
@@ -72,53 +68,24 @@ def test_references_agree_with_armlab():
 
 def test_worked_values_are_the_chapters():
     """The visible checks' values are the numbers the chapter prints (seed 003)."""
-    from armlab.grading.references import lookup
-
-    def worked(quantity):
-        ref = lookup(quantity)
-        return np.asarray(ref.function(*ref.arguments(ref.cases("worked")[0])))
-
-    np.testing.assert_allclose(worked("statics.jacobian"), [[-0.65, -0.4], [0.4330, 0.0]],
-                               atol=5e-5)
-    np.testing.assert_allclose(worked("statics.joint_torques"), [-6.5, -4.0], atol=1e-12)
-    np.testing.assert_allclose(worked("statics.gravity_torques"), [14.8675, 0.0], atol=5e-5)
-    np.testing.assert_allclose(worked("statics.holding_torques"), [8.3675, -4.0], atol=5e-5)
-    assert round(float(worked("statics.max_push"))) == 100
-    assert round(float(worked("statics.force_error_bound")), 1) == 2.4
+    worked = SET.worked
+    np.testing.assert_allclose(worked("jacobian"), [[-0.65, -0.4], [0.4330, 0.0]], atol=5e-5)
+    np.testing.assert_allclose(worked("joint_torques"), [-6.5, -4.0], atol=1e-12)
+    np.testing.assert_allclose(worked("gravity_torques"), [14.8675, 0.0], atol=5e-5)
+    np.testing.assert_allclose(worked("holding_torques"), [8.3675, -4.0], atol=5e-5)
+    assert round(float(worked("max_push"))) == 100
+    assert round(float(worked("force_error_bound")), 1) == 2.4
 
 
 def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first, at most a third of its points visible
     for function parts, and one seeded mistake; every checked function an armlab call."""
-    parts = SET.parts()
-    assert len(parts) >= 6 and SET.total() == 30
-    functions = SET.checked_functions()
-    for key, part in parts.items():
-        assert any(a in MISTAKES for a in part["answers"]), key
-        for a in part["answers"]:
-            if a in functions:
-                assert a in CALLS
-                first = next(iter(part["tests"]))
-                assert part["tests"][first] <= part["points"] / 3, key
-    nb = SET.source()
-    for cell in nb["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if meta.get("grade"):
-            src = "".join(cell["source"])
-            assert src.startswith('"""') and src.splitlines()[0].endswith('"""')
-    intro = "".join(nb["cells"][0]["source"])
-    assert 'pip install jupyterlab "armlab @ git+https://github.com/armlab-book/armlab"' in intro
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=8, points=30)
 
 
 @pytest.mark.slow
 def test_exercises_equal_a_fresh_release():
-    with tempfile.TemporaryDirectory() as tmp:
-        release.generate("statics", tmp)
-        fresh = pathlib.Path(tmp, "release", "statics", "statics.ipynb").read_bytes()
-        db_left = list(REPO.glob("gradebook.db")) + list((REPO / "solutions").rglob("*.db"))
-    assert fresh == (REPO / "exercises/statics/statics.ipynb").read_bytes(), \
-        "exercises/ is stale: run `make exercises`"
-    assert db_left == []
+    SET.assert_release_is_fresh()
 
 
 @pytest.mark.slow

@@ -7,17 +7,12 @@ most the visible checks; calling the armlab function that answers a part earns
 nothing for it. The pure-Python references agree with armlab.
 """
 
-import pathlib
-import tempfile
-
 import numpy as np
 import pytest
 
 import armlab as al
-from armlab.grading import release
 from armlab.grading.testing import ExerciseSet
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
 SET = ExerciseSet("control")
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
@@ -94,17 +89,12 @@ def test_references_agree_with_armlab():
 
 def test_worked_values_are_the_chapters():
     """The visible checks' values are the numbers the chapter prints (seed 000)."""
-    from armlab.grading.references import lookup
-
-    def worked(quantity):
-        ref = lookup(quantity)
-        return np.asarray(ref.function(*ref.arguments(ref.cases("worked")[0])))
-
-    assert worked("control.pd_gravity_torque").round(4).tolist() == [1.2146, 2.1146]
-    assert worked("control.pid_torque").round(4).tolist() == [1.3183, 2.1156]
-    assert worked("control.computed_torque_law").round(4).tolist() == [6.9575, 0.8488]
-    assert worked("control.gains_for").tolist() == [400.0, 40.0]
-    assert np.degrees(worked("control.ct_rest_error")).round(2).tolist() == [-1.11, 10.52]
+    worked = SET.worked
+    assert worked("pd_gravity_torque").round(4).tolist() == [1.2146, 2.1146]
+    assert worked("pid_torque").round(4).tolist() == [1.3183, 2.1156]
+    assert worked("computed_torque_law").round(4).tolist() == [6.9575, 0.8488]
+    assert worked("gains_for").tolist() == [400.0, 40.0]
+    assert np.degrees(worked("ct_rest_error")).round(2).tolist() == [-1.11, 10.52]
 
 
 def test_fresh_rest_cases_are_moderate_and_differ_per_student():
@@ -124,33 +114,12 @@ def test_fresh_rest_cases_are_moderate_and_differ_per_student():
 def test_the_set_meets_the_standard_on_paper():
     """Six parts, 28 points; every part a seeded mistake; every checked function an armlab
     call; a visible check first, at most a third of the part's points."""
-    parts = SET.parts()
-    assert len(parts) == 6 and SET.total() == 28
-    functions = SET.checked_functions()
-    assert set(functions) == set(CALLS)
-    for key, part in parts.items():
-        assert any(a in MISTAKES for a in part["answers"]), key
-        for a in part["answers"]:
-            if a in functions:
-                first = next(iter(part["tests"]))
-                assert part["tests"][first] <= part["points"] / 3, key
-    nb = SET.source()
-    for cell in nb["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if meta.get("grade"):
-            src = "".join(cell["source"])
-            assert src.startswith('"""') and src.splitlines()[0].endswith('"""')
-    intro = "".join(nb["cells"][0]["source"])
-    assert 'pip install jupyterlab "armlab @ git+https://github.com/armlab-book/armlab"' in intro
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=6, points=28)
 
 
 @pytest.mark.slow
 def test_exercises_equal_a_fresh_release():
-    with tempfile.TemporaryDirectory() as tmp:
-        release.generate("control", tmp)
-        fresh = pathlib.Path(tmp, "release", "control", "control.ipynb").read_bytes()
-    assert fresh == (REPO / "exercises/control/control.ipynb").read_bytes(), \
-        "exercises/ is stale: run `make exercises`"
+    SET.assert_release_is_fresh()
 
 
 @pytest.mark.slow

@@ -9,19 +9,13 @@ constants earn at most the visible checks; calling the armlab function that
 answers a part earns nothing for it.
 """
 
-import pathlib
-import re
-import tempfile
-
 import numpy as np
 import pytest
 
 import armlab as al
 from armlab.accuracy import step_sweep
-from armlab.grading import release
 from armlab.grading.testing import ExerciseSet
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
 CHAPTER = "forward_dynamics"
 SET = ExerciseSet(CHAPTER)
 
@@ -92,12 +86,7 @@ def test_references_agree_with_armlab():
 
 def test_worked_values_are_the_chapters():
     """The visible checks' values are the numbers the chapter prints (seed 000)."""
-    from armlab.grading.references import lookup
-
-    def worked(quantity):
-        ref = lookup(f"{CHAPTER}.{quantity}")
-        return ref.function(*ref.arguments(ref.cases("worked")[0]))
-
+    worked = SET.worked
     # the worked torques as printed give back (2.9998, -1.9984), as the chapter says
     assert np.round(worked("acceleration"), 4).tolist() == [2.9998, -1.9984]
     q1, qd1 = worked("semi_implicit_step")
@@ -105,48 +94,20 @@ def test_worked_values_are_the_chapters():
     assert np.round(np.degrees(np.subtract(q1, np.radians([30, 45]))), 7).tolist() == \
         [-0.0000231, 0.0000438]
     assert np.round(np.degrees(worked("fall")), 1).tolist() == [-35.4, 98.7]
-    assert round(worked("total_energy"), 4) == 4.1275
+    assert round(float(worked("total_energy")), 4) == 4.1275
     assert worked("coarsest_step") == 1e-3
 
 
 def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
-    how to install and the chapter lists the parts with the notebook's points."""
-    parts = SET.parts()
-    assert len(parts) == 7 and SET.total() == 26
-    functions = SET.checked_functions()
-    for key, part in parts.items():
-        assert any(a in MISTAKES for a in part["answers"]), key
-        for a in part["answers"]:
-            if a in functions:
-                assert a in CALLS
-                first = next(iter(part["tests"]))
-                assert part["tests"][first] <= part["points"] / 3, key
-    nb = SET.source()
-    for cell in nb["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if meta.get("grade"):
-            src = "".join(cell["source"])
-            assert src.startswith('"""') and src.splitlines()[0].endswith('"""')
-    intro = "".join(nb["cells"][0]["source"])
-    assert 'pip install jupyterlab "armlab @ git+https://github.com/armlab-book/armlab"' in intro
-    chapter = (REPO / "book" / f"{CHAPTER}.md").read_text(encoding="utf-8")
-    exercises = chapter.split("\n## Exercises\n", 1)[1]
-    listed = [int(p) for p in re.findall(r"^\d+\. .*?\((\d+) points\)", exercises, re.M | re.S)]
-    assert listed == [int(part["points"]) for part in parts.values()]
-    assert f"parts ({SET.total():.0f} points)" in " ".join(exercises.split())
+    how to install (test_book_prose checks the chapter's list of the parts)."""
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=7, points=26)
 
 
 @pytest.mark.slow
 def test_exercises_equal_a_fresh_release():
-    with tempfile.TemporaryDirectory() as tmp:
-        release.generate(CHAPTER, tmp)
-        fresh = pathlib.Path(tmp, "release", CHAPTER, f"{CHAPTER}.ipynb").read_bytes()
-        db_left = list(REPO.glob("gradebook.db")) + list((REPO / "solutions").rglob("*.db"))
-    assert fresh == (REPO / f"exercises/{CHAPTER}/{CHAPTER}.ipynb").read_bytes(), \
-        "exercises/ is stale: run `make exercises`"
-    assert db_left == []
+    SET.assert_release_is_fresh()
 
 
 @pytest.mark.slow

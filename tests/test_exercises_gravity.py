@@ -7,17 +7,12 @@ values typed in as constants earn at most the visible checks; calling the armlab
 answers a part earns nothing for it.
 """
 
-import pathlib
-import tempfile
-
 import numpy as np
 import pytest
 
 import armlab as al
-from armlab.grading import release
 from armlab.grading.testing import ExerciseSet
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
 SET = ExerciseSet("gravity")
 
 # answer cell: (text in its solution, replacement, hint the feedback must show); one per part
@@ -71,18 +66,13 @@ def test_references_agree_with_armlab():
 
 def test_worked_values_are_the_chapters():
     """The visible checks' values are the numbers the chapter prints (seeds 000 and 002)."""
-    from armlab.grading.references import lookup
-
-    def worked(quantity):
-        ref = lookup(quantity)
-        return np.asarray(ref.function(*ref.arguments(ref.cases("worked")[0])))
-
-    assert round(float(worked("gravity.potential_energy")), 4) == 4.1275
-    np.testing.assert_allclose(worked("gravity.gravity_stiffness"),
+    worked = SET.worked
+    assert round(float(worked("potential_energy")), 4) == 4.1275
+    np.testing.assert_allclose(worked("gravity_stiffness"),
                                [[-19.62, -4.905], [-4.905, -4.905]], rtol=1e-12)
-    assert np.degrees(worked("gravity.pd_sag")).round(1).tolist() == [5.5, 0.9]
-    assert worked("gravity.fit_gravity_parameters").round(3).tolist() == [5.891, 1.232]
-    assert round(float(worked("gravity.payload_mass")), 2) == 0.50
+    assert np.degrees(worked("pd_sag")).round(1).tolist() == [5.5, 0.9]
+    assert worked("fit_gravity_parameters").round(3).tolist() == [5.891, 1.232]
+    assert round(float(worked("payload_mass")), 2) == 0.50
 
 
 def test_fresh_cases_differ_per_student_and_repeat():
@@ -118,36 +108,12 @@ def test_sag_cases_have_one_rest_pose():
 def test_the_set_meets_the_standard_on_paper():
     """Six parts, 27 points, a visible check first worth at most a third of a function part,
     one seeded mistake and one armlab call per checked function, docstrings on every test"""
-    parts = SET.parts()
-    assert len(parts) == 6 and SET.total() == 27
-    functions = SET.checked_functions()
-    assert set(functions) == set(CALLS)
-    for key, part in parts.items():
-        assert any(a in MISTAKES for a in part["answers"]), key
-        for a in part["answers"]:
-            if a in functions:
-                first = next(iter(part["tests"]))
-                assert part["tests"][first] <= part["points"] / 3, key
-    nb = SET.source()
-    for cell in nb["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if meta.get("grade"):
-            src = "".join(cell["source"])
-            assert src.startswith('"""') and src.splitlines()[0].endswith('"""')
-    intro = "".join(nb["cells"][0]["source"])
-    assert 'pip install jupyterlab "armlab @ git+https://github.com/armlab-book/armlab"' in intro
-    assert "27 points" in intro
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=6, points=27)
 
 
 @pytest.mark.slow
 def test_exercises_equal_a_fresh_release():
-    with tempfile.TemporaryDirectory() as tmp:
-        release.generate("gravity", tmp)
-        fresh = pathlib.Path(tmp, "release", "gravity", "gravity.ipynb").read_bytes()
-        db_left = list(REPO.glob("gradebook.db")) + list((REPO / "solutions").rglob("*.db"))
-    assert fresh == (REPO / "exercises/gravity/gravity.ipynb").read_bytes(), \
-        "exercises/ is stale: run `make exercises`"
-    assert db_left == []
+    SET.assert_release_is_fresh()
 
 
 @pytest.mark.slow

@@ -9,18 +9,12 @@ visible checks; calling the armlab function that answers a part earns nothing
 for it.
 """
 
-import pathlib
-import re
-import tempfile
-
 import numpy as np
 import pytest
 
 import armlab as al
-from armlab.grading import release
 from armlab.grading.testing import ExerciseSet
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
 CHAPTER = "inverse_dynamics"
 SET = ExerciseSet(CHAPTER)
 
@@ -104,12 +98,7 @@ def test_rnea_mistakes_come_from_a_recursion_that_is_right_unbroken():
 
 def test_worked_values_are_the_chapters():
     """The visible checks' values are the numbers the chapter prints (seeds 000-002)."""
-    from armlab.grading.references import lookup
-
-    def worked(quantity, index=0):
-        ref = lookup(f"{CHAPTER}.{quantity}")
-        return np.asarray(ref.function(*ref.arguments(ref.cases("worked")[index])))
-
+    worked = SET.worked
     np.testing.assert_allclose(worked("mass_matrix"), [[8 / 3, 5 / 6], [5 / 6, 1 / 3]],
                                atol=1e-15)
     np.testing.assert_allclose(worked("velocity_products"), [-0.324760, -0.433013], atol=5e-7)
@@ -122,41 +111,13 @@ def test_worked_values_are_the_chapters():
 def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
-    how to install and the chapter lists the parts with the notebook's points."""
-    parts = SET.parts()
-    assert len(parts) == 7 and SET.total() == 30
-    functions = SET.checked_functions()
-    for key, part in parts.items():
-        assert any(a in MISTAKES for a in part["answers"]), key
-        for a in part["answers"]:
-            if a in functions:
-                assert a in CALLS
-                first = next(iter(part["tests"]))
-                assert part["tests"][first] <= part["points"] / 3, key
-    nb = SET.source()
-    for cell in nb["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if meta.get("grade"):
-            src = "".join(cell["source"])
-            assert src.startswith('"""') and src.splitlines()[0].endswith('"""')
-    intro = "".join(nb["cells"][0]["source"])
-    assert 'pip install jupyterlab "armlab @ git+https://github.com/armlab-book/armlab"' in intro
-    chapter = (REPO / "book" / f"{CHAPTER}.md").read_text(encoding="utf-8")
-    exercises = chapter.split("\n## Exercises\n", 1)[1]
-    listed = [int(p) for p in re.findall(r"^\d+\. .*?\((\d+) points\)", exercises, re.M | re.S)]
-    assert listed == [int(part["points"]) for part in parts.values()]
-    assert f"parts ({SET.total():.0f} points)" in " ".join(exercises.split())
+    how to install (test_book_prose checks the chapter's list of the parts)."""
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=7, points=30)
 
 
 @pytest.mark.slow
 def test_exercises_equal_a_fresh_release():
-    with tempfile.TemporaryDirectory() as tmp:
-        release.generate(CHAPTER, tmp)
-        fresh = pathlib.Path(tmp, "release", CHAPTER, f"{CHAPTER}.ipynb").read_bytes()
-        db_left = list(REPO.glob("gradebook.db")) + list((REPO / "solutions").rglob("*.db"))
-    assert fresh == (REPO / f"exercises/{CHAPTER}/{CHAPTER}.ipynb").read_bytes(), \
-        "exercises/ is stale: run `make exercises`"
-    assert db_left == []
+    SET.assert_release_is_fresh()
 
 
 @pytest.mark.slow

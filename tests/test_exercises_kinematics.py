@@ -6,17 +6,12 @@ the chapter's worked values typed in as constants earn at most the visible check
 armlab function that answers a part earns nothing for it. The references agree with armlab.
 """
 
-import pathlib
-import tempfile
-
 import numpy as np
 import pytest
 
 import armlab as al
-from armlab.grading import release
 from armlab.grading.testing import ExerciseSet
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
 SET = ExerciseSet("kinematics")
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
@@ -59,17 +54,12 @@ def test_references_agree_with_armlab():
 
 def test_worked_values_are_the_chapters():
     """The visible checks' values are the numbers the kinematics chapter prints."""
-    from armlab.grading.references import lookup
-
-    def worked(quantity):
-        ref = lookup(quantity)
-        return np.asarray(ref.function(*ref.arguments(ref.cases("worked")[0])))
-
-    assert worked("kinematics.tip_position").round(4).tolist() == [0.433, 0.65]
-    assert worked("kinematics.jacobian").round(4).tolist() == [[-0.65, -0.4], [0.433, 0.0]]
-    assert worked("kinematics.joint_speeds").round(4).tolist() == [0.2309, -0.3753]
-    assert round(float(worked("kinematics.manipulability")), 4) == 0.2
-    assert worked("kinematics.reach").round(2).tolist() == [0.1, 0.9]
+    worked = SET.worked
+    assert worked("tip_position").round(4).tolist() == [0.433, 0.65]
+    assert worked("jacobian").round(4).tolist() == [[-0.65, -0.4], [0.433, 0.0]]
+    assert worked("joint_speeds").round(4).tolist() == [0.2309, -0.3753]
+    assert round(float(worked("manipulability")), 4) == 0.2
+    assert worked("reach").round(2).tolist() == [0.1, 0.9]
 
 
 def test_fresh_cases_cover_the_edges():
@@ -93,47 +83,12 @@ def test_fresh_cases_cover_the_edges():
 def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first, at most a third of its points visible for
     function parts, and one seeded mistake; every checked function an armlab call."""
-    parts = SET.parts()
-    assert len(parts) == 6 and SET.total() == 22
-    functions = SET.checked_functions()
-    for key, part in parts.items():
-        assert any(a in MISTAKES for a in part["answers"]), key
-        for a in part["answers"]:
-            if a in functions:
-                assert a in CALLS
-                first = next(iter(part["tests"]))
-                assert part["tests"][first] <= part["points"] / 3, key
-    nb = SET.source()
-    for cell in nb["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if meta.get("grade"):
-            src = "".join(cell["source"])
-            assert src.startswith('"""') and src.splitlines()[0].endswith('"""')
-    intro = "".join(nb["cells"][0]["source"])
-    assert 'pip install jupyterlab "armlab @ git+https://github.com/armlab-book/armlab"' in intro
-    assert "six parts (22 points)" in intro
-
-
-def test_chapter_lists_the_parts_with_their_points():
-    """The chapter's exercise section lists the six parts with the notebook's points"""
-    import re
-
-    text = (REPO / "book" / "kinematics.md").read_text(encoding="utf-8")
-    section = text[text.index("## Exercises"):]
-    assert "six parts (22 points)" in section
-    items = re.findall(r"^\d\. (?:.*\n   )*.*\((\d+) points?\)[;.]$", section, re.M)
-    assert [int(p) for p in items] == [part["points"] for part in SET.parts().values()]
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=6, points=22)
 
 
 @pytest.mark.slow
 def test_exercises_equal_a_fresh_release():
-    with tempfile.TemporaryDirectory() as tmp:
-        release.generate("kinematics", tmp)
-        fresh = pathlib.Path(tmp, "release", "kinematics", "kinematics.ipynb").read_bytes()
-        db_left = list(REPO.glob("gradebook.db")) + list((REPO / "solutions").rglob("*.db"))
-    assert fresh == (REPO / "exercises/kinematics/kinematics.ipynb").read_bytes(), \
-        "exercises/ is stale: run `make exercises`"
-    assert db_left == []
+    SET.assert_release_is_fresh()
 
 
 @pytest.mark.slow

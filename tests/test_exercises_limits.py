@@ -10,18 +10,12 @@ constants earn at most the visible checks; calling the armlab function that
 answers a part earns nothing for it.
 """
 
-import pathlib
-import re
-import tempfile
-
 import numpy as np
 import pytest
 
 import armlab as al
-from armlab.grading import release
 from armlab.grading.testing import ExerciseSet
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
 CHAPTER = "limits"
 SET = ExerciseSet(CHAPTER)
 
@@ -45,12 +39,7 @@ def test_references_agree_with_armlab():
 
 def test_worked_values_are_the_chapters():
     """The visible checks' values are the numbers the chapter prints."""
-    from armlab.grading.references import lookup
-
-    def worked(quantity, index=0):
-        ref = lookup(f"{CHAPTER}.{quantity}")
-        return np.asarray(ref.function(*ref.arguments(ref.cases("worked")[index])))
-
+    worked = SET.worked
     # seed 001: the shoulder clips at 20 N m; the elbow request at 1.5 N m
     np.testing.assert_allclose(worked("realized_acceleration"), [-2.92, 9.8], atol=1e-12)
     np.testing.assert_allclose(worked("realized_acceleration", 1), [-2 / 7, 19 / 7], atol=1e-12)
@@ -140,31 +129,8 @@ def test_every_part_has_a_seeded_mistake_that_the_references_recognise():
 def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
-    how to install; the chapter lists the parts with the notebook's points."""
-    parts = SET.parts()
-    assert len(parts) == 8 and SET.total() == 34
-    functions = SET.checked_functions()
-    for key, part in parts.items():
-        assert any(a in MISTAKES for a in part["answers"]), key
-        for a in part["answers"]:
-            if a in functions:
-                assert a in CALLS
-                first = next(iter(part["tests"]))
-                assert part["tests"][first] <= part["points"] / 3, key
-    nb = SET.source()
-    for cell in nb["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if meta.get("grade"):
-            src = "".join(cell["source"])
-            assert src.startswith('"""') and src.splitlines()[0].endswith('"""')
-    intro = "".join(nb["cells"][0]["source"])
-    assert 'pip install jupyterlab "armlab @ git+https://github.com/armlab-book/armlab"' in intro
-    assert "eight parts (34 points)" in intro
-    chapter = (REPO / "book" / f"{CHAPTER}.md").read_text(encoding="utf-8")
-    exercises = chapter.split("\n## Exercises\n", 1)[1]
-    listed = [int(p) for p in re.findall(r"^\d+\. .*?\((\d+) points\)", exercises, re.M | re.S)]
-    assert listed == [int(part["points"]) for part in parts.values()]
-    assert f"parts ({SET.total():.0f} points)" in " ".join(exercises.split())
+    how to install (test_book_prose checks the chapter's list of the parts)."""
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=8, points=34)
 
 
 def test_fresh_cases_are_per_student_and_cover_the_edges():
@@ -200,13 +166,7 @@ def test_fresh_cases_are_per_student_and_cover_the_edges():
 
 @pytest.mark.slow
 def test_exercises_equal_a_fresh_release():
-    with tempfile.TemporaryDirectory() as tmp:
-        release.generate(CHAPTER, tmp)
-        fresh = pathlib.Path(tmp, "release", CHAPTER, f"{CHAPTER}.ipynb").read_bytes()
-        db_left = list(REPO.glob("gradebook.db")) + list((REPO / "solutions").rglob("*.db"))
-    assert fresh == (REPO / f"exercises/{CHAPTER}/{CHAPTER}.ipynb").read_bytes(), \
-        "exercises/ is stale: run `make exercises`"
-    assert db_left == []
+    SET.assert_release_is_fresh()
 
 
 @pytest.mark.slow

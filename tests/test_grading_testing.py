@@ -12,6 +12,8 @@ import pathlib
 
 import pytest
 
+import test_exercises as STATICS
+
 import armlab.grading.autograde as autograde
 from armlab.grading.testing import ExerciseSet
 
@@ -90,3 +92,82 @@ def test_constants_return_the_worked_values():
     cell = next(c for c in nb["cells"] if c.get("id") == "torques_answer")
     assert json.dumps(cell["source"]).startswith('"def joint_torques(*args, **kwargs):')
     assert "np.array([-6.5, -4.0" in cell["source"] or "np.array([-6.49" in cell["source"]
+
+
+# ------------------------------------------------------------------ the standard on paper
+def copied_set(tmp_path, change=None):
+    """The statics set in a copy of the repository, its source notebook changed by ``change``."""
+    import shutil
+
+    for folder in ("solutions", "exercises"):
+        shutil.copytree(SET.repo / folder / "statics", tmp_path / folder / "statics")
+    if change is not None:
+        path = tmp_path / "solutions" / "statics" / "statics.ipynb"
+        nb = json.loads(path.read_text())
+        change(nb["cells"])
+        path.write_text(json.dumps(nb))
+    return ExerciseSet("statics", repo=tmp_path)
+
+
+def cell(cells, grade_id):
+    return next(c for c in cells if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+                == grade_id)
+
+
+def visible_worth_half(cells):
+    cell(cells, "test_push_worked")["metadata"]["nbgrader"]["points"] = 2.0
+    cell(cells, "test_push_fresh")["metadata"]["nbgrader"]["points"] = 2.0
+
+
+def no_docstring(cells):
+    c = cell(cells, "test_torques_fresh")
+    c["source"] = "".join(c["source"]).split("\n", 1)[1]
+
+
+def no_install_line(cells):
+    cells[0]["source"] = "".join(cells[0]["source"]).replace("pip install", "install")
+
+
+def hidden_first(cells):
+    c = cell(cells, "test_push_worked")
+    c["source"] = "".join(c["source"]) + "\n### BEGIN HIDDEN TESTS\n### END HIDDEN TESTS\n"
+
+
+@pytest.mark.parametrize("change, mistakes, calls, shape, problem", [
+    (None, {}, None, (8, 30), "has no seeded mistake"),
+    (None, None, {}, (8, 30), "are not the ones with an armlab call"),
+    (None, None, dict(CALLS, stretched_answer="x"), (8, 30), "not the ones with an armlab call"),
+    (None, None, None, (7, 30), "8 parts (30 points), expected 7 (30 points)"),
+    (None, None, None, (8, 31), "expected 8 (31 points)"),
+    (visible_worth_half, None, None, (8, 30), "its visible check is worth 2 of 4 points"),
+    (hidden_first, None, None, (8, 30), "first test cell test_push_worked holds hidden tests"),
+    (no_docstring, None, None, (8, 30), "test_torques_fresh does not open with a one-line"),
+    (no_install_line, None, None, (8, 30), "does not say 'pip install jupyterlab"),
+])
+def test_the_standard_on_paper_names_what_is_off(tmp_path, change, mistakes, calls, shape,
+                                                problem):
+    """Each way a set can miss the standard on paper fails, named; the set as it is passes"""
+    copied_set(tmp_path / "as-is").assert_meets_the_standard_on_paper(
+        STATICS.MISTAKES, STATICS.CALLS, parts=8, points=30)
+    broken = copied_set(tmp_path / "changed", change)
+    with pytest.raises(AssertionError) as info:
+        broken.assert_meets_the_standard_on_paper(
+            STATICS.MISTAKES if mistakes is None else mistakes,
+            STATICS.CALLS if calls is None else calls, parts=shape[0], points=shape[1])
+    assert problem in str(info.value), str(info.value)
+
+
+def test_worked_is_the_references_worked_value():
+    """SET.worked names a quantity of the set's chapter or of any chapter"""
+    assert SET.worked("joint_torques").round(4).tolist() == [-6.5, -4.0]
+    assert SET.worked("kinematics.tip_position").round(3).tolist() == [0.433, 0.65]
+    assert SET.worked("max_push", 0).shape == ()
+
+
+@pytest.mark.slow
+def test_a_stale_release_fails(tmp_path):
+    """A release that is not what nbgrader generates from the source fails, named"""
+    changed = copied_set(tmp_path, lambda cells: cells[0].update(
+        source="".join(cells[0]["source"]) + "\nOne more sentence.\n"))
+    with pytest.raises(AssertionError, match="exercises/ is stale"):
+        changed.assert_release_is_fresh()

@@ -39,8 +39,10 @@ import html
 import json
 import pathlib
 import re
+import tempfile
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+_COUNTS = dict(enumerate("one two three four five six seven eight nine ten".split(), 1))
 _SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n?", re.M)
 
 
@@ -66,6 +68,7 @@ class ExerciseSet:
         self.source_path = pathlib.Path(repo, "solutions", chapter, name)
         self.release_path = pathlib.Path(repo, "exercises", chapter, name)
         self.notebook_name = name
+        self.repo = pathlib.Path(repo)
 
     # ------------------------------------------------------------ reading
     def source(self):
@@ -165,21 +168,81 @@ class ExerciseSet:
     def constants(self):
         """Every checked function returns its worked value, whatever its arguments;
         every other answer stays as released (unanswered)."""
-        from armlab.grading.references import lookup
-
         nb = self.release()
         functions = self.checked_functions()
         for cell in nb["cells"]:
             gid = _meta(cell).get("grade_id")
             if gid in functions:
                 name, quantity = functions[gid]
-                ref = lookup(quantity)
-                value = ref.function(*ref.arguments(ref.cases("worked")[0]))
+                value = worked_value(quantity)
                 cell["source"] = (f"def {name}(*args, **kwargs):\n"
                                   f"    return np.array({value!r})\n")
         return nb
 
+    def worked(self, name, index=0):
+        """The value a visible check expects, as an array: the reference's answer on its
+        ``index``-th worked case. ``name`` is a quantity of this chapter (``"jacobian"``)
+        or of any chapter (``"statics.jacobian"``)."""
+        import numpy as np
+
+        return np.asarray(worked_value(name if "." in name else f"{self.chapter}.{name}", index))
+
     # ------------------------------------------------------------ checking
+    def assert_meets_the_standard_on_paper(self, mistakes, calls, *, parts, points):
+        """The set's shape, read from the source notebook, against the exercise standard.
+
+        ``parts`` parts worth ``points`` in all, which the introduction states
+        ("six parts (22 points)") with the line that installs armlab; each part has a
+        seeded mistake in ``mistakes``; ``calls`` has an armlab call for exactly the
+        checked functions; a function part starts with a visible test cell worth at most
+        a third of its points; every test cell opens with a one-line docstring. Fails
+        listing every problem.
+        """
+        problems = []
+        found = self.parts()
+        if len(found) != parts or self.total() != points:
+            problems.append(f"{len(found)} parts ({self.total():g} points), expected {parts} "
+                            f"({points:g} points)")
+        functions = self.checked_functions()
+        if set(functions) != set(calls):
+            problems.append(f"the checked functions' answer cells {sorted(functions)} are not "
+                            f"the ones with an armlab call {sorted(calls)}")
+        cells = {_meta(c).get("grade_id"): _source(c) for c in self.source()["cells"]}
+        for key, part in found.items():
+            if not any(a in mistakes for a in part["answers"]):
+                problems.append(f"part {key} has no seeded mistake")
+            if any(a in functions for a in part["answers"]):
+                first = next(iter(part["tests"]))
+                if "BEGIN HIDDEN TESTS" in cells[first]:
+                    problems.append(f"part {key}: its first test cell {first} holds hidden tests")
+                if part["tests"][first] > part["points"] / 3:
+                    problems.append(f"part {key}: its visible check is worth "
+                                    f"{part['tests'][first]:g} of {part['points']:g} points")
+        for cell in self.source()["cells"]:
+            first = (_source(cell).splitlines() or [""])[0]
+            if _meta(cell).get("grade") and not (first.startswith('"""') and first.endswith('"""')
+                                                 and len(first) > 6):
+                problems.append(f"test cell {_meta(cell)['grade_id']} does not open with a "
+                                "one-line docstring")
+        intro = _source(self.source()["cells"][0])
+        wanted = [f"{_COUNTS.get(parts, parts)} parts ({points:g} points)",
+                  'pip install jupyterlab "armlab @ git+https://github.com/armlab-book/armlab"']
+        problems += [f"the introduction does not say {text!r}" for text in wanted
+                     if text not in intro]
+        assert problems == [], "\n".join(problems)
+
+    def assert_release_is_fresh(self):
+        """``exercises/<chapter>/`` is what nbgrader generates from ``solutions/`` now, and
+        generating it leaves no gradebook behind in the repository."""
+        from armlab.grading import release
+
+        with tempfile.TemporaryDirectory() as tmp:
+            release.generate(self.chapter, tmp, solutions=self.repo / "solutions")
+            fresh = pathlib.Path(tmp, "release", self.chapter, self.notebook_name).read_bytes()
+        left = list(self.repo.glob("gradebook.db")) + list((self.repo / "solutions").rglob("*.db"))
+        assert fresh == self.release_path.read_bytes(), "exercises/ is stale: run `make exercises`"
+        assert left == [], f"generating the release left {left}"
+
     def assert_references_agree(self, routes, which=("worked", "fresh"), keys=("", "x", "y"),
                                 rtol=1e-9, atol=1e-9):
         """Each reference against armlab on its cases: ``routes`` maps a quantity
@@ -289,6 +352,14 @@ class ExerciseSet:
                 continue
             result[row["student"]] = {k: float(row[k]) for k in keys}
         return result
+
+
+def worked_value(quantity, index=0):
+    """The reference's answer on its ``index``-th worked case (what a visible check expects)."""
+    from armlab.grading.references import lookup
+
+    ref = lookup(quantity)
+    return ref.function(*ref.arguments(ref.cases("worked")[index]))
 
 
 def copy_nb(nb):
