@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import armlab as al
+from labtests import table
 
 labs = pytest.importorskip("armlab.labs")
 
@@ -132,13 +133,13 @@ def test_controller_choice_shows_its_gains_only():
 def test_table_rows_hold_the_values(lab):
     """The table shows the run's numbers: errors in degrees, torques, omega and zeta"""
     lab.set_preset("computed torque")
-    rows = {name: value for name, value, unit in lab.table_rows()}
+    rows = table(lab)
     assert rows["largest error during the move (shoulder, elbow)"] == "0.0924, 0.383"
     assert rows["error at the end of the hold"] == "4.27e-07, -1.28e-06"
     assert rows["natural frequency ω at the start pose"] == "20, 20"
     assert rows["damping ratio ζ"] == "1.00, 1.00"
     lab.set_preset("PID, integral preloaded")
-    rows = {name: value for name, value, unit in lab.table_rows()}
+    rows = table(lab)
     assert rows["natural frequency ω at the start pose"] == "18.7, 37.9"
     assert rows["damping ratio ζ"] == "0.62, 0.95"
     md = lab.table_markdown()
@@ -161,24 +162,6 @@ def test_sampled_damper_thrashes_then_diverges():
     assert lab.values["sim"] is not None and lab.artists["status"].get_text() == ""
 
 
-def test_update_creates_no_figure_and_no_artists():
-    """Updates change the existing artists: no new figure, no new artist; the PNG changes"""
-    import matplotlib.pyplot as plt
-
-    lab = labs.control_lab(render=True)
-    figs = plt.get_fignums()
-    axes = lab.figure.axes
-    counts = [(len(a.lines), len(a.patches), len(a.texts)) for a in axes]
-    image = lab.widgets["image"].value
-    lab.set_preset("computed torque, unknown 0.5 kg payload")
-    lab.widgets["ct_kp"].value = 900.0
-    assert plt.get_fignums() == figs
-    assert lab.figure.axes == axes
-    assert [(len(a.lines), len(a.patches), len(a.texts)) for a in axes] == counts
-    assert lab.widgets["image"].value != image
-    assert lab.widgets["image"].value[:8] == b"\x89PNG\r\n\x1a\n"
-
-
 def test_axes_fit_the_curves(lab):
     """Each axes holds its curve: the error axes are symmetric, at most 2.1x the largest
     error; the torque axes cover the torques"""
@@ -192,19 +175,3 @@ def test_axes_fit_the_curves(lab):
             low, high = lab._axes[2 + j].get_ylim()
             y = lab.artists["torque"][j].get_data()[1]
             assert low <= y.min() and y.max() <= high <= 2.1 * max(y.max(), 1e-6)
-
-
-def test_redrawn_image_matches_a_full_draw():
-    """The blitted image equals a full redraw of the same state"""
-    lab = labs.control_lab(render=True)
-    lab.widgets["kd1"].value = 6.0
-    fast = np.asarray(lab.figure.canvas.buffer_rgba()).copy()
-    lab._background = None
-    lab.redraw()
-    full = np.asarray(lab.figure.canvas.buffer_rgba())
-    assert np.mean(fast != full) < 0.001
-
-
-def test_bad_preset():
-    with pytest.raises(ValueError, match="preset"):
-        labs.control_lab(preset="nope", render=False)

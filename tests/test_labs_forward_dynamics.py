@@ -107,42 +107,6 @@ def test_near_upright_is_one_of_the_thousand_falls(lab):
     same_motion(lab.values["sim"], sim)
 
 
-def test_every_preset_redraws_once_and_names_itself(lab):
-    """A preset sets several widgets but re-simulates once, and the dropdown shows it"""
-    for name in labs.FORWARD_DYNAMICS_PRESETS:
-        n = lab.updates
-        lab.set_preset(name)
-        assert lab.updates == n + 1
-        assert lab.widgets["preset"].value == name
-
-
-def test_update_creates_no_figure_and_no_artists():
-    """Updates move the existing artists; the PNG changes"""
-    import matplotlib.pyplot as plt
-
-    lab = labs.forward_dynamics_lab(render=True)
-    figs = plt.get_fignums()
-    counts = [(len(a.lines), len(a.patches), len(a.texts)) for a in lab.figure.axes]
-    image = lab.widgets["image"].value
-    lab.widgets["q2"].value = 60.0
-    lab.set_preset("no friction")
-    assert plt.get_fignums() == figs
-    assert [(len(a.lines), len(a.patches), len(a.texts)) for a in lab.figure.axes] == counts
-    assert lab.widgets["image"].value != image
-    assert lab.widgets["image"].value[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_redrawn_image_matches_a_full_draw():
-    """The blitted image equals a full redraw of the same state"""
-    lab = labs.forward_dynamics_lab(render=True)
-    lab.widgets["q2"].value = 50.0
-    fast = np.asarray(lab.figure.canvas.buffer_rgba()).copy()
-    lab._background = None
-    lab.redraw()
-    full = np.asarray(lab.figure.canvas.buffer_rgba())
-    assert np.mean(fast != full) < 0.001
-
-
 def test_axes_hold_the_curves(lab):
     """After a longer, faster motion the axes grow to hold every curve"""
     lab.set_preset("no friction")
@@ -157,11 +121,6 @@ def test_static_table_has_no_broken_rows(lab):
     """The Markdown table (the page's static view) has three cells in every row"""
     for line in lab.table_markdown().splitlines():
         assert line.count("|") == 4, line
-
-
-def test_bad_preset():
-    with pytest.raises(ValueError, match="preset"):
-        labs.forward_dynamics_lab(preset="nope", render=False)
 
 
 def test_value_axes_grow_during_a_drag_and_refit_on_a_preset(lab):

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import armlab as al
+from labtests import drawn, table
 
 labs = pytest.importorskip("armlab.labs")
 from armlab.labs.gravity import KP_SWEEP, STABILITY, _turn  # noqa: E402
@@ -13,15 +14,6 @@ from armlab.labs.gravity import KP_SWEEP, STABILITY, _turn  # noqa: E402
 @pytest.fixture
 def lab():
     return labs.gravity_lab(render=False)
-
-
-def drawn(line):
-    x, y = line.get_data()
-    return np.c_[x, y]
-
-
-def table(lab):
-    return {name: value for name, value, unit in lab.table_rows()}
 
 
 @pytest.mark.parametrize("preset, g, shown", [
@@ -164,43 +156,6 @@ def test_switching_arms_rescales_the_drawing(lab):
     assert lab.drawing.force_scale == pytest.approx(0.025 * 0.55)
 
 
-def test_preset_redraws_once(lab):
-    n = lab.updates
-    lab.set_preset("wall-mounted")
-    assert lab.updates == n + 1
-
-
-def test_update_creates_no_figure_and_no_artists():
-    """Updates change the existing artists: no new figure, no new artist"""
-    import matplotlib.pyplot as plt
-
-    lab = labs.gravity_lab(render=True)
-    figs = plt.get_fignums()
-    axes = lab.figure.axes
-    counts = [(len(a.lines), len(a.patches), len(a.texts)) for a in axes]
-    image = lab.widgets["image"].value
-    lab.widgets["q1"].value = 10.0
-    lab.widgets["payload"].value = 1.0
-    lab.set_preset("wall-mounted")
-    assert plt.get_fignums() == figs
-    assert lab.figure.axes == axes
-    assert [(len(a.lines), len(a.patches), len(a.texts)) for a in axes] == counts
-    assert lab.widgets["image"].value != image
-    assert lab.widgets["image"].value[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_redrawn_image_matches_a_full_draw():
-    """The blitted image equals a full redraw of the same state"""
-    lab = labs.gravity_lab(render=True)
-    lab.widgets["q2"].value = 45.0
-    lab.widgets["mount"].value = 45.0
-    fast = np.asarray(lab.figure.canvas.buffer_rgba()).copy()
-    lab._background = None
-    lab.redraw()
-    full = np.asarray(lab.figure.canvas.buffer_rgba())
-    assert np.mean(fast != full) < 0.001
-
-
 def test_table_markdown(lab):
     md = lab.table_markdown()
     assert "| g(q), the torque that holds the arm | (19.6200, 4.9050) | N m |" in md
@@ -209,8 +164,3 @@ def test_table_markdown(lab):
 
 def test_turn_rotates_counter_clockwise():
     np.testing.assert_allclose(_turn(np.array([1.0, 0.0]), np.pi / 2), [0, 1], atol=1e-15)
-
-
-def test_bad_preset():
-    with pytest.raises(ValueError, match="preset"):
-        labs.gravity_lab(preset="nope", render=False)

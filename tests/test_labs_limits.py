@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import armlab as al
+from labtests import drawn, table
 
 labs = pytest.importorskip("armlab.labs")
 from armlab.labs import limits as limits_module  # noqa: E402
@@ -15,16 +16,6 @@ PRESETS = list(limits_module.LIMITS_PRESETS)
 @pytest.fixture
 def lab():
     return labs.limits_lab(render=False)
-
-
-def table(lab):
-    """The lab's table as {quantity: value text}."""
-    return {a: b for a, b, _ in lab.table_rows()}
-
-
-def drawn(artist):
-    x, y = artist.get_data()
-    return np.c_[x, y]
 
 
 # -------------------------------------------------------------------------- presets
@@ -140,45 +131,6 @@ def test_policy_and_payload(lab):
 def test_gravity_checkbox(lab):
     lab.widgets["gravity"].value = False
     np.testing.assert_allclose(lab.values["requested"], [8 / 3, 5 / 6])
-
-
-def test_preset_redraws_once(lab):
-    n = lab.updates
-    lab.set_preset("elbow request at 1.5 N m, no gravity")
-    assert lab.updates == n + 1
-
-
-def test_update_changes_artists_in_place():
-    import matplotlib.pyplot as plt
-
-    lab = labs.limits_lab(render=True)
-    figs = plt.get_fignums()
-    axes = lab.figure.axes
-    counts = [(len(a.lines), len(a.patches), len(a.texts)) for a in axes]
-    image = lab.widgets["image"].value
-    lab.widgets["limit"].value = 20.0
-    lab.widgets["q1"].value = 30.0
-    lab.set_preset("capacity nan: 15 N m cannot hold the arm")
-    assert plt.get_fignums() == figs and lab.figure.axes == axes
-    assert [(len(a.lines), len(a.patches), len(a.texts)) for a in axes] == counts
-    assert lab.widgets["image"].value != image
-    assert lab.widgets["image"].value[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_blitted_image_matches_a_full_draw():
-    lab = labs.limits_lab(render=True)
-    lab.widgets["limit"].value = 20.0
-    lab.widgets["q2"].value = 45.0
-    fast = np.asarray(lab.figure.canvas.buffer_rgba()).copy()
-    lab._background = None
-    lab.redraw()
-    full = np.asarray(lab.figure.canvas.buffer_rgba())
-    assert np.mean(fast != full) < 0.001
-
-
-def test_bad_preset():
-    with pytest.raises(ValueError, match="preset"):
-        labs.limits_lab(preset="nope", render=False)
 
 
 def test_table_markdown_is_the_table(lab):
