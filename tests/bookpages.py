@@ -99,3 +99,59 @@ def line_of(page, name):
     element = soup(page).find(id=name)
     assert element is not None, f"{page}: no element with id {name!r}"
     return element.sourceline
+
+
+# ------------------------------------------------------------------ what every chapter page has
+def assert_numbered_and_referred_to(page, names, *, before=True):
+    """The page's numbered figures and tables are exactly ``names``; each has a ``{numref}``
+    link in the running text that shows its number, and (``before``) one at or before the
+    place where it appears."""
+    numbered = {**figure_numbers(page), **table_numbers(page)}
+    assert set(numbered) == set(names), sorted(numbered)
+    for name, number in numbered.items():
+        refs = references(page, name)
+        assert refs, f"{name} ({number}) is never referred to in the text"
+        assert all(text == number for text, _ in refs), (name, number, refs)
+        if before:
+            assert refs[0][1] <= line_of(page, name), f"{name} is referred to only after it"
+
+
+def assert_figures_described(page, count):
+    """The page has ``count`` figures, each an image whose alt text describes it (a screen
+    reader gets a description, not a file name)."""
+    figures = soup(page).find_all("figure")
+    assert len(figures) == count, f"{page}: {len(figures)} figures, expected {count}"
+    for fig in figures:
+        img = fig.find("img")
+        assert img is not None and len(img.get("alt", "")) > 40, fig.get("id")
+
+
+def assert_lab_view_before_live_cell(page, *names):
+    """The lab's still view (the figure and table ``names``, in order) is introduced as what
+    the page shows without a kernel and comes first; the live cell follows it as the same
+    view come alive."""
+    intro = block(page, "This page was built without a running kernel")
+    live = block(page, "the same view comes alive")
+    lines = [intro.sourceline] + [line_of(page, name) for name in names] + [live.sourceline]
+    assert lines == sorted(lines) and len(set(lines)) == len(lines), lines
+
+
+def assert_exercise_section(page, chapter):
+    """The chapter's exercise section links its notebook on GitHub and on Binder, and lists
+    the notebook's parts with their points, after saying how many there are and their total
+    ("Its six parts (22 points)")."""
+    from armlab.grading.testing import ExerciseSet
+
+    links = [a["href"] for a in soup(page).find_all("a", href=True)]
+    notebook = f"exercises/{chapter}/{chapter}.ipynb"
+    assert f"https://github.com/armlab-book/armlab/blob/main/{notebook}" in links, notebook
+    assert f"https://mybinder.org/v2/gh/armlab-book/armlab/main?urlpath=lab/tree/{notebook}" \
+        in links, f"no Binder link to {notebook}"
+    section = soup(page).find(id="exercises")
+    items = section.find("ol").find_all("li", recursive=False)
+    listed = [float(re.search(r"\((\d+) points?\)", li.get_text(" ")).group(1)) for li in items]
+    parts = ExerciseSet(chapter).parts()
+    assert listed == [part["points"] for part in parts.values()], (listed, chapter)
+    count = "one two three four five six seven eight nine ten".split()[len(parts) - 1]
+    total = sum(part["points"] for part in parts.values())
+    assert f"{count} parts ({total:.0f} points)" in clean(section.get_text(" "))

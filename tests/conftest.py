@@ -27,3 +27,16 @@ def chromium():
                                     headless=True)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def built_book():
+    """The book built once per session (``make book``'s command, ``_bookbuild.build_book``).
+
+    A chapter's page tests use it with ``pytest.mark.usefixtures("built_book")``; they
+    fail, with the end of the build's log, when the build fails.
+    """
+    from _bookbuild import build_book
+
+    returncode, log = build_book()
+    assert returncode == 0, log[-4000:]

@@ -8,18 +8,13 @@ prints them. Slow: needs the built book (``_bookbuild.build_book``).
 
 import pytest
 
-from _bookbuild import build_book
-from bookpages import block, evals, figure_numbers, line_of, references, table, table_numbers
+from bookpages import (assert_exercise_section, assert_figures_described,
+                       assert_lab_view_before_live_cell, assert_numbered_and_referred_to, evals,
+                       table)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
 PAGE = "book/control"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def book():
-    returncode, log = build_book()
-    assert returncode == 0, log[-4000:]
 
 
 @pytest.mark.parametrize("anchor, shown", [
@@ -131,51 +126,24 @@ def test_lab_static_table_is_the_labs_default_view():
 def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
     """Each figure and table has a number, and a {numref} link in the running text with that
     number points to it at or before the place where it appears"""
-    numbered = {**figure_numbers(PAGE), **table_numbers(PAGE)}
-    assert set(numbered) == {"fig-control-errors", "fig-control-torques", "fig-control-causes",
-                             "fig-control-payload", "fig-control-gain-maps", "fig-control-lab",
-                             "tbl-control-compare", "tbl-control-causes", "tbl-control-lab"}
-    for name, number in numbered.items():
-        refs = references(PAGE, name)
-        assert refs, f"{name} ({number}) is never referred to in the text"
-        assert all(text == number for text, _ in refs), (name, number, refs)
-        assert refs[0][1] <= line_of(PAGE, name), f"{name} is referred to only after it"
+    assert_numbered_and_referred_to(PAGE, [
+        "fig-control-errors", "fig-control-torques", "fig-control-causes", "fig-control-payload",
+        "fig-control-gain-maps", "fig-control-lab", "tbl-control-compare", "tbl-control-causes",
+        "tbl-control-lab"])
 
 
 def test_every_figure_has_alt_text():
     """A screen reader gets a description, not a file name"""
-    from bookpages import soup
-
-    figures = soup(PAGE).find_all("figure")
-    assert len(figures) == 6
-    for fig in figures:
-        img = fig.find("img")
-        assert img is not None and len(img.get("alt", "")) > 40, fig.get("id")
+    assert_figures_described(PAGE, 6)
 
 
 def test_static_lab_view_is_introduced_before_the_live_cell():
     """The still view comes first, said to be what the page shows without a kernel; the live
     cell follows it"""
-    intro = block(PAGE, "This page was built without a running kernel")
-    live = block(PAGE, "the same view comes alive")
-    assert intro.sourceline < line_of(PAGE, "fig-control-lab") < live.sourceline
+    assert_lab_view_before_live_cell(PAGE, "fig-control-lab")
 
 
 def test_links_exercises():
     """The chapter ends with its exercise set: the notebook on GitHub, Binder, and the list
     of its parts with the notebook's points"""
-    import re
-
-    from _bookbuild import HTML
-    from armlab.grading.testing import ExerciseSet
-
-    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
-    assert "exercises/control/control.ipynb" in text
-    assert ("mybinder.org/v2/gh/armlab-book/armlab/main?urlpath=lab/tree/exercises/control/"
-            "control.ipynb") in text
-    exercises = ExerciseSet("control")
-    intro = block(PAGE, "Its six parts")
-    assert f"({exercises.total():.0f} points)" in " ".join(intro.get_text(" ").split())
-    items = intro.find_next_sibling("ol").find_all("li")
-    listed = [float(re.search(r"\((\d+) points\)", li.get_text(" ")).group(1)) for li in items]
-    assert listed == [part["points"] for part in exercises.parts().values()]
+    assert_exercise_section(PAGE, "control")

@@ -11,18 +11,12 @@ import re
 
 import pytest
 
-from _bookbuild import HTML, build_book
-from bookpages import evals, figure_numbers, soup, table
+from bookpages import (assert_exercise_section, assert_figures_described,
+                       assert_numbered_and_referred_to, evals, soup, table)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 PAGE = "book/forward_dynamics"
 EPS = 2.0 ** -53                  # unit roundoff
-
-
-@pytest.fixture(scope="module", autouse=True)
-def book():
-    returncode, log = build_book()
-    assert returncode == 0, log[-4000:]
 
 
 def number(text):
@@ -174,14 +168,12 @@ def test_summary():
 
 
 def test_figures_numbered_and_described():
-    """Every figure the chapter refers to is there, numbered, with an alt text"""
-    names = ["fig-fall-strobe", "fig-fall-methods", "fig-energy-error", "fig-convergence",
-             "fig-spread", "fig-fd-lab"]
-    numbers = figure_numbers(PAGE)
-    assert all(name in numbers for name in names), numbers
-    for fig in soup(PAGE).find_all("figure"):
-        img = fig.find("img")
-        assert img is not None and len(img.get("alt", "")) > 40, fig.get("id")
+    """Every figure and table is there, numbered, referred to with its number (some only after
+    the place where they appear); every figure has an alt text"""
+    assert_numbered_and_referred_to(PAGE, [
+        "fig-fall-strobe", "fig-fall-methods", "fig-energy-error", "fig-convergence", "fig-spread",
+        "fig-fd-lab", "tbl-fd-headlines", "tbl-fd-methods", "tbl-fd-solve"], before=False)
+    assert_figures_described(PAGE, 6)
 
 
 def test_animation_in_the_page():
@@ -196,22 +188,12 @@ def test_animation_in_the_page():
 
 
 def test_lab_static_view_and_live_cell():
-    """The lab's default view is seed 000's fall; the live cell leaves no widget in the page"""
-    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
-    assert "application/vnd.jupyter.widget-view+json" not in text
+    """The lab's default view is seed 000's fall (no widget in the page: test_book)"""
     cells = [[c.get_text(" ", strip=True) for c in tr.find_all("td")]
              for tr in soup(PAGE).find_all("tr")]          # the lab's table has no caption
     assert ["q at t = 0.25 s", "(-35.4, 98.7)", "deg"] in cells
 
 
-
-
 def test_exercises_section_links_the_notebook_and_binder():
     """The chapter ends with its exercise notebook, a Binder launch and the parts' points"""
-    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
-    assert "exercises/forward_dynamics/forward_dynamics.ipynb" in text
-    assert ("mybinder.org/v2/gh/armlab-book/armlab/main?urlpath=lab/tree/exercises/"
-            "forward_dynamics/forward_dynamics.ipynb") in text
-    items = [li.get_text(" ", strip=True) for li in soup(PAGE).find_all("li")
-             if re.search(r"\(\d+ points\)", li.get_text())]
-    assert [int(re.search(r"\((\d+) points\)", t).group(1)) for t in items] == [5, 4, 4, 5, 4, 2, 2]
+    assert_exercise_section(PAGE, "forward_dynamics")

@@ -6,18 +6,12 @@ and 002 print six decimals, seed 000 four; the page shows them so.
 
 import pytest
 
-from _bookbuild import HTML, build_book
-from bookpages import block, clean, evals, figure_numbers, references, soup, table
+from bookpages import (assert_exercise_section, assert_figures_described,
+                       assert_numbered_and_referred_to, clean, evals, soup, table)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
 PAGE = "book/inverse_dynamics"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def book():
-    returncode, log = build_book()
-    assert returncode == 0, log[-4000:]
 
 
 @pytest.mark.parametrize("anchor, shown", [
@@ -103,12 +97,12 @@ def test_common_mistakes_show_their_numbers():
 
 
 def test_figures_are_numbered_and_referred_to():
-    numbers = figure_numbers(PAGE)
-    names = ["fig-id-mass-matrix", "fig-id-cases", "fig-id-move", "fig-id-move-power",
-             "fig-id-lab"]
-    assert set(names) <= set(numbers)
-    for name in names:      # a link in the running text, not the figure's own anchor
-        assert references(PAGE, name), f"{name} is never referred to"
+    """Each figure and table has a number and a {numref} link in the text with that number
+    (some only after the place where they appear); each figure has an alt text"""
+    assert_numbered_and_referred_to(PAGE, [
+        "fig-id-mass-matrix", "fig-id-cases", "fig-id-move", "fig-id-move-power", "fig-id-lab",
+        "tbl-id-cases", "tbl-id-moving", "tbl-id-power", "tbl-id-problems"], before=False)
+    assert_figures_described(PAGE, 5)
 
 
 def test_lab_static_view():
@@ -117,14 +111,8 @@ def test_lab_static_view():
     assert len(cells) == 1
     row = [clean(td.get_text()) for td in cells[0].find_parent("tr").find_all("td")]
     assert row == ["τ, total", "(17.416659, 3.648175)", "N m"]
-    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
-    assert "application/vnd.jupyter.widget-view+json" not in text
 
 
 def test_exercise_links():
-    """The chapter ends with its exercise notebook and a Binder launch"""
-    links = [a["href"] for a in block(PAGE, "The graded exercises for this chapter").find_all("a")]
-    assert ("https://github.com/armlab-book/armlab/blob/main/exercises/inverse_dynamics/"
-            "inverse_dynamics.ipynb") in links
-    assert ("https://mybinder.org/v2/gh/armlab-book/armlab/main?urlpath=lab/tree/exercises/"
-            "inverse_dynamics/inverse_dynamics.ipynb") in links
+    """The chapter ends with its exercise notebook, a Binder launch and the list of its parts"""
+    assert_exercise_section(PAGE, "inverse_dynamics")

@@ -6,19 +6,13 @@ Slow: needs the built book (``_bookbuild.build_book``, shared with test_book.py)
 
 import pytest
 
-from _bookbuild import HTML, build_book
-from bookpages import (block, evals, figure_numbers, line_of, references, table,
-                       table_numbers)
+from bookpages import (assert_exercise_section, assert_figures_described,
+                       assert_lab_view_before_live_cell, assert_numbered_and_referred_to, evals,
+                       table)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
 PAGE = "book/kinematics"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def book():
-    returncode, log = build_book()
-    assert returncode == 0, log[-4000:]
 
 
 @pytest.mark.parametrize("anchor, shown", [
@@ -97,36 +91,22 @@ def test_common_mistakes_numbers():
 def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
     """Each figure and table has a number, and a {numref} link in the running text with that
     number points to it at or before the place where it appears"""
-    numbered = {**figure_numbers(PAGE), **table_numbers(PAGE)}
-    assert set(numbered) == {"fig-kin-columns", "fig-kin-ellipses", "fig-kin-sigma",
-                             "fig-kin-workspace", "fig-kin-lab", "tbl-kin-walk",
-                             "tbl-kin-reach", "tbl-kin-lab"}
-    for name, number in numbered.items():
-        refs = references(PAGE, name)
-        assert refs, f"{name} ({number}) is never referred to in the text"
-        assert all(text == number for text, _ in refs), (name, number, refs)
-        assert refs[0][1] <= line_of(PAGE, name), f"{name} is referred to only after it"
+    assert_numbered_and_referred_to(PAGE, [
+        "fig-kin-columns", "fig-kin-ellipses", "fig-kin-sigma", "fig-kin-workspace", "fig-kin-lab",
+        "tbl-kin-walk", "tbl-kin-reach", "tbl-kin-lab"])
 
 
 def test_every_figure_has_alt_text():
     """A screen reader gets a description, not a file name"""
-    from bookpages import soup
-
-    for fig in soup(PAGE).find_all("figure"):
-        img = fig.find("img")
-        assert img is not None and len(img.get("alt", "")) > 40, fig.get("id")
+    assert_figures_described(PAGE, 5)
 
 
 def test_static_lab_view_is_introduced_before_the_live_cell():
     """The still view comes first, said to be what the page shows without a kernel; the live cell
     follows it, introduced as the same view come alive"""
-    intro = block(PAGE, "This page was built without a running kernel")
-    live = block(PAGE, "the same view comes alive")
-    assert intro.sourceline < line_of(PAGE, "fig-kin-lab") < live.sourceline
+    assert_lab_view_before_live_cell(PAGE, "fig-kin-lab")
 
 
 def test_links_exercises():
-    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
-    assert "exercises/kinematics/kinematics.ipynb" in text
-    assert ("mybinder.org/v2/gh/armlab-book/armlab/main?urlpath=lab/tree/exercises/kinematics/"
-            "kinematics.ipynb") in text
+    """The chapter ends with its notebook on GitHub and Binder and the list of its parts"""
+    assert_exercise_section(PAGE, "kinematics")

@@ -7,19 +7,14 @@ Slow: needs the built book (``_bookbuild.build_book``, shared with test_book.py)
 
 import pytest
 
-from _bookbuild import HTML, build_book
-from bookpages import (block, evals, figure_numbers, line_of, references, soup, table,
-                       table_numbers)
+from _bookbuild import HTML
+from bookpages import (assert_exercise_section, assert_figures_described,
+                       assert_lab_view_before_live_cell, assert_numbered_and_referred_to, evals,
+                       table)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
 PAGE = "book/limits"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def book():
-    returncode, log = build_book()
-    assert returncode == 0, log[-4000:]
 
 
 @pytest.mark.parametrize("anchor, shown", [
@@ -123,29 +118,18 @@ def test_summary_numbers():
 def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
     """Each figure and table has a number, and a {numref} link in the running text with that
     number points to it at or before the place where it appears"""
-    numbered = {**figure_numbers(PAGE), **table_numbers(PAGE)}
-    assert set(numbered) == {"fig-limits-policies", "fig-limits-durations",
-                             "fig-limits-capacity", "fig-limits-gear", "fig-limits-lab",
-                             "tbl-limits-seed001-cases", "tbl-limits-move-parts",
-                             "tbl-limits-lab"}
-    for name, number in numbered.items():
-        refs = references(PAGE, name)
-        assert refs, f"{name} ({number}) is never referred to in the text"
-        assert all(text == number for text, _ in refs), (name, number, refs)
-        assert refs[0][1] <= line_of(PAGE, name), f"{name} is referred to only after it"
+    assert_numbered_and_referred_to(PAGE, [
+        "fig-limits-policies", "fig-limits-durations", "fig-limits-capacity", "fig-limits-gear",
+        "fig-limits-lab", "tbl-limits-seed001-cases", "tbl-limits-move-parts", "tbl-limits-lab"])
 
 
 def test_every_figure_has_alt_text():
     """A screen reader gets a description, not a file name"""
-    for fig in soup(PAGE).find_all("figure"):
-        img = fig.find("img")
-        assert img is not None and len(img.get("alt", "")) > 40, fig.get("id")
+    assert_figures_described(PAGE, 5)
 
 
 def test_static_lab_view_comes_before_the_live_cell():
-    intro = block(PAGE, "This page was built without a running kernel")
-    live = block(PAGE, "the same view comes alive")
-    assert intro.sourceline < line_of(PAGE, "fig-limits-lab") < live.sourceline
+    assert_lab_view_before_live_cell(PAGE, "fig-limits-lab")
 
 
 def test_equations_are_numbered_and_referred_to():
@@ -159,7 +143,5 @@ def test_equations_are_numbered_and_referred_to():
 
 
 def test_links_exercises():
-    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
-    assert "exercises/limits/limits.ipynb" in text
-    assert ("mybinder.org/v2/gh/armlab-book/armlab/main?urlpath=lab/tree/exercises/limits/"
-            "limits.ipynb") in text
+    """The chapter ends with its notebook on GitHub and Binder and the list of its parts"""
+    assert_exercise_section(PAGE, "limits")
