@@ -31,6 +31,14 @@ def joint_vector(arm, name, value):
     return arr
 
 
+def joint_vectors(arm, **named):
+    """Several state vectors of ``arm`` (``q=..., qd=...``), each checked as by
+    :func:`joint_vector`, whose batch shapes broadcast together; in the order given."""
+    arrays = {name: joint_vector(arm, name, value) for name, value in named.items()}
+    batch_shape(**arrays)
+    return list(arrays.values())
+
+
 def planar_vector(name, value):
     """A world-frame vector ``(..., 2)``: a force or a direction."""
     arr = finite_array(name, value)
@@ -84,10 +92,19 @@ def batch_shape(**named):
                          "leading dimensions must match or be 1") from None
 
 
-def positive_scalar(name, value, unit=""):
-    """A positive finite number, as a float."""
+def _bounded_scalar(name, value, kind, unit, what):
     arr = finite_array(name, value)
-    if arr.ndim != 0 or arr <= 0:
+    if arr.ndim != 0 or (arr <= 0 if kind == "positive" else arr < 0):
         unit = f" [{unit}]" if unit else ""
-        raise ValueError(f"{name} must be a positive scalar{unit}, got {value!r}")
+        raise ValueError(f"{name} must be a {kind} {what}{unit}, got {value!r}")
     return float(arr)
+
+
+def positive_scalar(name, value, unit="", what="scalar"):
+    """A positive finite number, as a float; the message calls it a positive ``what``."""
+    return _bounded_scalar(name, value, "positive", unit, what)
+
+
+def nonnegative_scalar(name, value, unit="", what="scalar"):
+    """A finite number, zero or more, as a float; the message calls it a non-negative ``what``."""
+    return _bounded_scalar(name, value, "non-negative", unit, what)

@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from armlab._checks import finite_array, joint_vector
+from armlab._checks import finite_array, joint_vector, positive_scalar
 
 __all__ = ["cholesky_solve", "solve_errors", "StepSweep", "step_sweep", "observed_order",
            "growth_rate"]
@@ -352,21 +352,19 @@ def step_sweep(arm, q0, duration, steps, method, *, qd0=None, reference=None):
     q0 = joint_vector(arm, "q0", q0)
     if q0.ndim != 1:
         raise ValueError(f"q0 has shape {q0.shape}: expected one start ({arm.n},)")
-    T = finite_array("duration", duration)
-    if T.ndim != 0 or T <= 0:
-        raise ValueError(f"duration must be a positive time [s], got {duration!r}")
+    T = positive_scalar("duration", duration, "s", "time")
     h = finite_array("steps", steps)
     if h.ndim != 1 or h.size == 0 or np.any(h <= 0):
         raise ValueError(f"steps must be a (k,) array of positive steps [s], got {steps!r}")
-    counts = np.round(float(T) / h)
-    if np.any(np.abs(counts * h - float(T)) > 1e-9 * float(T)):
-        raise ValueError(f"steps {h.tolist()} must each divide the duration {float(T)!r} s")
+    counts = np.round(T / h)
+    if np.any(np.abs(counts * h - T) > 1e-9 * T):
+        raise ValueError(f"steps {h.tolist()} must each divide the duration {T!r} s")
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, "
                          f"got {method!r}")
 
     def run(step, how):
-        return simulate(arm, q0, float(T), qd0=qd0, control_dt=float(step), substeps=1,
+        return simulate(arm, q0, T, qd0=qd0, control_dt=float(step), substeps=1,
                         method=how)
 
     if reference is None:

@@ -5,7 +5,7 @@ from functools import cached_property
 
 import numpy as np
 
-from armlab._checks import finite_array, per_joint
+from armlab._checks import finite_array, nonnegative_scalar, per_joint
 from armlab._kernels import Constants
 
 __all__ = ["PlanarArm", "tabletop_arm", "rod_arm", "statics_arm"]
@@ -151,10 +151,7 @@ class PlanarArm:
         >>> arm.masses, round(arm.com[-1], 6), round(arm.inertia[-1], 6)
         ((2.0, 1.5), 0.166667, 0.010417)
         """
-        mp = finite_array("mass", mass)
-        if mp.ndim != 0 or mp < 0:
-            raise ValueError(f"mass must be a non-negative scalar [kg], got {mass!r}")
-        mp = float(mp)
+        mp = nonnegative_scalar("mass", mass, "kg")
         m, c, i, L = self.masses[-1], self.com[-1], self.inertia[-1], self.lengths[-1]
         total = m + mp
         c_new = (m * c + mp * L) / total if total > 0 else c

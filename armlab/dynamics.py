@@ -22,7 +22,7 @@ one state and on numpy arrays for a batch.
 import numpy as np
 
 from armlab import _kernels as K
-from armlab._checks import batch_shape, joint_vector, planar_vector
+from armlab._checks import joint_vector, joint_vectors, planar_vector
 from armlab.kinematics import _com_jacobians, _com_positions, _frames
 
 __all__ = [
@@ -95,9 +95,7 @@ def mass_matrix_rate(arm, q, qd):
     array([[-1. , -0.5],
            [-0.5,  0. ]])
     """
-    states = _states(arm, q=q, qd=qd)
-    batch_shape(**states)
-    q, qd = np.broadcast_arrays(*states.values())
+    q, qd = np.broadcast_arrays(*joint_vectors(arm, q=q, qd=qd))
     arrays = arm._constants.arrays
     p, e = _frames(arm, q)
     com = _com_positions(arm, p, e)

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from armlab._checks import batch_shape, joint_vector
+from armlab._checks import joint_vectors
 from armlab.dynamics import (friction_torques, gravity_torques, inverse_dynamics, mass_matrix,
                              mass_matrix_rate)
 from armlab.statics import static_torques
@@ -89,10 +89,7 @@ def power_balance(arm, q, qd, qdd, tip_force=None):
     >>> [round(float(x), 6) for x in (p.motor, p.energy_rate, p.friction)]
     [15.592571, 15.280071, 0.3125]
     """
-    q = joint_vector(arm, "q", q)
-    qd = joint_vector(arm, "qd", qd)
-    qdd = joint_vector(arm, "qdd", qdd)
-    batch_shape(q=q, qd=qd, qdd=qdd)
+    q, qd, qdd = joint_vectors(arm, q=q, qd=qd, qdd=qdd)
     force = np.zeros(2) if tip_force is None else tip_force
 
     def dot(a, b):

@@ -25,9 +25,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from armlab._checks import finite_array, joint_vector
+from armlab._checks import batch_shape, finite_array, joint_vector, positive_scalar
 from armlab.dynamics import gravity_torques, potential_energy
-from armlab.kinematics import com_jacobians, com_positions, jacobian, joint_positions
+from armlab.kinematics import _joints_and_coms, com_jacobians
+from armlab.statics import static_torques
 
 __all__ = ["gravity_shares", "payload_torques", "gravity_stiffness", "pd_sag", "mount_gravity",
            "mounted"]
@@ -96,8 +97,9 @@ def payload_torques(arm, q, mass):
     m = finite_array("mass", mass)
     if np.any(m < 0):
         raise ValueError(f"mass must not be negative [kg], got {mass!r}")
-    J = jacobian(arm, q)                                          # (..., 2, n)
-    return 0.0 - np.einsum("...a,...aj->...j", m[..., None] * np.asarray(arm.gravity), J)
+    q = joint_vector(arm, "q", q)
+    batch_shape(q=q, mass=m[..., None])
+    return 0.0 + static_torques(arm, q, -m[..., None] * np.asarray(arm.gravity))
 
 
 def gravity_stiffness(arm, q):
@@ -136,9 +138,7 @@ def gravity_stiffness(arm, q):
     (array([[-19.62 ,  -4.905],
            [ -4.905,  -4.905]]), True)
     """
-    q = joint_vector(arm, "q", q)
-    p = joint_positions(arm, q)[..., :-1, :]                      # (..., n, 2) joints
-    c = com_positions(arm, q)                                     # (..., n, 2)
+    p, c = _joints_and_coms(arm, joint_vector(arm, "q", q))      # (..., n, 2) each
     mg = np.asarray(arm.masses)[:, None] * np.asarray(arm.gravity)   # (n, 2) [N]
     n = arm.n
     # s[m] = sum over links i >= m of m_i a . (c_i - p_m)
@@ -259,6 +259,13 @@ def _turn(a, angle):
     return out + 0.0
 
 
+def _mount_angle(angle):
+    phi = finite_array("angle", angle)
+    if phi.ndim != 0:
+        raise ValueError(f"angle must be one mounting angle [rad], got {angle!r}")
+    return float(phi)
+
+
 def mount_gravity(angle, g0=9.81):
     """Gravity in the frame of an arm whose base is turned by ``angle`` from a floor mounting.
 
@@ -282,13 +289,9 @@ def mount_gravity(angle, g0=9.81):
     >>> mount_gravity(np.radians(90)).round(2), mount_gravity(np.pi).round(2)
     (array([-9.81,  0.  ]), array([0.  , 9.81]))
     """
-    phi = finite_array("angle", angle)
-    if phi.ndim != 0:
-        raise ValueError(f"angle must be one mounting angle [rad], got {angle!r}")
-    g = finite_array("g0", g0)
-    if g.ndim != 0 or g <= 0:
-        raise ValueError(f"g0 must be a positive number [m/s^2], got {g0!r}")
-    return _turn(np.array([0.0, -float(g)]), float(phi))
+    phi = _mount_angle(angle)
+    g = positive_scalar("g0", g0, "m/s^2", "number")
+    return _turn(np.array([0.0, -g]), phi)
 
 
 def mounted(arm, angle):
@@ -316,7 +319,4 @@ def mounted(arm, angle):
     >>> gravity_torques(mounted(rod_arm(), np.pi), [0.0, 0.0]).round(3)
     array([-19.62 ,  -4.905])
     """
-    phi = finite_array("angle", angle)
-    if phi.ndim != 0:
-        raise ValueError(f"angle must be one mounting angle [rad], got {angle!r}")
-    return replace(arm, gravity=tuple(_turn(np.asarray(arm.gravity), float(phi))))
+    return replace(arm, gravity=tuple(_turn(np.asarray(arm.gravity), _mount_angle(angle))))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from armlab._checks import finite_array
+from armlab._checks import finite_array, nonnegative_scalar
 from armlab.dynamics import gravity_torques
 
 __all__ = ["gravity_regressor", "gravity_parameters", "holding_torques", "holding_runs",
@@ -122,11 +122,9 @@ def holding_torques(arm, rng, poses=20, noise=0.05):
     rng = np.random.default_rng(rng)
     if not (isinstance(poses, (int, np.integer)) and poses >= 1):
         raise ValueError(f"poses must be a positive integer, got {poses!r}")
-    sigma = finite_array("noise", noise)
-    if sigma.ndim != 0 or sigma < 0:
-        raise ValueError(f"noise must be a non-negative standard deviation [N m], got {noise!r}")
+    sigma = nonnegative_scalar("noise", noise, "N m", "standard deviation")
     q = rng.uniform(-np.pi, np.pi, (poses, arm.n))
-    tau = gravity_torques(arm, q) + rng.normal(0.0, float(sigma), (poses, arm.n))
+    tau = gravity_torques(arm, q) + rng.normal(0.0, sigma, (poses, arm.n))
     return q, tau
 
 

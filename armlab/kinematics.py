@@ -34,6 +34,13 @@ def _com_positions(arm, p, e):
     return p[..., :-1, :] + arm._constants.arrays["lc"][:, None] * e
 
 
+def _joints_and_coms(arm, q):
+    """The joints ``(..., n, 2)`` (the base first, no tip) and the centres of mass
+    ``(..., n, 2)`` of validated angles ``q``, from one pass over the links."""
+    p, e = _frames(arm, q)
+    return p[..., :-1, :], _com_positions(arm, p, e)
+
+
 def _com_jacobians(arm, p, com):
     """``(..., n, 2, n)``: entry ``[i, :, j]`` is ``z x (com_i - p_j)`` for ``j <= i``."""
     n = arm.n

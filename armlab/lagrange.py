@@ -28,8 +28,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from armlab._checks import batch_shape, joint_vector
-from armlab.kinematics import com_positions, joint_positions
+from armlab._checks import joint_vector, joint_vectors
+from armlab.kinematics import _joints_and_coms
 
 __all__ = ["InertiaConstants", "inertia_constants", "mass_matrix_det", "mass_matrix_derivatives",
            "christoffel_symbols", "coriolis_matrix"]
@@ -163,8 +163,7 @@ def mass_matrix_derivatives(arm, q):
     """
     q = joint_vector(arm, "q", q)
     n = arm.n
-    p = joint_positions(arm, q)[..., :n, :]               # (..., n, 2) the joints
-    c = com_positions(arm, q)                              # (..., n, 2) the centres of mass
+    p, c = _joints_and_coms(arm, q)                        # the joints, the centres of mass
     r = c[..., :, None, :] - p[..., None, :, :]            # r[..., i, j] = c_i - p_j
     idx = np.arange(n)
     below = idx[:, None] >= idx[None, :]                   # [i, j]: link i beyond joint j
@@ -246,8 +245,6 @@ def coriolis_matrix(arm, q, qd):
     (array([[-0.216506,  0.216506],
            [-0.433013,  0.      ]]), array([-0.32476 , -0.433013]))
     """
-    q = joint_vector(arm, "q", q)
-    qd = joint_vector(arm, "qd", qd)
-    batch_shape(q=q, qd=qd)
+    q, qd = joint_vectors(arm, q=q, qd=qd)
     gamma = christoffel_symbols(arm, q)
     return np.einsum("...ijk,...k->...ij", gamma, qd)

@@ -30,8 +30,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from armlab._checks import (batch_shape, finite_array, joint_vector, per_joint, planar_vector,
-                            torque_bounds)
+from armlab._checks import (batch_shape, finite_array, joint_vector, nonnegative_scalar,
+                            per_joint, planar_vector, positive_scalar, torque_bounds)
 from armlab.dynamics import (forward_dynamics, gravity_torques, inverse_dynamics, mass_matrix,
                              torque_parts)
 from armlab.kinematics import jacobian
@@ -377,12 +377,8 @@ class Motor:
 
     def __post_init__(self):
         for name in ("torque", "speed", "damping", "coulomb", "inertia"):
-            v = finite_array(name, getattr(self, name))
-            positive = name in ("torque", "speed")
-            if v.ndim != 0 or (v <= 0 if positive else v < 0):
-                kind = "positive" if positive else "non-negative"
-                raise ValueError(f"{name} must be a {kind} number, got {getattr(self, name)!r}")
-            object.__setattr__(self, name, float(v))
+            check = positive_scalar if name in ("torque", "speed") else nonnegative_scalar
+            object.__setattr__(self, name, check(name, getattr(self, name), what="number"))
 
 
 class JointDrive(NamedTuple):

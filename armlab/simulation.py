@@ -34,7 +34,8 @@ from operator import mul
 import numpy as np
 
 from armlab import _kernels as K
-from armlab._checks import finite_array, joint_vector, torque_bounds
+from armlab._checks import (joint_vector, nonnegative_scalar, positive_scalar,
+                            torque_bounds)
 from armlab.control import _components, _plan_function, _PlanFollower
 from armlab.trajectory import Quintic
 
@@ -256,15 +257,10 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
     n = arm.n
     q = joint_vector(arm, "q0", q0)
     qd = np.zeros(n) if qd0 is None else joint_vector(arm, "qd0", qd0)
-    dt = finite_array("control_dt", control_dt)
-    if dt.ndim != 0 or dt <= 0:
-        raise ValueError(f"control_dt must be a positive time [s], got {control_dt!r}")
-    dt = float(dt)
-    T = finite_array("duration", duration)
-    if T.ndim != 0 or T < 0:
-        raise ValueError(f"duration must be a non-negative time [s], got {duration!r}")
-    ticks = round(float(T) / dt)
-    if abs(ticks * dt - float(T)) > 1e-9 * max(1.0, float(T)):
+    dt = positive_scalar("control_dt", control_dt, "s", "time")
+    T = nonnegative_scalar("duration", duration, "s", "time")
+    ticks = round(T / dt)
+    if abs(ticks * dt - T) > 1e-9 * max(1.0, T):
         raise ValueError(f"duration {duration!r} is not a whole number of control ticks "
                          f"of {dt!r} s")
     if not (isinstance(substeps, (int, np.integer)) and substeps >= 1):

@@ -9,8 +9,8 @@ import itertools
 
 import numpy as np
 
-from armlab._checks import (batch_shape, finite_array, joint_vector, per_joint, planar_vector,
-                            positive_scalar, torque_bounds)
+from armlab._checks import (batch_shape, finite_array, joint_vector, joint_vectors, per_joint,
+                            planar_vector, positive_scalar, torque_bounds)
 from armlab.kinematics import jacobian, tip_position
 from armlab.manipulability import _principal_axes
 
@@ -82,9 +82,7 @@ def tip_force_from_torques(arm, q, tau):
     >>> residual.round(2)
     array([-0.16,  0.37])
     """
-    q = joint_vector(arm, "q", q)
-    tau = joint_vector(arm, "tau", tau)
-    batch_shape(q=q, tau=tau)
+    q, tau = joint_vectors(arm, q=q, tau=tau)
     JT = np.swapaxes(jacobian(arm, q), -1, -2)
     force = np.einsum("...aj,...j->...a", np.linalg.pinv(JT), tau)
     return force, np.einsum("...ja,...a->...j", JT, force) - tau

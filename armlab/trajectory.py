@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from armlab._checks import finite_array
+from armlab._checks import finite_array, nonnegative_scalar
 
 __all__ = ["Quintic", "quintic"]
 
@@ -156,8 +156,6 @@ def quintic(q_start, q_end, duration, hold=0.0):
         raise ValueError(f"q_start has shape {start.shape}: expected shape (n,)")
     if end.shape != start.shape:
         raise ValueError(f"q_end has shape {end.shape}: expected {start.shape}, like q_start")
-    for name, value in (("duration", duration), ("hold", hold)):
-        v = finite_array(name, value)
-        if v.ndim != 0 or v < 0:
-            raise ValueError(f"{name} must be a non-negative time [s], got {value!r}")
-    return Quintic(tuple(start.tolist()), tuple(end.tolist()), float(duration), float(hold))
+    return Quintic(tuple(start.tolist()), tuple(end.tolist()),
+                   nonnegative_scalar("duration", duration, "s", "time"),
+                   nonnegative_scalar("hold", hold, "s", "time"))
