@@ -31,21 +31,34 @@ __all__ = ["Lab", "CUSTOM", "axis_top"]
 CUSTOM = "(custom)"
 
 
-def axis_top(value):
-    """The smallest of 1, 2.5, 5 times a power of ten that is at least ``value``.
+def axis_top(value, steps=(1.0, 2.5, 5.0)):
+    """The smallest of ``steps`` (1, 2.5, 5) times a power of ten that is at least ``value``.
 
     An axis that snaps to these few ranges rarely rescales while a slider is
-    dragged (a rescale redraws the whole figure).
+    dragged (a rescale redraws the whole figure). A finer set of ``steps``
+    gives tighter axes for a few more rescales.
 
     >>> [axis_top(x) for x in (0.9, 2.6, 23.0, 46.0, 57.5)]
     [1.0, 5.0, 25.0, 50.0, 100.0]
+    >>> axis_top(10.04), axis_top(10.04, steps=(1, 1.5, 2.5, 5))
+    (25.0, 15.0)
     """
     exponent = np.floor(np.log10(max(value, 1e-9)))
-    for step in (1.0, 2.5, 5.0, 10.0):
+    for step in (*steps, 10.0):
         top = step * 10.0**exponent
         if top >= value * (1 - 1e-12):
             return float(top)
     return float(10.0 ** (exponent + 1))
+
+
+def pair(x, spec, clean=6):
+    """Two or more numbers as the labs' tables show them, ``(a, b)``, each formatted with
+    ``spec`` after rounding to ``clean`` decimals (so rounding noise shows no minus sign).
+
+    >>> pair([-6.5, -1e-12], ".4f")
+    '(-6.5000, 0.0000)'
+    """
+    return "(" + ", ".join(format(round(float(v), clean) + 0.0, spec) for v in x) + ")"
 
 
 class Lab:

@@ -17,7 +17,8 @@ import numpy as np
 
 from armlab.arm import tabletop_arm
 from armlab.dynamics import gravity_torques, inverse_dynamics, mass_matrix
-from armlab.labs._base import Lab
+from armlab.labs._base import Lab, axis_top
+from armlab.prose import fmt
 from armlab.control import computed_torque, feedforward_pid, pd_gravity, pid
 from armlab.simulation import simulate, tracking_error
 from armlab.trajectory import quintic
@@ -404,8 +405,8 @@ class ControlLab(Lab):
         if v["sim"] is None:
             return [("run", "diverged", ""), ("", v["diverged"], "")]
 
-        def pair(x, spec=".3g"):
-            return ", ".join(_show(float(e), spec) for e in x)
+        def pair(x, spec=".3g"):              # no sign on a zero, as in the prose
+            return ", ".join(str(fmt(float(e), spec)) for e in x)
 
         return [
             ("largest error during the move (shoulder, elbow)",
@@ -420,27 +421,14 @@ class ControlLab(Lab):
 def _nice_top(value):
     """The smallest of 1, 1.5, 2.5, 5 times a power of ten that is at least ``value``.
 
-    One step finer than :func:`armlab.labs.axis_top` (a torque of 10.04 N m
+    One step finer than :func:`armlab.labs.axis_top`'s default (a torque of 10.04 N m
     gets an axis to 15, not 25), yet few enough that a drag rescales (a full
     redraw) only when its curve crosses one of four tops a decade.
 
     >>> [_nice_top(x) for x in (0.9, 9.6, 10.04, 0.0377)]
     [1.0, 10.0, 15.0, 0.05]
     """
-    exponent = np.floor(np.log10(value))
-    for step in (1.0, 1.5, 2.5, 5.0, 10.0):
-        top = step * 10.0**exponent
-        if top >= value * (1 - 1e-12):
-            return float(top)
-    return float(10.0 ** (exponent + 1))
-
-
-def _show(x, spec):
-    """A number as the table shows it: no sign on a zero, 3 significant digits."""
-    text = format(x, spec)
-    if text.startswith("-") and not any(d in text.split("e")[0] for d in "123456789"):
-        text = text[1:]
-    return text
+    return axis_top(value, steps=(1.0, 1.5, 2.5, 5.0))
 
 
 def control_lab(preset="PID, integral preloaded", render=True):

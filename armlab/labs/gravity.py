@@ -8,7 +8,7 @@ from armlab.dynamics import gravity_torques
 from armlab.gravity import (gravity_shares, gravity_stiffness, mounted, payload_torques,
                             pd_sag)
 from armlab.kinematics import com_positions, joint_positions
-from armlab.labs._base import Lab, axis_top
+from armlab.labs._base import Lab, axis_top, pair
 
 __all__ = ["GravityLab", "gravity_lab", "GRAVITY_PRESETS", "GRAVITY_ARMS", "WeightDrawing",
            "lab_arm", "STABILITY"]
@@ -441,9 +441,6 @@ class GravityLab(Lab):
     def table_rows(self):
         """The table as ``(quantity, value, unit)`` rows of text."""
         v = self.values
-
-        def pair(x, spec):
-            return "(" + ", ".join(format(round(float(t), 6) + 0.0, spec) for t in x) + ")"
 
         kp = v["kp"]
         return [

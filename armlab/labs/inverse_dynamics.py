@@ -16,7 +16,7 @@ import numpy as np
 from armlab.arm import rod_arm
 from armlab.dynamics import kinetic_energy, mass_matrix, potential_energy, torque_parts
 from armlab.energy import power_balance
-from armlab.labs._base import Lab, axis_top
+from armlab.labs._base import Lab, axis_top, pair
 from armlab.lagrange import mass_matrix_det
 
 __all__ = ["InverseDynamicsLab", "inverse_dynamics_lab", "INVERSE_DYNAMICS_PRESETS", "PARTS",
@@ -141,11 +141,6 @@ def _limits(low, high, current=None):
     if current is not None:
         bottom, top = min(bottom, current[0]), max(top, current[1])
     return bottom, top
-
-
-def _pair(x, digits=6):
-    """``(a, b)`` with ``digits`` decimals and no negative zeros."""
-    return "(" + ", ".join(f"{round(float(v), digits) + 0.0:.{digits}f}" for v in x) + ")"
 
 
 class InverseDynamicsLab(Lab):
@@ -297,20 +292,20 @@ class InverseDynamicsLab(Lab):
         parts, p = v["parts"], v["power"]
         M = v["M"]
         return [
-            ("M q̈ (inertia)", _pair(parts["inertia"]), "N m"),
-            ("c (velocity products)", _pair(parts["velocity"]), "N m"),
-            ("g (gravity)", _pair(parts["gravity"]), "N m"),
-            ("friction B q̇", _pair(parts["friction"]), "N m"),
-            ("Jᵀ F (tip force)", _pair(parts["tip"]), "N m"),
-            ("τ, total", _pair(v["tau"]), "N m"),
+            ("M q̈ (inertia)", pair(parts["inertia"], ".6f"), "N m"),
+            ("c (velocity products)", pair(parts["velocity"], ".6f"), "N m"),
+            ("g (gravity)", pair(parts["gravity"], ".6f"), "N m"),
+            ("friction B q̇", pair(parts["friction"], ".6f"), "N m"),
+            ("Jᵀ F (tip force)", pair(parts["tip"], ".6f"), "N m"),
+            ("τ, total", pair(v["tau"], ".6f"), "N m"),
             ("kinetic energy T", f"{v['T']:.6f}", "J"),
             ("potential energy V", f"{v['V'] + 0.0:.6f}", "J"),
             ("motor power τ·q̇", f"{float(p.motor) + 0.0:.6f}", "W"),
             ("dE/dt = dT/dt + dV/dt", f"{float(p.energy_rate) + 0.0:.6f}", "W"),
             ("friction loss", f"{float(p.friction) + 0.0:.6f}", "W"),
             ("power to the environment", f"{float(p.tip) + 0.0:.6f}", "W"),
-            ("M, first row", _pair(M[0]), "kg m²"),
-            ("M, second row", _pair(M[1]), "kg m²"),
+            ("M, first row", pair(M[0], ".6f"), "kg m²"),
+            ("M, second row", pair(M[1], ".6f"), "kg m²"),
             ("det M", f"{v['det']:.6f}", "kg² m⁴"),
         ]
 

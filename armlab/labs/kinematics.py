@@ -4,7 +4,7 @@ import numpy as np
 
 from armlab.arm import rod_arm, statics_arm, tabletop_arm
 from armlab.kinematics import jacobian, tip_position
-from armlab.labs._base import Lab
+from armlab.labs._base import Lab, pair
 from armlab.manipulability import is_singular, manipulability, reach, velocity_ellipse
 
 __all__ = ["KinematicsLab", "kinematics_lab", "KINEMATICS_PRESETS", "KINEMATICS_ARMS"]
@@ -153,8 +153,8 @@ class KinematicsLab(Lab):
         """The table as ``(quantity, value, unit)`` rows of text."""
         v = self.values
 
-        def vec(x, spec=".3f"):
-            return "(" + ", ".join(format(round(float(c), 4) + 0.0, spec) for c in x) + ")"
+        def vec(x):
+            return pair(x, ".3f", clean=4)
 
         r_min, r_max = v["reach"]
         return [

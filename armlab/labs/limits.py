@@ -16,7 +16,7 @@ import numpy as np
 from armlab.arm import PlanarArm, rod_arm
 from armlab.dynamics import mass_matrix
 from armlab.kinematics import joint_positions
-from armlab.labs._base import Lab, axis_top
+from armlab.labs._base import Lab, axis_top, pair
 from armlab.limits import (payload_capacity, pose_capacity, realized_acceleration,
                            reflect_motor, shortest_duration)
 from armlab.trajectory import quintic
@@ -60,10 +60,6 @@ def capacity_text(x, digits=3):
     if np.isinf(x):
         return "inf (carries none)"
     return f"{x:.{digits}f}"
-
-
-def _pair(x, spec):
-    return "(" + ", ".join(format(round(float(t), 9) + 0.0, spec) for t in x) + ")"
 
 
 class LimitsLab(Lab):
@@ -255,12 +251,12 @@ class LimitsLab(Lab):
                                   f" (the {v['payload']:.2f} kg payload is too heavy)")
         policy = "clipped per joint" if v["policy"] == "clip" else "scaled as a vector"
         return [
-            ("requested τ = M q̈ + c + g", _pair(v["requested"], ".6f"), "N m"),
-            (f"applied τ ({policy})", _pair(v["applied"], ".6f"), "N m"),
-            ("deficit: applied − requested", _pair(v["deficit"], ".6f"), "N m"),
-            ("realized q̈", _pair(v["qdd"], ".6f"), "rad/s²"),
-            ("error: realized − requested", _pair(v["error"], ".6f"), "rad/s²"),
-            ("check: M × error", _pair(v["check"], ".6f"), "N m"),
+            ("requested τ = M q̈ + c + g", pair(v["requested"], ".6f", clean=9), "N m"),
+            (f"applied τ ({policy})", pair(v["applied"], ".6f", clean=9), "N m"),
+            ("deficit: applied − requested", pair(v["deficit"], ".6f", clean=9), "N m"),
+            ("realized q̈", pair(v["qdd"], ".6f", clean=9), "rad/s²"),
+            ("error: realized − requested", pair(v["error"], ".6f", clean=9), "rad/s²"),
+            ("check: M × error", pair(v["check"], ".6f", clean=9), "N m"),
             ("payload capacity per joint", joints_text, "kg"),
             ("payload capacity of the pose", pose_text, "kg"),
         ]
