@@ -235,10 +235,11 @@ def test_max_tip_force_is_the_largest_push_inside_any_window(case, low, width):
     t = al.static_torques(arm, q, d / np.linalg.norm(d))
 
     def inside(x, slack=1e-9):
-        return np.all((bounds[0] - slack <= x * t) & (x * t <= bounds[1] + slack))
+        """Per push in ``x`` (a number or a (k, 1) column): every joint within its bounds."""
+        return np.all((bounds[0] - slack <= x * t) & (x * t <= bounds[1] + slack), axis=-1)
 
     if np.isnan(s):
-        assert not any(inside(x, 0.0) for x in np.linspace(0, 1e4, 20001))
+        assert not inside(np.linspace(0, 1e4, 20001)[:, None], 0.0).any()
     elif np.isfinite(s):
         assert s >= 0 and inside(s)
         # no larger push fits: some joint that the push loads sits on its bound
