@@ -19,8 +19,13 @@ __all__ = [
     "cos", "sin", "sqrt", "hypot", "atan2", "pi", "inf", "isfinite",
     "zeros", "eye", "add", "sub", "scale", "neg", "dot", "norm", "cross2", "perp",
     "transpose", "matvec", "matmul", "outer", "solve", "det2", "singular_values_2xn",
-    "shape", "flat", "lincomb", "close", "fmt",
+    "shape", "flat", "lincomb", "close", "fmt", "deg",
 ]
+
+
+def deg(*angles):
+    """Degrees to radians, as a list: ``deg(30, 60)`` is the pose (30°, 60°)."""
+    return [a * pi / 180.0 for a in angles]
 
 
 def zeros(n, m=None):

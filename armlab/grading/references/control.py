@@ -9,7 +9,7 @@ preset, the table-top arm of seed 000.
 """
 
 from armlab import tabletop_arm
-from armlab.grading.purepy import cos, pi, sin, solve
+from armlab.grading.purepy import cos, deg, pi, sin, solve
 from armlab.grading.references import ArmData, Case, reference
 
 REAL = ArmData.from_arm(tabletop_arm(damping=0.02), "the chapter's real arm (friction 0.02)")
@@ -28,11 +28,6 @@ UNITS = {"q_plan": "deg", "q_target": "deg", "qd_plan": "rad/s", "qdd_plan": "ra
          "integral": "N m", "ki": "N m/(rad s)", "omega": "rad/s", "zeta": "",
          "inertia": "kg m²"}
 CT_UNITS = dict(UNITS, kp="1/s²", kd="1/s")
-
-
-def deg(*angles):
-    """Degrees to radians, as a list."""
-    return [a * pi / 180.0 for a in angles]
 
 
 def _plus(a, b, scale=1.0):

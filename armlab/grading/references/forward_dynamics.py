@@ -9,7 +9,7 @@ the chapter's presets.
 """
 
 from armlab import tabletop_arm
-from armlab.grading.purepy import dot, matvec, pi, solve
+from armlab.grading.purepy import deg, dot, matvec, solve
 from armlab.grading.references import ArmData, Case, _load, reference
 
 # The inverse dynamics references through the registry's loader, never a plain import: a plain
@@ -21,11 +21,6 @@ _friction, _gravity, _mass, _points, _velocity, _with = (
 ARM = ArmData.from_arm(tabletop_arm(damping=0.02), "seed 000's table-top arm")
 """The chapter's arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods, friction 0.02 N m s/rad."""
 RIGID = ArmData.from_arm(tabletop_arm(), "seed 000's table-top arm without friction")
-
-
-def deg(*angles):
-    """Degrees to radians, as a list."""
-    return [a * pi / 180.0 for a in angles]
 
 
 def _other_arms(rng):

@@ -9,18 +9,13 @@ as plain lists.
 """
 
 from armlab import holding_runs, rod_arm, tabletop_arm
-from armlab.grading.purepy import cos, dot, hypot, neg, pi, sin, solve, sub
+from armlab.grading.purepy import cos, deg, dot, hypot, neg, sin, solve, sub
 from armlab.grading.references import ArmData, Case, reference
 
 ARM = ArmData.from_arm(tabletop_arm(), "the chapter's table-top arm")
 """Seed 000's arm: rods of 0.30 m / 2.0 kg and 0.25 m / 1.0 kg."""
 RODS = ArmData.from_arm(rod_arm(), "the chapter's two 1 m rods")
 """Seed 002's arm: two 1 m, 1 kg rods."""
-
-
-def deg(*angles):
-    """Degrees to radians, as a list."""
-    return [a * pi / 180.0 for a in angles]
 
 
 def _book_runs():

@@ -8,17 +8,12 @@ arms' data come from the chapter's presets.
 """
 
 from armlab import rod_arm, tabletop_arm
-from armlab.grading.purepy import cos, matvec, pi, sin
+from armlab.grading.purepy import cos, deg, matvec, sin
 from armlab.grading.references import ArmData, Case, reference
 
 RODS = ArmData.from_arm(rod_arm(), "the chapter's unit rods")
 """Seeds 001 and 002's arm: two 1 m rods of 1 kg, uniform."""
 TABLE_TOP = ArmData.from_arm(tabletop_arm(), "the table-top arm of Example 4")
-
-
-def deg(*angles):
-    """Degrees to radians, as a list."""
-    return [a * pi / 180.0 for a in angles]
 
 
 def _with(arm, label=None, **changes):

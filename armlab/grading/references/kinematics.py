@@ -7,16 +7,12 @@ link lengths. The arm's data come from the chapter's preset, ``armlab.statics_ar
 """
 
 from armlab import statics_arm
-from armlab.grading.purepy import cos, det2, matvec, neg, perp, pi, sin, solve, sub, transpose
+from armlab.grading.purepy import (cos, deg, det2, matvec, neg, perp, pi, sin, solve, sub,
+                                   transpose)
 from armlab.grading.references import ArmData, Case, reference
 
 ARM = ArmData.from_arm(statics_arm(), "the chapter's arm")
 """Seed 003's arm: L = (0.5, 0.4) m."""
-
-
-def deg(*angles):
-    """Degrees to radians, as a list."""
-    return [a * pi / 180.0 for a in angles]
 
 
 WALL = Case(arm=ARM, q=deg(30, 60), label="the wall pose of Example 1")

@@ -10,7 +10,7 @@ presets.
 """
 
 from armlab import rod_arm, tabletop_arm
-from armlab.grading.purepy import cos, inf, matvec, pi, sin, solve, sqrt
+from armlab.grading.purepy import cos, deg, inf, matvec, pi, sin, solve, sqrt
 from armlab.grading.references import ArmData, Case, reference
 
 RODS = ArmData.from_arm(rod_arm(), "the chapter's unit rods")
@@ -19,11 +19,6 @@ FLAT_RODS = ArmData.from_arm(rod_arm(gravity=0.0), "the unit rods without gravit
 TABLE_TOP = ArmData.from_arm(tabletop_arm(), "the table-top arm")
 """Seed 000's arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods."""
 SEED000_MOVE = ([-45.0 * pi / 180.0, 90.0 * pi / 180.0], [60.0 * pi / 180.0, -30.0 * pi / 180.0])
-
-
-def deg(*angles):
-    """Degrees to radians, as a list."""
-    return [a * pi / 180.0 for a in angles]
 
 
 def _with(arm, label=None, **changes):

@@ -6,17 +6,12 @@ arm's data come from the chapter's preset, ``armlab.statics_arm()``.
 """
 
 from armlab import statics_arm
-from armlab.grading.purepy import (cos, inf, matvec, neg, norm, perp, pi, sin,
+from armlab.grading.purepy import (cos, deg, inf, matvec, neg, norm, perp, pi, sin,
                                    singular_values_2xn, solve, sub, transpose)
 from armlab.grading.references import ArmData, Case, reference
 
 ARM = ArmData.from_arm(statics_arm(), "the chapter's arm")
 """Seed 003's arm: L = (0.5, 0.4) m, m = (3.0, 2.0) kg, centres of mass (0.25, 0.20) m."""
-
-
-def deg(*angles):
-    """Degrees to radians, as a list."""
-    return [a * pi / 180.0 for a in angles]
 
 
 WALL = Case(arm=ARM, q=deg(30, 60), label="the wall pose of Example 1")
