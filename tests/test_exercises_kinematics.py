@@ -68,7 +68,9 @@ def test_fresh_cases_cover_the_edges():
     from armlab.grading.references import lookup
 
     def labels(quantity, key=None):
-        return [c.label for c in lookup(quantity).cases("fresh", key=key)]
+        ref = lookup(quantity)
+        return [c.label for which in ["fresh", *ref.set_names()]
+                for c in ref.cases(which, key=key)]
 
     assert "an arm with three links" in labels("kinematics.tip_position")
     assert {"an arm with three links", "the stretched pose"} <= set(labels("kinematics.jacobian"))

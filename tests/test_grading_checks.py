@@ -84,7 +84,7 @@ def test_honest_answers_print_one_line_each(capfd):
     lines = out.splitlines()
     assert len(lines) == 7 and all(line.startswith("\u2713 ") for line in lines), lines
     assert lines[0] == ("\u2713 good_jacobian(arm, q) gives the book's value at the wall pose "
-                        "of Example 1 (q = (30°, 60°) on the chapter's arm)")
+                        "of Example 1")
     assert lines[2].startswith("\u2713 good_jacobian(arm, q) is right at all ")
     assert lines[4:] == ["\u2713 your answer is right", "\u2713 your answer has the shape (2,)",
                          "\u2713 your answer is right"]
@@ -141,7 +141,7 @@ def test_hidden_check_names_the_case_and_never_prints_the_expected_value():
     assert text.startswith(f"off_by_a_bit(arm, q, F) is wrong at {cases.describe(case, ref.params)}")
     assert checks._fmt(expected) not in text
     assert all(checks._fmt(x) not in text for x in expected)
-    assert text.endswith("Tau = J(q)^T F, with F the force the tip applies")
+    assert text.endswith(". tau = J(q)^T F, with F the force the tip applies")
 
 
 def test_one_wrong_entry_gets_its_hint():
@@ -174,7 +174,7 @@ def test_force_error_bound_at_a_singular_pose():
     unbounded, an infinite answer passes, and the hint follows the case's torque error."""
     check_value(np.inf, "statics.force_error_bound", ARM, deg(0, 0), 0.5)
     text = message(check_value, 37.0, "statics.force_error_bound", ARM, deg(0, 0), 0.5)
-    assert text.startswith("your answer is 37, which is not it")
+    assert text.startswith("your answer is 37, which is not right")
 
     def weakest_only(arm, q, dtau):
         return dtau / al.singular_values(arm, q)[-1]

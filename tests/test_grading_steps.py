@@ -203,7 +203,7 @@ def test_feedback_pages_name_the_parts_and_load_mathjax_locally():
     page = ("<!-- Load mathjax -->" + page + "<!-- End of mathjax configuration -->"
             '<li><a href="#test_jacobian_worked">Test cell</a> (Score: 1.0 / 1.0)</li>')
     text = outputs.polish_feedback(page, titles)
-    assert "cdnjs" not in text and '<script defer src="mathjax/tex-svg.js"></script>' in text
+    assert "cdnjs" not in text and '<script defer src="mathjax/tex-svg-full.js"></script>' in text
     assert ('<a href="#test_jacobian_worked">Part 1: the Jacobian: check J at the wall pose '
             'of Example 1</a>') in text
-    assert outputs.local_mathjax().name == "tex-svg.js"
+    assert outputs.local_mathjax().name == "tex-svg-full.js"

@@ -307,6 +307,7 @@ def collect(r):
                     (archive / name).read_text(encoding="utf-8", errors="replace"))
                 if user:
                     receipts[name.rsplit("/", 1)[-1][:-4]] = user
+        receipts.update(lms_formats.blackboard_usernames(files, receipts))
     sent = {}
     for name in files:
         if name.rsplit("/", 1)[-1][:-4] in receipts and name.endswith(".txt"):

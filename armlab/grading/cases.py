@@ -159,11 +159,22 @@ class Case:
         return f"Case({describe(self, tuple(self.args))})"
 
 
+LONG = 8
+"""A list of more numbers than this is described by its size, not printed."""
+
+
 def describe(case, params, units=None):
     """A case in words, in the order of ``params``: ``q = (30°, 60°), F = (10, 0) N``.
 
     The arm (a parameter holding an :class:`ArmData`) comes last, as
-    ``on the chapter's arm``; the label, when there is one, first.
+    ``on the chapter's arm``; the label, when there is one, first. A long
+    list (a run of measurements) is named by its size, ``q = 20×2 angles``,
+    so that a message stays a few lines long.
+
+    >>> describe(Case(q=[[-1.9024, -0.384], [0.5, 1.0]]), ("q",))
+    'q = ((-109°, -22°), (28.65°, 57.3°))'
+    >>> describe(Case(q=[[0.1, 0.2]] * 9, tau=[[1.0, 2.0]] * 9), ("q", "tau"))
+    'q = 9×2 angles, tau = 9×2 values [N m]'
     """
     table = dict(UNITS)
     if units:
@@ -175,23 +186,41 @@ def describe(case, params, units=None):
             arms.append(value.describe())
             continue
         unit = table.get(name, "")
-        if unit == "deg":
-            words.append(f"{name} = {_show(value, 180.0 / pi, 2)}°".replace(")°", "°)")
-                         .replace(", ", "°, "))
+        if _count(value) > LONG:
+            words.append(f"{name} = {_size(value, unit)}")
+        elif unit == "deg":
+            words.append(f"{name} = {_show(value, 180.0 / pi, 2, '°')}")
         else:
             words.append(f"{name} = {_show(value, 1.0, 4)}" + (f" {unit}" if unit else ""))
     text = ", ".join(words)
     if arms:
-        text = (text + " " if text else "") + "on " + " and ".join(arms)
+        text = text + " on " + " and ".join(arms) if text else " and ".join(arms)
     if case.label:
-        text = f"{case.label} ({text})" if text else case.label
+        if text and not (not words and len(arms) == 1 and arms[0] in case.label):
+            text = f"{case.label} ({text})"
+        else:
+            text = case.label
     return text
 
 
-def _show(value, factor, digits):
+def _show(value, factor, digits, symbol=""):
     if isinstance(value, (list, tuple)):
-        return "(" + ", ".join(_show(v, factor, digits) for v in value) + ")"
-    return fmt(float(value) * factor, digits)
+        return "(" + ", ".join(_show(v, factor, digits, symbol) for v in value) + ")"
+    return fmt(float(value) * factor, digits) + symbol
+
+
+def _count(value):
+    if isinstance(value, (list, tuple)):
+        return sum(_count(v) for v in value)
+    return 1
+
+
+def _size(value, unit):
+    """A long list by its size: ``20×2 angles``, ``50 values [N m]``."""
+    what = "angles" if unit == "deg" else "values" + (f" [{unit}]" if unit else "")
+    if value and isinstance(value[0], (list, tuple)):
+        return f"{len(value)}×{len(value[0])} {what}"
+    return f"{len(value)} {what}"
 
 
 # ---------------------------------------------------------------- the generator

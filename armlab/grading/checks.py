@@ -28,11 +28,14 @@ from armlab.grading import sandbox as _sandbox
 from armlab.grading.cases import ArmData as _ArmData
 from armlab.grading.cases import describe as _describe
 from armlab.grading.purepy import close as _close
+from armlab.grading.purepy import flat as _flat
+from armlab.grading.purepy import isfinite as _isfinite
 from armlab.grading.purepy import fmt as _fmt
 from armlab.grading.purepy import shape as _shape
 from armlab.grading.references import lookup as _lookup
 
 from armlab.grading.messages import CHECK_NAMES as _CHECK_NAMES
+from armlab.grading.messages import FAILED_MARK as _FAILED_MARK
 from armlab.grading.messages import PASSED_MARK as _PASSED_MARK
 
 __all__ = list(_CHECK_NAMES)
@@ -41,6 +44,8 @@ _CheckFailed = _sandbox.CheckFailed
 _print = print
 _BaseException = BaseException
 _float = float
+_int = int
+_zip = zip
 _list = list
 _tuple = tuple
 _type = type
@@ -52,6 +57,7 @@ _ndarray = _np.ndarray
 _PlanarArm = _armlab.PlanarArm
 _FunctionType = type(lambda: None)
 _plain = _sandbox.plain
+_sandbox_wrap = _sandbox.wrap
 _call_student = _sandbox.call_student
 _verify = _sandbox.verify
 _WIDTH = 88
@@ -101,25 +107,19 @@ def _stand_in(ref):
 
 def _wrap(text, width=_WIDTH):
     """Break a message into lines of at most ``width`` characters, at spaces."""
-    lines, line = [], ""
-    for word in text.split(" "):
-        if line and _len(line) + 1 + _len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = word if not line else line + " " + word
-    lines.append(line)
-    return "\n".join(lines)
+    return _sandbox_wrap(text, width)
 
 
 def _fail(text):
-    raise _CheckFailed(_wrap(text)) from None
+    """Fail with ``text`` broken into lines that still fit with the mark shown before it."""
+    raise _CheckFailed(_wrap(text, _WIDTH - _len(_FAILED_MARK))) from None
 
 
 def _passed(text):
-    """The one line a passing check prints (never an error: printing is not checked)."""
+    """The one message a passing check prints (never an error: printing is not checked),
+    broken at spaces as a failed check's is, so that no page needs to scroll sideways."""
     try:
-        _print(_PASSED_MARK + text)
+        _print(_wrap(_PASSED_MARK + text))
     except _BaseException:
         pass
 
@@ -137,8 +137,76 @@ def _mistake(ref, args, value):
     return None
 
 
+def _same_numbers(value, want):
+    """``value`` in the shape ``want`` when it holds the same numbers in a shape that
+    only adds dimensions of length one: a column or a row (an ``np.matrix``, or
+    ``J.T @ F.reshape(2, 1)``) for a vector, a one-element array for a number."""
+    got = _shape(value)
+    if got is None or got == want or _len(got) == _len(want):
+        return value
+    if [d for d in got if d != 1] == [d for d in want if d != 1]:
+        numbers = _flat(value)
+        if want == ():
+            return numbers[0]
+        if _len(want) == 1:
+            return numbers
+    return value
+
+
+def _truncated(value, expected):
+    """Whether ``value`` is ``expected`` with every fraction cut off (an integer array
+    filled in place), while ``expected`` has fractions."""
+    mine, right = _flat(value), _flat(expected)
+    if _len(mine) != _len(right):
+        return False
+    fractions = False
+    for x, y in _zip(mine, right):
+        if not _isfinite(y):
+            if x != y:
+                return False
+            continue
+        if not _isfinite(x) or x != _float(_int(y)):
+            return False
+        fractions = fractions or y != _float(_int(y))
+    return fractions
+
+
+_INTEGERS = ("the right numbers with their fractions cut off: an array made from whole "
+             "numbers (np.array([0, 0]), np.zeros(2, dtype=int)) keeps only whole numbers when "
+             "you assign into it; make it from floats (np.zeros(2))")
+_CLOSE = ("close, but not within the check's tolerance: is a number rounded, or a step or "
+          "an iteration too coarse?")
+
+
+def _digits(value, expected):
+    """Decimals that show ``value`` and ``expected`` apart (4, or more when 4 look alike)."""
+    digits = 4
+    while digits < 12 and _fmt(value, digits) == _fmt(expected, digits):
+        digits += 1
+    return digits
+
+
+def _in_unit(value, unit):
+    """``value`` as a message shows it: ``unit`` ``"deg"`` turns radians into degrees."""
+    if unit != "deg":
+        return value
+    if _type(value) is _list:
+        return [_in_unit(v, unit) for v in value]
+    return value * 180.0 / 3.141592653589793
+
+
+def _text(value, unit, digits=4):
+    """A value as text, with its unit: ``(5.5436°, 0.8545°)``, ``(1.2, 3) N m``."""
+    if unit != "deg":
+        return _fmt(value, digits) + (f" {unit}" if unit else "")
+    if _type(value) is _list:
+        return "(" + ", ".join(_text(v, unit, digits) for v in value) + ")"
+    return _fmt(value, digits) + "°"
+
+
 def _judge(ref, args, value, expected, call, where, show):
     """Raise with a useful message unless ``value`` matches ``expected``."""
+    value = _same_numbers(value, _shape(expected))
     got, want = _shape(value), _shape(expected)
     if got == want and _close(value, expected, ref.rtol, ref.atol):
         return
@@ -150,11 +218,36 @@ def _judge(ref, args, value, expected, call, where, show):
             _fail(f"{call} at {where} returned a ragged list: expected shape {want}")
         extra = ": is it transposed?" if _len(want) == 2 and got == want[::-1] else ""
         _fail(f"{call} at {where} has shape {got}, expected {want}{extra}")
+    advice = ref.advice
+    if not hint and _truncated(value, expected):
+        hint = _INTEGERS
+    elif not hint and _close(value, expected, 1e-3, ref.atol):
+        hint, advice = _CLOSE, None             # the right way, not quite the right number
+    unit = dict(ref.units).get("return", "")          # what the function returns, in words
+    mine, right = _in_unit(value, unit), _in_unit(expected, unit)
     if show:
-        text = f"{call} at {where} is {_fmt(value)}, the book's value is {_fmt(expected)}"
+        digits = _digits(mine, right)
+        text = (f"{call} at {where} is {_text(mine, unit, digits)}, the book's value is "
+                f"{_text(right, unit, digits)}")
     else:
-        text = f"{call} is wrong at {where}: yours is {_fmt(value)}"
-    _fail_with_hint(text, hint, ref.advice)
+        text = f"{call} is wrong at {where}: yours is {_text(mine, unit)}"
+    _fail_with_hint(text, hint, advice)
+
+
+_SYMBOLS = ("tau", "qd", "qdd", "omega", "zeta", "alpha", "beta", "delta", "theta", "phi",
+            "sigma", "dt", "kp", "kd", "ki")
+
+
+def _sentence(text):
+    """``text`` as a sentence: its first word capitalised, unless that word is a symbol
+    (``g_j``, ``tau``, ``a = ...``), whose case carries its meaning."""
+    words = text.split(" ")
+    first = words[0]
+    after = words[1] if _len(words) > 1 else ""
+    word = first.isalpha() and first.islower() and first not in _SYMBOLS
+    if word and (_len(first) > 1 or first == "a") and after[:1].isalpha():
+        return first[0].upper() + text[1:]
+    return text
 
 
 def _fail_with_hint(text, hint, advice):
@@ -162,7 +255,7 @@ def _fail_with_hint(text, hint, advice):
     if hint:
         text += f": {hint}"
     elif advice:
-        text += f". {advice[0].upper()}{advice[1:]}"
+        text += f". {_sentence(advice)}"
     _fail(text)
 
 
@@ -203,12 +296,12 @@ def check_function(func, quantity, cases="worked", *, name=None):
         args = ref.arguments(case)
         expected = _plain(ref.function(*args), "the reference")
         where = _describe(case, ref.params, units)
-        result = _call_student(func, [_for_student(a) for a in args], call,
+        result = _call_student(func, [_for_student(a) for a in args], call, where=where,
                                allowed=ref.allow, stand_ins=stand_ins)
         value = _plain(result, f"{call} at {where}")
         _judge(ref, args, value, expected, call, where, show)
-    if show and _len(selected) == 1:
-        _passed(f"{call} gives the book's value at {where}")
+    if show and _len(selected) == 1:                  # the label alone keeps it one short line
+        _passed(f"{call} gives the book's value at {selected[0].label or where}")
     elif show:
         _passed(f"{call} gives the book's values at its {_len(selected)} worked cases")
     else:
@@ -240,7 +333,7 @@ def check_value(answer, quantity, *args, name="your answer", rtol=1e-3, atol=Non
     hint = _mistake(ref, plain_args, value)
     if got != want and not hint:
         _fail(f"{name} has shape {got}, expected {want}")
-    _fail_with_hint(f"{name} is {_fmt(value)}, which is not it", hint, ref.advice)
+    _fail_with_hint(f"{name} is {_fmt(value)}, which is not right", hint, ref.advice)
 
 
 def check_choice(answer, expected, choices, name="your answer", explain=""):
@@ -256,7 +349,7 @@ def check_choice(answer, expected, choices, name="your answer", explain=""):
     if got not in [c.lower() for c in choices]:
         _fail(f"{name} is {answer!r}: choose one of {choices!r}")
     if expected is not None and got != _str(expected).lower():
-        _fail(f"{name} is {answer!r}, which is not it. {explain}".strip())
+        _fail(f"{name} is {answer!r}, which is not the right choice. {explain}".strip())
     _passed(f"{name} is one of the choices" if expected is None else f"{name} is right")
 
 

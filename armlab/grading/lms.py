@@ -155,6 +155,33 @@ def _blackboard(path, notebook, receipts):
     return login, login, m["file"], late or bool(m["late"]), m["date"], login
 
 
+def blackboard_usernames(names, receipts):
+    """Usernames for the attempts that came without a receipt, ``{<prefix>_attempt_<date>:
+    username}``: a Blackboard file name starts with the assignment's name and then the
+    username, both of which may hold underscores, so the username is what follows the
+    words that every attempt's name starts with. Needs two or more students; with one, or
+    with receipts, nothing is guessed.
+
+    >>> blackboard_usernames(["Lab_2_j_smith_attempt_2026-03-02-14-05-33_x.ipynb",
+    ...                       "Lab_2_ana_attempt_2026-03-02-15-00-00_x.ipynb"], {})
+    {'Lab_2_j_smith_attempt_2026-03-02-14-05-33': 'j_smith', \
+'Lab_2_ana_attempt_2026-03-02-15-00-00': 'ana'}
+    """
+    found = {}
+    for name in names:
+        m = _ATTEMPT.match(name.rsplit("/", 1)[-1])
+        stem = m and f"{m['prefix']}_attempt_{m['date']}"
+        if m and m["file"] and stem not in receipts:
+            found[stem] = m["prefix"].split("_")
+    if len({tuple(words) for words in found.values()}) < 2:
+        return {}
+    words = list(found.values())
+    shared = 0
+    while all(len(w) > shared + 1 and w[shared] == words[0][shared] for w in words):
+        shared += 1
+    return {stem: "_".join(w[shared:]) for stem, w in found.items()}
+
+
 def blackboard_receipt(text):
     """The username in a Blackboard receipt's ``Name: First Last (username)`` line."""
     m = re.search(r"^Name:.*\(([^()\s]+)\)\s*$", text, re.M)

@@ -26,6 +26,26 @@ PASSED_MARK = "\u2713 "
 #: Starts a failed check's message, which is all the notebook shows of it.
 FAILED_MARK = "\u2717 "
 
+WIDTH = 88
+"""Characters per line of a check's message (a notebook's output and a feedback page)."""
+
+
+def wrap(text, width=WIDTH):
+    """``text`` with every line longer than ``width`` broken at spaces (for display only:
+    the texts read back below are searched in the unbroken message)."""
+    out = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            if line and len(line) + 1 + len(word) > width:
+                out.append(line)
+                line = word
+            else:
+                line = word if not line else line + " " + word
+        out.append(line)
+    return "\n".join(out)
+
+
 # ------------------------------------------------------------- output bounds
 TRUNCATED = "... output truncated by the grader ..."
 """Appended where a cell's output was cut (kernel side and grader side)."""

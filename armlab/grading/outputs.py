@@ -14,8 +14,9 @@ import shutil
 
 from armlab.grading import lms as _lms
 
-MATHJAX = "mathjax/tex-svg.js"
-"""Where, inside ``feedback/``, the pages find their local copy of MathJax."""
+MATHJAX = "mathjax/tex-svg-full.js"
+"""Where, inside ``feedback/``, the pages find their local copy of MathJax: the build with
+every TeX extension in it, since a page cannot fetch one (``\\boldsymbol``) from a CDN."""
 
 
 def fmt_score(x):
@@ -121,13 +122,15 @@ window.MathJax = {tex: {inlineMath: [['$', '$'], ['\\\\(', '\\\\)']],
 
 
 def local_mathjax():
-    """The path of MathJax's self-contained ``tex-svg.js`` from the installed
-    ``sphinx-mathjax-offline`` package (the book serves the same copy), or None."""
+    """The path of MathJax's self-contained ``tex-svg-full.js`` from the installed
+    ``sphinx-mathjax-offline`` package (the book serves the same copy), or None. The
+    plain ``tex-svg.js`` loads extensions such as ``boldsymbol`` on demand from files
+    beside it, which a feedback page does not have: it then stops typesetting."""
     spec = importlib.util.find_spec("sphinx-mathjax-offline")
     if spec is None or not spec.submodule_search_locations:
         return None
     path = pathlib.Path(list(spec.submodule_search_locations)[0], "static", "mathjax",
-                        "tex-svg.js")
+                        "tex-svg-full.js")
     return path if path.is_file() else None
 
 

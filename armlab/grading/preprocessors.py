@@ -11,7 +11,7 @@ check's message.
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool, Integer, Unicode
 
-from armlab.grading.messages import FAILED_MARK, TRUNCATED
+from armlab.grading.messages import FAILED_MARK, TRUNCATED, wrap
 
 
 class TruncateOutput(Preprocessor):
@@ -92,6 +92,6 @@ class HideHiddenTests(Preprocessor):
         cell.source = "\n".join(lines)
         for out in cell.get("outputs", []):
             if out.output_type == "error":          # a failed check shows as in the notebook
-                out.traceback = [FAILED_MARK + out.evalue if out.ename == "CheckFailed"
+                out.traceback = [wrap(FAILED_MARK + out.evalue) if out.ename == "CheckFailed"
                                  else f"{out.ename}: {out.evalue}"]
         return cell, resources

@@ -13,7 +13,7 @@ rows. Everything here is a few lines of textbook arithmetic.
 [0.9849, 0.0]
 """
 
-from math import atan2, cos, hypot, inf, isfinite, pi, sin, sqrt  # noqa: F401  (re-exported)
+from math import atan2, cos, floor, hypot, inf, isfinite, log10, pi, sin, sqrt  # noqa: F401
 
 __all__ = [
     "cos", "sin", "sqrt", "hypot", "atan2", "pi", "inf", "isfinite",
@@ -194,7 +194,11 @@ def close(a, b, rtol=1e-6, atol=1e-9):
 def fmt(x, digits=4):
     """A float or nested lists of floats as short text: ``(0.9, (1.5, -2))``.
 
-    Rounded to ``digits`` decimals, trailing zeros dropped, no negative zero.
+    Rounded to ``digits`` decimals, or to four significant digits when that needs
+    more (a small number never shows as 0), trailing zeros dropped, no negative zero.
+
+    >>> fmt([0.0040372, 2e-05, 123.456789])
+    '(0.004037, 0.00002, 123.4568)'
     """
     if isinstance(x, list):
         return "(" + ", ".join(fmt(v, digits) for v in x) + ")"
@@ -202,6 +206,8 @@ def fmt(x, digits=4):
         return "nan"
     if x in (inf, -inf):
         return "inf" if x > 0 else "-inf"
+    if x != 0:
+        digits = max(digits, min(12, 3 - floor(log10(abs(x)))))
     r = round(x, digits)
     if r == 0:
         return "0"

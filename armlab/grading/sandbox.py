@@ -6,10 +6,10 @@ everything that keeps the checks honest there, apart from the checks
 themselves:
 
 * **defensive conversion** (:func:`plain`): an answer is accepted only as an
-  exact ``int``/``float``, a numpy real scalar, a real ``ndarray`` or nested
-  ``list``/``tuple`` of those, copied into plain Python floats by C-level
-  conversions, so no ``__eq__``, ``__array__`` or ``__float__`` of the
-  student's can lie;
+  exact ``int``/``float``, a numpy real scalar, a real ``ndarray`` (or numpy's
+  own ``np.matrix``) or nested ``list``/``tuple`` of those, copied into plain
+  Python floats by C-level conversions, so no ``__eq__``, ``__array__`` or
+  ``__float__`` of the student's can lie;
 * **hardening** (:func:`harden`): every function of a grading module runs on a
   private snapshot of the module's globals and of ``builtins``, and the module
   refuses attribute assignment; replacing ``numpy.allclose``, ``math.sin`` or
@@ -82,6 +82,8 @@ _FunctionType = _types.FunctionType
 _ModuleType = _types.ModuleType
 _type_name = _type.__dict__["__name__"].__get__
 _ndarray = _np.ndarray
+_matrix = _np.matrix
+_NotImplementedError = NotImplementedError
 _ndarray_tolist = _np.ndarray.tolist
 _REAL_SCALARS = (
     _np.float64, _np.float32, _np.float16, _np.int64, _np.int32, _np.int16, _np.int8,
@@ -101,12 +103,19 @@ _REFERENCES_DIR = _GRADING_DIR + "references" + _os.sep
 
 
 # ---------------------------------------------------------------- defensive conversion
+def wrap(text, width=_messages.WIDTH):
+    """``text`` with every line longer than ``width`` broken at spaces
+    (:func:`armlab.grading.messages.wrap`, hardened with this module)."""
+    return _messages.wrap(text, width)
+
+
 class CheckFailed(AssertionError):
     """A failed check. In a notebook its message is all that shows: IPython renders
-    ``_render_traceback_`` instead of a traceback through the checks' code."""
+    ``_render_traceback_`` instead of a traceback through the checks' code, its lines
+    broken to fit the page."""
 
     def _render_traceback_(self):
-        return [_messages.FAILED_MARK + _str(self)]
+        return [_messages.wrap(_messages.FAILED_MARK + _str(self))]
 
 
 _CheckFailed = CheckFailed
@@ -146,7 +155,7 @@ def plain(value, name="your answer", _depth=0, _count=None):
         if x != x:
             raise _CheckFailed(f"{name} contains nan: expected numbers")
         return x
-    if t is _ndarray:
+    if t is _ndarray or t is _matrix:         # np.matrix: numpy's own, converted the same way
         if value.dtype.kind not in "iuf":
             raise _CheckFailed(
                 f"{name} is an array of dtype {_str(value.dtype)}: expected real numbers")
@@ -159,6 +168,9 @@ def plain(value, name="your answer", _depth=0, _count=None):
         return [plain(v, name, _depth + 1, _count) for v in value]
     if _is_one_of(t, _BOOLS):
         raise _CheckFailed(f"{name} is {value!r}: expected a number, not a truth value")
+    if value is None:
+        raise _CheckFailed(f"{name} is None: is the return statement missing, or does a "
+                           "branch of the function end without one?")
     raise _CheckFailed(
         f"{name} is a {_type_name(t)}: expected a float, an int, a list of numbers "
         f"or a numpy array of real numbers ({_REFUSED_TYPE})")
@@ -566,7 +578,7 @@ SWITCH = Switch()
 
 
 # ---------------------------------------------------------------- calling the student
-def call_student(func, args, label, *, allowed=(), stand_ins=None):
+def call_student(func, args, label, *, where=None, allowed=(), stand_ins=None):
     """Call ``func(*args)`` the way every check does; return its result.
 
     armlab is switched off except ``allowed`` (see :meth:`Switch.off`);
@@ -574,9 +586,12 @@ def call_student(func, args, label, *, allowed=(), stand_ins=None):
     the call (an earlier part's reference in place of the student's own
     function) and restored afterwards. stdout, stderr and warnings are
     captured and dropped. Any exception becomes an ``AssertionError`` that
-    names ``label``; so does a call of a switched-off function (even one the
-    student caught) and any change to the grading code during the call.
+    names ``label`` and the case ``where`` (in words); so does a call of a
+    switched-off function (even one the student caught) and any change to the
+    grading code during the call. A ``NotImplementedError`` says the function
+    is not written yet.
     """
+    at = f"{label} at {where}" if where else label
     saved_out, saved_err = _sys.stdout, _sys.stderr
     sink = _StringIO()
     namespace = _getattr(func, "__globals__", None)
@@ -607,13 +622,19 @@ def call_student(func, args, label, *, allowed=(), stand_ins=None):
     except _CheckFailed:
         raise                       # a check inside (a stand-in's conversion) said why
     except _RecursionError:
-        raise _CheckFailed(f"{label} recursed without end") from None
+        raise _CheckFailed(f"{at} recursed without end") from None
     except _BaseException as exc:
         if _type(exc) is _KeyboardInterrupt:
             raise
         if called:
             raise _CheckFailed(f"{label} called armlab: {_switched_off(called[0])}") from None
-        raise _CheckFailed(f"{label} raised {_type_name(_type(exc))}: {_str(exc)}") from None
+        if _type(exc) is _NotImplementedError:
+            raise _CheckFailed(f"{label} is not written yet: it still raises "
+                               "NotImplementedError (put your code in place of the line "
+                               "raise NotImplementedError())") from None
+        text = _str(exc)
+        raise _CheckFailed(f"{at} raised {_type_name(_type(exc))}"
+                           + (f": {text}" if text else "")) from None
     finally:
         _sys.stdout, _sys.stderr = saved_out, saved_err
     restored = verify()
@@ -686,3 +707,4 @@ def protect(namespace, names):
 
 
 harden(globals())
+harden(vars(_messages))     # the texts' functions, too, run on private builtins

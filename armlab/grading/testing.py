@@ -257,8 +257,9 @@ class ExerciseSet:
         for quantity, route in routes.items():
             ref = lookup(quantity)
             cases = []
-            for w in which:
-                for key in (keys if w == "fresh" else ("",)):
+            named = ref.set_names() if "fresh" in which else []    # @ref.fresh("name") sets
+            for w in (*which, *named):
+                for key in (keys if w != "worked" else ("",)):
                     cases += ref.cases(w, key=key)
             for case in cases:
                 args = ref.arguments(case)

@@ -13,7 +13,10 @@ A reference declares what its check needs (see ``armlab/grading/AUTHORING.md``):
 * ``worked``: the chapter's worked case(s), :class:`~armlab.grading.cases.Case`
   with a label; the visible check runs there and may show the expected value;
 * its fresh cases, a function of an :class:`~armlab.grading.cases.Rng` given
-  with ``@ref.fresh``: the hidden check runs there and never shows them;
+  with ``@ref.fresh``: the hidden check runs there and never shows them; more
+  sets of fresh cases, each checked by a hidden cell of its own, are given
+  with ``@ref.fresh("three links")`` (so a part that asks for two things, say
+  two links and any number of links, grades them apart);
 * ``allow``: the armlab functions a student's function may call (everything
   else in armlab is switched off while it runs);
 * ``uses``: earlier parts' functions, by the name the notebook gives them,
@@ -51,15 +54,15 @@ class Reference:
     Built by :func:`reference`; calling it calls the function.
     """
 
-    __slots__ = ("quantity", "function", "params", "worked", "fresh_cases", "mistakes",
-                 "allow", "uses", "rtol", "atol", "units", "advice", "_open")
+    __slots__ = ("quantity", "function", "params", "worked", "fresh_cases", "fresh_sets",
+                 "mistakes", "allow", "uses", "rtol", "atol", "units", "advice", "_open")
 
     def __init__(self, function, quantity, worked, allow, uses, rtol, atol, units, advice):
         code = function.__code__
         params = tuple(code.co_varnames[:code.co_argcount])
         worked = (worked,) if isinstance(worked, Case) else tuple(worked)
         values = dict(quantity=quantity, function=function, params=params, worked=worked,
-                      fresh_cases=None, mistakes=[], allow=tuple(allow),
+                      fresh_cases=None, fresh_sets={}, mistakes=[], allow=tuple(allow),
                       uses=dict(uses or {}), rtol=float(rtol), atol=float(atol),
                       units=dict(units or {}), advice=advice, _open=True)
         for key, value in values.items():
@@ -78,8 +81,23 @@ class Reference:
 
     # -- declarations (while the module loads)
     def fresh(self, generator):
-        """Decorator: ``generator(rng)`` returns the list of fresh :class:`Case` to check."""
+        """Decorator: ``generator(rng)`` returns the list of fresh :class:`Case` to check.
+
+        ``@ref.fresh`` gives the cases a hidden cell checks with ``"fresh"``;
+        ``@ref.fresh("three links")`` gives another set, checked by a hidden cell
+        of its own with ``check_function(f, quantity, "three links")``.
+        """
         self._require_open()
+        if isinstance(generator, str):
+            name = generator
+            if name in ("worked", "fresh") or name in self.fresh_sets:
+                raise ValueError(f"{self.quantity} already has cases named {name!r}")
+
+            def named(function):
+                self._require_open()
+                self.fresh_sets[name] = function
+                return function
+            return named
         object.__setattr__(self, "fresh_cases", generator)
         return generator
 
@@ -101,12 +119,14 @@ class Reference:
         object.__setattr__(self, "mistakes", tuple(self.mistakes))
         object.__setattr__(self, "uses", tuple(self.uses.items()))
         object.__setattr__(self, "units", tuple(self.units.items()))
+        object.__setattr__(self, "fresh_sets", tuple(self.fresh_sets.items()))
         object.__setattr__(self, "_open", False)
 
     def _sealed_parts(self):
         parts = [self.function] + [w for w, _ in self.mistakes]
         if self.fresh_cases is not None:
             parts.append(self.fresh_cases)
+        parts += [generator for _, generator in self.fresh_sets]
         return parts
 
     # -- use (by the checks and the tests)
@@ -119,22 +139,32 @@ class Reference:
                             f"missing {missing}, unknown {extra}")
         return [case.args[p] for p in self.params]
 
+    def set_names(self):
+        """The names of the other sets of fresh cases (``@ref.fresh("name")``)."""
+        sets = self.fresh_sets
+        return [name for name, _ in (sets.items() if isinstance(sets, dict) else sets)]
+
     def cases(self, which="worked", key=None):
-        """``"worked"`` or ``"fresh"`` cases (fresh ones for the case ``key``,
-        default this kernel's)."""
+        """``"worked"`` or ``"fresh"`` cases, or another named set of fresh cases
+        (fresh ones for the case ``key``, default this kernel's)."""
         from armlab.grading.cases import Rng
 
         if which == "worked":
             return list(self.worked)
+        sets = dict(self.fresh_sets)
         if which == "fresh":
             if self.fresh_cases is None:
                 raise LookupError(f"{self.quantity} declares no fresh cases (@{self.quantity}"
                                   ".fresh)")
             out = list(self.fresh_cases(Rng.for_quantity(self.quantity, key)))
-            for case in out:
-                self.arguments(case)
-            return out
-        raise ValueError(f"cases must be 'worked' or 'fresh', not {which!r}")
+        elif which in sets:
+            out = list(sets[which](Rng.for_quantity(f"{self.quantity}:{which}", key)))
+        else:
+            known = ", ".join(repr(w) for w in ["worked", "fresh", *sets])
+            raise ValueError(f"the cases of {self.quantity} are {known}, not {which!r}")
+        for case in out:
+            self.arguments(case)
+        return out
 
 
 def reference(function=None, *, worked=(), allow=(), uses=None, rtol=1e-6, atol=1e-9,
@@ -155,7 +185,9 @@ def reference(function=None, *, worked=(), allow=(), uses=None, rtol=1e-6, atol=
     rtol, atol : float
         Tolerance of the comparison: ``|yours - expected| <= atol + rtol |expected|``.
     units : dict, optional
-        How parameters are shown in messages, beyond :data:`armlab.grading.cases.UNITS`.
+        How parameters are shown in messages, beyond :data:`armlab.grading.cases.UNITS`;
+        the key ``"return"`` gives the unit of the function's value (``"deg"``: radians
+        shown in degrees, as the notebook's "try it" cell prints them).
     advice : str, optional
         What to look at when a value is wrong and no mistake matches.
     """

@@ -255,6 +255,13 @@ def _ct_sign(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
     return _inverse(arm, q, qd, _wanted(q_plan, qd_plan, q, qd, qdd_plan, kp, kd))
 
 
+@computed_torque_law.mistake("the angle error is in degrees: the gains multiply radians, so "
+                             "keep e = q_plan - q in radians (np.degrees only for printing)")
+def _ct_degrees(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
+    wide = [x + (r - x) * 180.0 / pi for r, x in zip(q_plan, q)]    # e in degrees, de not
+    return _inverse(arm, q, qd, _wanted(q, qd, wide, qd_plan, qdd_plan, kp, kd))
+
+
 # ---------------------------------------------------------------- Part 4: gains
 @reference(worked=Case(omega=20.0, zeta=1.0, inertia=1.0,
                        label="the chapter's computed torque, 20 rad/s, critically damped"),
@@ -338,7 +345,7 @@ def _loaded(arm, mass, label=None):
 @reference(worked=Case(arm=LOADED, model=MODEL, q_target=deg(*END), kp=CT_KP,
                        label="computed torque holding the end pose with 0.5 kg it does not "
                              "know, as in the chapter"),
-           allow=("mass_matrix", "gravity_torques"), units=CT_UNITS,
+           allow=("mass_matrix", "gravity_torques"), units=dict(CT_UNITS, **{"return": "deg"}),
            advice="at rest M_model(q) Kp e = g(q) - g_model(q) at the pose q = q_target - e "
                   "where the arm rests: solve it by iteration")
 def ct_rest_error(arm, model, q_target, kp):

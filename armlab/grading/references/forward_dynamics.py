@@ -32,12 +32,15 @@ def _other_arms(rng):
 
 
 # ---------------------------------------------------------------- Part 1: qdd from tau
-def _acceleration(arm, q, qd, tau, friction_sign=1.0, gravity_sign=1.0, velocity=True):
+def _acceleration(arm, q, qd, tau, friction_sign=1.0, gravity_sign=1.0, velocity=True,
+                  times_mass=False):
+    """``times_mass``: M (tau - ...) instead of solving M qdd = tau - ... (a mistake)."""
     rest = [gravity_sign * g for g in _gravity(arm, q)]
     rest = [a + friction_sign * f for a, f in zip(rest, _friction(arm, qd))]
     if velocity:
         rest = [a + c for a, c in zip(rest, _velocity(arm, q, qd))]
-    return solve(_mass(arm, q), [t - r for t, r in zip(tau, rest)])
+    free = [t - r for t, r in zip(tau, rest)]
+    return matvec(_mass(arm, q), free) if times_mass else solve(_mass(arm, q), free)
 
 
 @reference(worked=Case(arm=RIGID, q=deg(30, 45), qd=[1.0, 2.0], tau=[5.7796, 0.4443],
@@ -78,6 +81,12 @@ def _acceleration_gravity_sign(arm, q, qd, tau):
                       "pay for before it accelerates the arm")
 def _acceleration_no_velocity(arm, q, qd, tau):
     return _acceleration(arm, q, qd, tau, velocity=False)
+
+
+@acceleration.mistake("that is M times the free torque: M qdd = tau - c - g - B qd asks for "
+                      "qdd, so solve the system with M (np.linalg.solve), do not multiply by M")
+def _acceleration_times_mass(arm, q, qd, tau):
+    return _acceleration(arm, q, qd, tau, times_mass=True)
 
 
 # ---------------------------------------------------------------- Part 2: one step
@@ -133,6 +142,7 @@ def _fall(arm, q0, duration, h, extra=0):
 @reference(worked=Case(arm=ARM, q0=deg(30, 45), duration=0.25, h=1e-4,
                        label="seed 000's fall of Example 3, 0.25 s in steps of 0.1 ms"),
            uses={"semi_implicit_step": semi_implicit_step}, atol=1e-9,
+           units={"return": "deg"},
            advice="start at rest, take round(duration / h) steps with zero torque, and return "
                   "the angles after the last one")
 def fall(arm, q0, duration, h):

@@ -26,7 +26,7 @@ def _book_runs():
 
 
 (BOOK_Q, BOOK_TAU), (BOOK_Q_LOADED, BOOK_TAU_LOADED) = _book_runs()
-WORKED_POSE = Case(arm=ARM, q=deg(30, 45), label="the worked pose, q = (30°, 45°)")
+WORKED_POSE = Case(arm=ARM, q=deg(30, 45), label="the worked pose")
 UPRIGHT = Case(arm=RODS, q=deg(90, 0), label="the upright rods of Example 1")
 
 
@@ -212,6 +212,7 @@ def _gains(rng, arm):
 @reference(worked=Case(arm=ARM, q=deg(30, 45), kp=[60.0, 30.0],
                        label="seed 000's PD, Kp = (60, 30) N m/rad, holding the worked pose"),
            allow=("gravity_torques", "gravity_stiffness"), rtol=1e-6, atol=1e-9,
+           units={"return": "deg"},
            advice="at rest the PD's torque Kp e holds the arm at the pose it has, q - e: solve "
                   "Kp e = g(q - e) for e, by iteration")
 def pd_sag(arm, q, kp):
@@ -287,7 +288,7 @@ def _noisy_run(rng, arm, poses, noise):
 
 @reference(worked=Case(q=BOOK_Q, tau=BOOK_TAU,
                        label="the chapter's empty run (20 poses, seed 67)"),
-           rtol=1e-6, atol=1e-9, units={"q": "rad"},
+           rtol=1e-6, atol=1e-9,
            advice="stack two rows per pose, (cos q1, cos(q1 + q2)) for the shoulder and "
                   "(0, cos(q1 + q2)) for the elbow, and solve the least-squares problem")
 def fit_gravity_parameters(q, tau):
@@ -298,11 +299,14 @@ def fit_gravity_parameters(q, tau):
 @fit_gravity_parameters.fresh
 def _fit_cases(rng):
     cases = []
-    for arm in _arms(rng, 3):
-        q, tau = _noisy_run(rng, arm, rng.integer(6, 10), 0.05)
-        cases.append(Case(q=q, tau=tau))
+    for k, arm in enumerate(_arms(rng, 3)):
+        poses = rng.integer(6, 10)
+        q, tau = _noisy_run(rng, arm, poses, 0.05)
+        whose = "the chapter's arm" if k == 0 else "another arm"
+        cases.append(Case(q=q, tau=tau, label=f"a run of {poses} poses of {whose}, with noise "
+                                              "of up to 0.05 N m"))
     q, tau = _noisy_run(rng, rng.arm(), 5, 0.0)
-    cases.append(Case(q=q, tau=tau, label="torques measured without noise"))
+    cases.append(Case(q=q, tau=tau, label="a run of 5 poses measured without noise"))
     return cases
 
 
@@ -334,9 +338,11 @@ def _loaded(arm, mass):
                    arm.gravity)
 
 
-def _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, lever=None, weight=True):
+def _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, lever=None, weight=True,
+             g0=None):
     db = _fit(q_loaded, tau_loaded)[1] - _fit(q_empty, tau_empty)[1]
-    g0 = hypot(arm.gravity[0], arm.gravity[1]) if weight else 1.0
+    if g0 is None:
+        g0 = hypot(arm.gravity[0], arm.gravity[1]) if weight else 1.0
     return db / (g0 * (arm.lengths[-1] if lever is None else lever))
 
 
@@ -344,7 +350,7 @@ def _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, lever=None, weight=T
                        tau_loaded=BOOK_TAU_LOADED,
                        label="the chapter's two runs (seed 67), empty and with 0.5 kg"),
            uses={"fit_gravity_parameters": fit_gravity_parameters},
-           units={"q_empty": "rad", "q_loaded": "rad", "tau_empty": "N m", "tau_loaded": "N m"},
+           units={"q_empty": "deg", "q_loaded": "deg", "tau_empty": "N m", "tau_loaded": "N m"},
            rtol=1e-6, atol=1e-9,
            advice="a payload m at the tip adds m g0 L2 to b: fit b with and without it")
 def payload_mass(arm, q_empty, tau_empty, q_loaded, tau_loaded):
@@ -355,16 +361,19 @@ def payload_mass(arm, q_empty, tau_empty, q_loaded, tau_loaded):
 @payload_mass.fresh
 def _payload_cases(rng):
     cases = []
-    for arm in _arms(rng, 3):
+    moon = rng.arm(gravity=1.62, label=None)
+    for arm in _arms(rng, 2) + [moon]:
         mass = rng.uniform(0.1, 2.0, 0.1)
         q0, tau0 = _noisy_run(rng, arm, 8, 0.05)
         q1, tau1 = _noisy_run(rng, _loaded(arm, mass), 8, 0.05)
-        cases.append(Case(arm=arm, q_empty=q0, tau_empty=tau0, q_loaded=q1, tau_loaded=tau1))
+        cases.append(Case(arm=arm, q_empty=q0, tau_empty=tau0, q_loaded=q1, tau_loaded=tau1,
+                          label=("two runs of 8 poses on the Moon" if arm is moon else
+                                 "two runs of 8 poses"), ))
     arm = rng.arm()
     q0, tau0 = _noisy_run(rng, arm, 6, 0.0)
     q1, tau1 = _noisy_run(rng, arm, 6, 0.0)
     cases.append(Case(arm=arm, q_empty=q0, tau_empty=tau0, q_loaded=q1, tau_loaded=tau1,
-                      label="two runs with nothing in the gripper"))
+                      label="two runs of 6 poses with nothing in the gripper"))
     return cases
 
 
@@ -378,6 +387,12 @@ def _payload_at_com(arm, q_empty, tau_empty, q_loaded, tau_loaded):
                       "well as by L2")
 def _payload_no_g0(arm, q_empty, tau_empty, q_loaded, tau_loaded):
     return _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, weight=False)
+
+
+@payload_mass.mistake("the arm's gravity need not be 9.81 m/s²: take g0 from the arm, the "
+                      "length of arm.gravity")
+def _payload_earth(arm, q_empty, tau_empty, q_loaded, tau_loaded):
+    return _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, g0=9.81)
 
 
 @payload_mass.mistake("right size, wrong sign: the loaded arm's b is the larger one, "

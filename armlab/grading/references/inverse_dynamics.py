@@ -236,6 +236,12 @@ def _torque_no_velocity(arm, q, qd, qdd, tip_force):
     return _torque(arm, q, qd, qdd, tip_force, velocity=False)
 
 
+@required_torque.mistake("the friction B qd is missing: the motors also overcome the joints' "
+                         "viscous friction, arm.damping times the joint speeds")
+def _torque_no_friction(arm, q, qd, qdd, tip_force):
+    return _torque(arm, q, qd, qdd, tip_force, friction_sign=0.0)
+
+
 # ---------------------------------------------------------------- Part 4: dE/dt
 def _energy_rate(arm, q, qd, qdd, mdot_factor=0.5, with_friction=False):
     beta = arm.masses[1] * arm.lengths[0] * arm.com[1]

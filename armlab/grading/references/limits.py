@@ -417,8 +417,8 @@ def _capacity(arm, q, limit, load=None, subtract=True, mirror=True):
                    Case(arm=RODS, q=deg(0, 90), limit=[25.0, 25.0],
                         label="Example 4, the elbow bent up")],
            allow=("gravity_torques", "jacobian", "static_torques"),
-           advice="k_j = (limit_j - g_j) / (J^T F)_j for a unit load F = (0, g0) (the weight "
-                  "of 1 kg held up), with -limit_j where (J^T F)_j < 0")
+           advice="k_j = (limit_j - g_j) / (J^T F)_j for the force F = -(1 kg) arm.gravity "
+                  "that holds 1 kg up against gravity, with -limit_j where (J^T F)_j < 0")
 def payload_capacity(arm, q, limit):
     """Per joint (2,), the mass [kg] at the tip the motor can hold on top of the arm; inf
     where the joint carries none of it."""
@@ -440,6 +440,12 @@ def _capacity_cases(rng):
             if abs(cos(q[0] + q[1])) > 0.2:     # away from link 2 vertical
                 break
         add(arm, q)
+    wall = rng.arm(gravity=(-9.81, 0.0))
+    while True:
+        q = rng.pose(2)
+        if abs(sin(q[0] + q[1])) > 0.2:         # link 2 not along gravity
+            break
+    add(wall, q, "an arm mounted on a wall, gravity along -x")
     q1 = rng.integer(-80, -10)
     add(rng.arm(), deg(q1, 90 - q1), "link 2 pointing straight up")
     add(RODS, deg(-90, 0), "the arm hanging straight down")
@@ -469,7 +475,7 @@ GEARED = _with(RODS, damping=(2e-5, 2e-5), coulomb=(4e-3, 4e-3), gear_ratio=(50.
                label="the rods driven by Example 5's motor through 50:1 gears")
 
 
-@reference(worked=Case(arm=GEARED, qd=[2.0, -1.0], label="Example 5's motor through 50:1"),
+@reference(worked=Case(arm=GEARED, qd=[2.0, -1.0], label="Example 5's geared motor"),
            advice="at the joint: G^2 B qd + G Tc sign(qd), with the motor-side B = arm.damping, "
                   "Tc = arm.coulomb and G = arm.gear_ratio")
 def joint_friction(arm, qd):

@@ -108,8 +108,10 @@ def _torques_not_transposed(arm, q, F):
 
 
 # ---------------------------------------------------------------- gravity
-def _gravity(arm, q, at_link_end=False, own_link_only=False, absolute=False):
-    """Torques that balance gravity: sum over links of Jc_i^T (-m_i a_grav)."""
+def _gravity(arm, q, at_link_end=False, own_link_only=False, absolute=False,
+             lever_from_own_joint=False):
+    """Torques that balance gravity: sum over links of Jc_i^T (-m_i a_grav);
+    ``lever_from_own_joint``: each weight's lever measured from its own joint (a mistake)."""
     p = points(arm, q, absolute)
     tau = [0.0] * arm.n
     phi = 0.0
@@ -121,7 +123,7 @@ def _gravity(arm, q, at_link_end=False, own_link_only=False, absolute=False):
         for j in range(i + 1):
             if own_link_only and j != i:
                 continue
-            r = sub(com, p[j])
+            r = sub(com, p[i] if lever_from_own_joint else p[j])
             tau[j] += r[0] * weight[1] - r[1] * weight[0]
     return tau
 
@@ -163,6 +165,13 @@ def _gravity_own_link(arm, q):
 @gravity_torques.mistake("link 2's direction is q1 + q2: q2 is measured from link 1")
 def _gravity_absolute(arm, q):
     return _gravity(arm, q, absolute=True)
+
+
+@gravity_torques.mistake("about the shoulder, link 2's weight acts on the lever from the "
+                         "shoulder to link 2's centre of mass, through the elbow, not on its "
+                         "lever from the elbow alone")
+def _gravity_lever_from_elbow(arm, q):
+    return _gravity(arm, q, lever_from_own_joint=True)
 
 
 # ---------------------------------------------------------------- holding the push
