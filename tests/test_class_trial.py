@@ -99,6 +99,7 @@ def test_typed_in_gravity_is_caught(chapter, student, cell, place):
     ("forward_dynamics", "diallo_moussa", "acceleration_answer",
      "solve the system with M (np.linalg.solve), do not multiply by M"),
     ("control", "gupta_rohan", "computed_torque_answer", "the angle error is in degrees"),
+    ("control", "fischer_max", "rest_answer", "not by the real arm's"),
     ("gravity", "tomas_o_connor", "payload_answer", "the arm's gravity need not be 9.81 m/s²"),
     ("inverse_dynamics", "l_chen", "rnea_answer", "the right numbers with their fractions cut "
                                                   "off: an array made from whole numbers"),
@@ -144,6 +145,8 @@ def test_advice_keeps_its_symbols():
     """A symbol that opens the advice keeps its case ('Qd_new = ...' was written)"""
     text = outcome("forward_dynamics", "silva_joao", "step_answer", "fresh")
     assert text.endswith(". qd_new = qd + h qdd(q, qd, tau), then q_new = q + h qd_new")
+    text = outcome("inverse_dynamics", "m_rossi", "rnea_answer", "fresh")   # a word does start
+    assert ". Outwards: each link's angular and linear accelerations" in text
 
 
 def test_an_unfinished_answer_is_told_so():

@@ -242,10 +242,10 @@ def _sentence(text):
     """``text`` as a sentence: its first word capitalised, unless that word is a symbol
     (``g_j``, ``tau``, ``a = ...``), whose case carries its meaning."""
     words = text.split(" ")
-    first = words[0]
+    first = words[0].rstrip(",:;")
     after = words[1] if _len(words) > 1 else ""
     word = first.isalpha() and first.islower() and first not in _SYMBOLS
-    if word and (_len(first) > 1 or first == "a") and after[:1].isalpha():
+    if word and (_len(first) > 1 or first == "a") and (after[:1].isalpha() or first != words[0]):
         return first[0].upper() + text[1:]
     return text
 

@@ -148,6 +148,13 @@ def rnea(arm, q, qd, qdd):
     return tau
 ''',
     },
+    # The printed numbers typed in: the advice's first word, "outwards:", was not a sentence's.
+    "m_rossi": {
+        "rnea_answer": '''
+def rnea(arm, q, qd, qdd):
+    return np.array([5.77957, 0.444276])
+''',
+    },
     # The viscous friction left out: only the general advice.
     "k_nakamura": {
         "torque_answer": '''
@@ -225,6 +232,18 @@ def computed_torque_law(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
     print("error in degrees:", e_deg)
     a = qdd_plan + kp * e_deg + kd * (qd_plan - qd)
     return al.inverse_dynamics(arm, q, qd, a)
+''',
+    },
+    # The real arm's mass matrix where the controller has only its model's: general advice.
+    "fischer_max": {
+        "rest_answer": '''
+def ct_rest_error(arm, model, q_target, kp):
+    e = np.zeros(2)
+    for _ in range(200):
+        q = q_target - e
+        e = np.linalg.solve(al.mass_matrix(arm, q) * kp,
+                            al.gravity_torques(arm, q) - al.gravity_torques(model, q))
+    return e
 ''',
     },
     # np.matrix column vectors: a (2, 1) answer for a (2,) value.

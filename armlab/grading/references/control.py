@@ -299,14 +299,15 @@ def _gains_no_inertia(omega, zeta, inertia):
 
 
 # ---------------------------------------------------------------- Part 5: the rest pose
-def _rest(arm, model, q_target, kp, below=1.0, weighted=True, steps=60):
-    """Newton's method on M_model(q) Kp e = g(q) - g_model(q), q = q_target - below e."""
+def _rest(arm, model, q_target, kp, below=1.0, weighted=True, steps=60, real_mass=False):
+    """Newton's method on M_model(q) Kp e = g(q) - g_model(q), q = q_target - below e;
+    ``real_mass``: the real arm's M in place of the model's (a mistake)."""
     def residual(e):
         q = [t - below * x for t, x in zip(q_target, e)]
         g, gm = _gravity(arm, q), _gravity(model, q)
         pushed = _times(kp, e)
         if weighted:
-            M = _mass(model, q)
+            M = _mass(arm if real_mass else model, q)
             pushed = [M[0][0] * pushed[0] + M[0][1] * pushed[1],
                       M[1][0] * pushed[0] + M[1][1] * pushed[1]]
         return [p - (a - b) for p, a, b in zip(pushed, g, gm)]
@@ -391,3 +392,9 @@ def _rest_without_mass(arm, model, q_target, kp):
                        "g there")
 def _rest_above(arm, model, q_target, kp):
     return _rest(arm, model, q_target, kp, below=-1.0)
+
+
+@ct_rest_error.mistake("the controller multiplies Kp e by its model's mass matrix, "
+                       "M_model(q), not by the real arm's: the controller does not know the load")
+def _rest_real_mass(arm, model, q_target, kp):
+    return _rest(arm, model, q_target, kp, real_mass=True)
