@@ -65,6 +65,29 @@ def test_an_answer_for_two_links_keeps_the_two_link_points():
     assert [points[f"test_{p}_fresh"] for p in ("tip", "jacobian", "reach")] == [2, 3, 1]
 
 
+def test_a_forgotten_special_case_costs_its_own_cell():
+    """A push the structure carries is checked in a cell of its own, with an ordinary push
+    beside it: forgetting it keeps the ordinary pushes' points (it lost all three hidden
+    points), and np.inf alone earns nothing there"""
+    assert outcome("statics", "johansson_erik", "push_answer", "fresh") == "pass"
+    text = outcome("statics", "johansson_erik", "push_answer", "no torque needed")
+    assert text == ("max_push(arm, q, direction, limit) at the stretched pose, pushing along "
+                    "the arm (q = (0°, 0°), direction = (1, 0), limit = 20 N m on the chapter's "
+                    "arm) raised ZeroDivisionError: float division by zero")
+    for quantity, cases in [("statics.max_push", "no torque needed"),
+                            ("statics.force_error_bound", "singular"),
+                            ("limits.shortest_duration", "too weak"),
+                            ("limits.payload_capacity", "no load")]:
+        ref = lookup(quantity)
+        shape = np.shape(ref.function(*ref.arguments(ref.cases(cases)[0])))
+
+        def always_inf(*args, _shape=shape):
+            return np.full(_shape, np.inf)
+
+        with pytest.raises(AssertionError, match="is wrong at"):
+            check_function(always_inf, quantity, cases)
+
+
 @pytest.mark.parametrize("chapter, student, cell", [
     ("kinematics", "lee_min_jun", "jacobian_answer"),     # np.matrix (2, 2)
     ("kinematics", "lee_min_jun", "speeds_answer"),       # np.matrix (2, 1) for (2,)

@@ -63,6 +63,17 @@ def gravity_torques(arm, q):
     pass
 ''',
     },
+    # The push the structure carries (np.inf) forgotten: Python's float division stops there
+    # with ZeroDivisionError, and the ordinary pushes' points went with it (a search that
+    # gave up at 200000 N did the same).
+    "johansson_erik": {
+        "push_answer": '''
+def max_push(arm, q, direction, limit):
+    d = np.asarray(direction, dtype=float)
+    t = joint_torques(arm, q, d / np.linalg.norm(d))
+    return min(limit / abs(float(t[0])), limit / abs(float(t[1])))
+''',
+    },
     # Link 2's weight about the shoulder on its lever from the elbow: the hidden check gave
     # only the general advice.
     "mueller_jonas": {

@@ -342,22 +342,32 @@ def shortest_duration(arm, q_start, q_end, limit):
     return _shortest(arm, q_start, q_end, limit)
 
 
+def _move(rng, arm, label=None):
+    """A move whose limits leave room above gravity's torque along its path."""
+    q_start, q_end = rng.pose(2), rng.pose(2)
+    floor = _floor(arm, q_start, q_end)
+    limit = [round(max(f, 1.0) * rng.uniform(1.3, 2.5, 0.1), 1) for f in floor]
+    return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, label=label)
+
+
 @shortest_duration.fresh
 def _shortest_cases(rng):
-    cases = []
-    for arm, label in [(TABLE_TOP, None), (TABLE_TOP, None), (rng.arm(), None),
-                       (rng.arm(inertia=True), "links that are not uniform rods"),
-                       (rng.arm(gravity=0.0), "an arm without gravity")]:
-        q_start, q_end = rng.pose(2), rng.pose(2)
-        floor = _floor(arm, q_start, q_end)
-        limit = [round(max(f, 1.0) * rng.uniform(1.3, 2.5, 0.1), 1) for f in floor]
-        cases.append(Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, label=label))
+    return [_move(rng, arm, label) for arm, label in [
+        (TABLE_TOP, None), (TABLE_TOP, None), (rng.arm(), None),
+        (rng.arm(inertia=True), "links that are not uniform rods"),
+        (rng.arm(gravity=0.0), "an arm without gravity")]]
+
+
+@shortest_duration.fresh("too weak")
+def _shortest_too_weak(rng):
+    """A motor that cannot hold the arm on the way (np.inf), in a hidden cell of its own,
+    then an ordinary move, so that np.inf alone earns nothing."""
     q_start, q_end = rng.pose(2), deg(rng.integer(-20, 20), rng.integer(-40, 40))
     floor = _floor(TABLE_TOP, q_start, q_end)
-    cases.append(Case(arm=TABLE_TOP, q_start=q_start, q_end=q_end,
-                      limit=[round(0.8 * floor[0], 1), round(2.0 * floor[1] + 1.0, 1)],
-                      label="a shoulder too weak to hold the arm on the way"))
-    return cases
+    return [Case(arm=TABLE_TOP, q_start=q_start, q_end=q_end,
+                 limit=[round(0.8 * floor[0], 1), round(2.0 * floor[1] + 1.0, 1)],
+                 label="a shoulder too weak to hold the arm on the way"),
+            _move(rng, TABLE_TOP)]
 
 
 def _peaks(arm, q_start, q_end, limit, with_gravity=True):
@@ -425,31 +435,40 @@ def payload_capacity(arm, q, limit):
     return _capacity(arm, q, limit)
 
 
-@payload_capacity.fresh
-def _capacity_cases(rng):
-    cases = []
+def _holding(rng, arm, q, label=None):
+    """A pose and limits that hold the arm itself, with room to spare."""
+    g = _gravity(arm, q)
+    limit = [round(abs(gj) + rng.uniform(1.0, 12.0, 0.5), 1) for gj in g]
+    return Case(arm=arm, q=q, limit=limit, label=label)
 
-    def add(arm, q, label=None):
-        g = _gravity(arm, q)
-        limit = [round(abs(gj) + rng.uniform(1.0, 12.0, 0.5), 1) for gj in g]
-        cases.append(Case(arm=arm, q=q, limit=limit, label=label))
 
-    for arm in (RODS, TABLE_TOP, rng.arm(), rng.arm(inertia=True)):
-        while True:
-            q = rng.pose(2)
-            if abs(cos(q[0] + q[1])) > 0.2:     # away from link 2 vertical
-                break
-        add(arm, q)
-    wall = rng.arm(gravity=(-9.81, 0.0))
+def _loaded_pose(rng, arm):
+    """A pose at which both joints carry a load at the tip (link 2 away from vertical)."""
+    along = (lambda a: cos(a)) if arm.gravity[0] == 0.0 else (lambda a: sin(a))
     while True:
         q = rng.pose(2)
-        if abs(sin(q[0] + q[1])) > 0.2:         # link 2 not along gravity
-            break
-    add(wall, q, "an arm mounted on a wall, gravity along -x")
-    q1 = rng.integer(-80, -10)
-    add(rng.arm(), deg(q1, 90 - q1), "link 2 pointing straight up")
-    add(RODS, deg(-90, 0), "the arm hanging straight down")
+        if abs(along(q[0] + q[1])) > 0.2:
+            return q
+
+
+@payload_capacity.fresh
+def _capacity_cases(rng):
+    cases = [_holding(rng, arm, _loaded_pose(rng, arm))
+             for arm in (RODS, TABLE_TOP, rng.arm(), rng.arm(inertia=True))]
+    wall = rng.arm(gravity=(-9.81, 0.0))
+    cases.append(_holding(rng, wall, _loaded_pose(rng, wall),
+                          "an arm mounted on a wall, gravity along -x"))
     return cases
+
+
+@payload_capacity.fresh("no load")
+def _capacity_no_load(rng):
+    """Joints that carry none of the load (np.inf) in a hidden cell of their own, then an
+    ordinary pose, so that np.inf alone earns nothing."""
+    q1 = rng.integer(-80, -10)
+    return [_holding(rng, rng.arm(), deg(q1, 90 - q1), "link 2 pointing straight up"),
+            _holding(rng, RODS, deg(-90, 0), "the arm hanging straight down"),
+            _holding(rng, TABLE_TOP, _loaded_pose(rng, TABLE_TOP))]
 
 
 @payload_capacity.mistake("the motors already hold the arm itself: only limit - g(q) is left "

@@ -229,15 +229,26 @@ def max_push(arm, q, direction, limit):
     return _push(arm, q, direction, limit)
 
 
+def _push_case(rng, arm):
+    return Case(arm=arm, q=rng.pose(2), direction=rng.vector(2, -5, 5, 1, nonzero=True),
+                limit=rng.uniform(5, 40, 1))
+
+
 @max_push.fresh
 def _push_cases(rng):
-    cases = []
-    for arm in _arms(rng, 2):
-        cases.append(Case(arm=arm, q=rng.pose(2), direction=rng.vector(2, -5, 5, 1, nonzero=True),
-                          limit=rng.uniform(5, 40, 1)))
-    cases.append(Case(arm=ARM, q=STRETCHED, direction=[1.0, 0.0], limit=20.0,
-                      label="the stretched pose, pushing along the arm"))
-    return cases
+    return [_push_case(rng, arm) for arm in _arms(rng, 2)]
+
+
+@max_push.fresh("no torque needed")
+def _push_free(rng):
+    """The pushes the structure carries (np.inf), in a hidden cell of their own so that an
+    answer that misses them keeps the ordinary pushes' points; with an ordinary push, so
+    that np.inf alone earns nothing."""
+    return [Case(arm=ARM, q=STRETCHED, direction=[1.0, 0.0], limit=20.0,
+                 label="the stretched pose, pushing along the arm"),
+            Case(arm=rng.arm(), q=STRETCHED, direction=[-rng.uniform(1, 5, 1), 0.0],
+                 limit=rng.uniform(5, 40, 1), label="another arm stretched, pulling along it"),
+            _push_case(rng, ARM)]
 
 
 @max_push.mistake("that limit holds at one joint only: the push must respect every joint, "
@@ -283,12 +294,22 @@ def force_error_bound(arm, q, dtau):
     return _force_error(arm, q, dtau)
 
 
+def _error_case(rng, arm):
+    return Case(arm=arm, q=rng.pose(2), dtau=rng.uniform(0.1, 2.0, 0.1))
+
+
 @force_error_bound.fresh
 def _error_cases(rng):
-    cases = [Case(arm=arm, q=rng.pose(2), dtau=rng.uniform(0.1, 2.0, 0.1))
-             for arm in _arms(rng, 2)]
-    cases.append(Case(arm=ARM, q=STRETCHED, dtau=0.5, label="the stretched pose"))
-    return cases
+    return [_error_case(rng, arm) for arm in _arms(rng, 2)]
+
+
+@force_error_bound.fresh("singular")
+def _error_singular(rng):
+    """Singular poses (np.inf) in a hidden cell of their own, with an ordinary pose."""
+    return [Case(arm=ARM, q=STRETCHED, dtau=0.5, label="the stretched pose"),
+            Case(arm=rng.arm(), q=deg(rng.integer(-170, 170), 0), dtau=rng.uniform(0.1, 2, 0.1),
+                 label="another arm, stretched"),
+            _error_case(rng, ARM)]
 
 
 @force_error_bound.mistake("that is dtau / sigma_2, the error along the weakest direction "
