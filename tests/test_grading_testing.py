@@ -116,7 +116,7 @@ def cell(cells, grade_id):
 
 def visible_worth_half(cells):
     cell(cells, "test_push_worked")["metadata"]["nbgrader"]["points"] = 2.0
-    cell(cells, "test_push_fresh")["metadata"]["nbgrader"]["points"] = 2.0
+    cell(cells, "test_push_fresh")["metadata"]["nbgrader"]["points"] = 1.0
 
 
 def no_docstring(cells):
@@ -155,6 +155,18 @@ def test_the_standard_on_paper_names_what_is_off(tmp_path, change, mistakes, cal
             STATICS.MISTAKES if mistakes is None else mistakes,
             STATICS.CALLS if calls is None else calls, parts=shape[0], points=shape[1])
     assert problem in str(info.value), str(info.value)
+
+
+def test_fresh_cases_not_drawn_per_student_fail_on_paper(monkeypatch):
+    """A reference whose fresh cases ignore the case key fails the standard, named"""
+    from armlab.grading.references import Reference
+
+    cases = Reference.cases
+    monkeypatch.setattr(Reference, "cases", lambda self, which="worked", key=None: cases(
+        self, which, key="" if self.quantity == "statics.max_push" else key))
+    with pytest.raises(AssertionError, match="statics.max_push: its fresh cases are not drawn"):
+        SET.assert_meets_the_standard_on_paper(STATICS.MISTAKES, STATICS.CALLS, parts=8,
+                                               points=30)
 
 
 def test_worked_is_the_references_worked_value():

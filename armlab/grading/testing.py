@@ -18,7 +18,10 @@ submissions the exercise standard asks to grade:
 the real nbgrader (``armlab.grading.autograde``) and fails with the list of
 everything that went wrong. :meth:`ExerciseSet.assert_references_agree`
 compares the chapter's references with armlab on the worked and fresh cases
-(two independent routes). A chapter's test file is then a few lines::
+(two independent routes). :meth:`ExerciseSet.assert_meets_the_standard_on_paper`
+reads the set's shape from the source notebook, :meth:`ExerciseSet.assert_release_is_fresh`
+compares ``exercises/`` with a fresh release, and :meth:`ExerciseSet.worked` gives a
+visible check's expected value. A chapter's test file is then a few lines::
 
     from armlab.grading.testing import ExerciseSet
 
@@ -195,9 +198,12 @@ class ExerciseSet:
         ("six parts (22 points)") with the line that installs armlab; each part has a
         seeded mistake in ``mistakes``; ``calls`` has an armlab call for exactly the
         checked functions; a function part starts with a visible test cell worth at most
-        a third of its points; every test cell opens with a one-line docstring. Fails
-        listing every problem.
+        a third of its points; every test cell opens with a one-line docstring; every
+        reference of the chapter draws its fresh cases per student (the same for one case
+        key, others for another). Fails listing every problem.
         """
+        from armlab.grading.references import lookup, quantities
+
         problems = []
         found = self.parts()
         if len(found) != parts or self.total() != points:
@@ -229,6 +235,11 @@ class ExerciseSet:
                   'pip install jupyterlab "armlab @ git+https://github.com/armlab-book/armlab"']
         problems += [f"the introduction does not say {text!r}" for text in wanted
                      if text not in intro]
+        for quantity in quantities(self.chapter):
+            ref = lookup(quantity)
+            one, again, other = (repr(ref.cases("fresh", key=k)) for k in ("ann", "ann", "bob"))
+            if one != again or one == other:
+                problems.append(f"{quantity}: its fresh cases are not drawn per student")
         assert problems == [], "\n".join(problems)
 
     def assert_release_is_fresh(self):
