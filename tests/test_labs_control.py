@@ -162,6 +162,27 @@ def test_sampled_damper_thrashes_then_diverges():
     assert lab.values["sim"] is not None and lab.artists["status"].get_text() == ""
 
 
+def test_a_drag_keeps_the_error_axes_while_the_curve_fills_a_quarter(lab):
+    """Dragging the model's friction through the real value: each error axis holds its curve,
+    stays while the curve fills more than a quarter of it, and when it changes it fits the
+    curve afresh (one full redraw); it stays at least once where a fresh fit would differ"""
+    from armlab.labs.control import _nice_top
+
+    lab.set_preset("computed torque")
+    kept_wider = 0
+    for value in 0.010 + 0.0005 * np.arange(30):
+        before = [lab._axes[j].get_ylim()[1] for j in range(2)]
+        lab.widgets["friction"].value = value
+        for j in range(2):
+            high = lab._axes[j].get_ylim()[1]
+            wanted = 1.05 * np.abs(lab.artists["error"][j].get_data()[1]).max()
+            assert wanted <= high < 4.2 * wanted
+            if high != before[j]:
+                assert high == _nice_top(wanted)
+            kept_wider += high > _nice_top(wanted)
+    assert kept_wider > 0
+
+
 def test_axes_fit_the_curves(lab):
     """Each axes holds its curve: the error axes are symmetric, at most 2.1x the largest
     error; the torque axes cover the torques"""

@@ -246,6 +246,11 @@ class ControlLab(Lab):
         self._tops = [None] * 4
         super().__init__(preset, render)
 
+    def set_preset(self, name):
+        """Move every control to a preset's values and fit the axes to its run afresh."""
+        self._tops = [None] * 4
+        super().set_preset(name)
+
     # -- building ------------------------------------------------------------------------------
     def build(self, start):
         import ipywidgets as w
@@ -385,13 +390,14 @@ class ControlLab(Lab):
             a["torque"][j].set_data(t, tau[:, j])
             a["needed"][j].set_data(t, needed[:, j])
         for i in range(4):
+            low, high = self._tops[i] or (None, None)
             if i < 2:                               # errors: symmetric, the sign matters
-                top = _nice_top(1.05 * max(np.abs(error[:, i]).max(), 1e-6))
+                top = _fit(high, 1.05 * max(np.abs(error[:, i]).max(), 1e-6))
                 limits = (-top, top)
             else:                                   # torques: from the lowest to the highest
                 both = np.concatenate([tau[:, i - 2], needed[:, i - 2]])
-                top = _nice_top(1.05 * max(both.max(), 1e-6))
-                bottom = _nice_top(max(-1.05 * both.min(), 0.1 * top))
+                top = _fit(high, 1.05 * max(both.max(), 1e-6))
+                bottom = _fit(None if low is None else -low, max(-1.05 * both.min(), 0.1 * top))
                 limits = (-bottom, top)
             if limits != self._tops[i]:
                 self._tops[i] = limits
@@ -429,6 +435,20 @@ def _nice_top(value):
     [1.0, 10.0, 15.0, 0.05]
     """
     return axis_top(value, steps=(1.0, 1.5, 2.5, 5.0))
+
+
+def _fit(current, value):
+    """An axis top for a curve reaching ``value``: ``current`` while the curve fits and the
+    nice top of twice the curve is not below it (so the curve fills more than a quarter of
+    the axis), else :func:`_nice_top`. A drag through a shrinking error then rescales (a full
+    redraw) about half as often; a preset fits its axes afresh.
+
+    >>> _fit(0.25, 0.2), _fit(0.25, 0.06), _fit(0.25, 0.3), _fit(None, 0.2)
+    (0.25, 0.1, 0.5, 0.25)
+    """
+    if current is not None and value <= current <= _nice_top(2 * value):
+        return current
+    return _nice_top(value)
 
 
 def control_lab(preset="PID, integral preloaded", render=True):
