@@ -1,5 +1,6 @@
 """The arm description: one immutable object that every function takes first."""
 
+import inspect
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -160,6 +161,12 @@ class PlanarArm:
             raise ValueError(f"mass {mass!r} is too large: the merged link's inertia overflows")
         return replace(self, masses=self.masses[:-1] + (total,), com=self.com[:-1] + (c_new,),
                        inertia=self.inertia[:-1] + (i_new,))
+
+
+# The signature readers see (help, the API page, JupyterLab's tooltip) without the private
+# _derived field, which only dataclasses.replace passes.
+PlanarArm.__signature__ = inspect.signature(PlanarArm).replace(parameters=[
+    p for p in inspect.signature(PlanarArm).parameters.values() if p.name != "_derived"])
 
 
 def tabletop_arm(damping=0.0):

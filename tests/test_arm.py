@@ -118,6 +118,14 @@ def test_replace_derives_the_defaults_again():
     assert (copied.com, copied.inertia) == (arm.com, arm.inertia)   # numbers passed by hand
 
 
+def test_the_signature_readers_see_has_no_private_field():
+    """help(), the API page and JupyterLab's tooltip show the eight arguments, not _derived"""
+    import inspect
+
+    assert list(inspect.signature(al.PlanarArm).parameters) == [
+        "lengths", "masses", "com", "inertia", "gravity", "damping", "coulomb", "gear_ratio"]
+
+
 def test_the_kernel_constants_are_a_cached_property():
     arm = al.tabletop_arm(damping=0.02)
     assert arm._constants is arm._constants
