@@ -114,6 +114,17 @@ def test_gradebook_integrity(graded):
     assert sorted(p.name for p in (out / "logs").iterdir()) == ["worker0.log", "worker1.log"]
 
 
+def test_kernels_talk_over_private_unix_sockets(graded):
+    """No TCP ports for two workers' kernels to race for (ipykernel warns when it uses TCP),
+    and each worker removes its sockets' folder when it ends"""
+    expected, summary, out = graded
+    for log in (out / "logs").iterdir():
+        assert "running over TCP" not in log.read_text(), log.name
+    started = (out / "grades.csv").stat().st_mtime - summary["seconds"] - 1
+    assert [d for d in pathlib.Path("/tmp").glob("armlab-kernels-*")
+            if d.stat().st_mtime > started] == []
+
+
 def test_feedback_helps_and_hides(graded):
     expected, summary, out = graded
     pages = sorted((out / "feedback").glob("*.html"))

@@ -12,7 +12,9 @@ import argparse
 import json
 import os
 import pathlib
+import shutil
 import sys
+import tempfile
 import time
 
 from armlab.grading.cases import student_key
@@ -39,7 +41,7 @@ def kernel_spec(work, memory_mb, max_chars):
     return work / "jupyter"
 
 
-def worker_config(course, timeout, max_chars):
+def worker_config(course, timeout, max_chars, runtime):
     from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
     from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Execute,
                                         GetGrades, IgnorePattern, LimitOutput, SaveAutoGrades)
@@ -53,6 +55,12 @@ def worker_config(course, timeout, max_chars):
     extra.Execute.interrupt_on_timeout = True
     extra.Execute.kernel_name = "armlab-grading"
     extra.Execute.startup_timeout = 120
+    # Unix sockets, not TCP ports: workers that start kernels at the same moment would race
+    # for the ports each manager picks before its kernel binds them (a kernel that loses
+    # dies, and its student scores 0). The sockets' absolute path prefix is private to the
+    # worker (run_worker); a kernel that starts skips the numbers whose files exist.
+    extra.KernelManager.transport = "ipc"
+    extra.KernelManager.ip = os.path.join(runtime, "kernel")
     extra.TruncateOutput.max_chars = max_chars
     extra.Autograde.autograde_preprocessors = [
         Execute, TruncateOutput, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
@@ -64,13 +72,26 @@ def worker_config(course, timeout, max_chars):
 
 def run_worker(assignment, course, students, timeout, max_chars):
     """Autograde and write feedback for ``students`` in ``course``; JSON lines on stdout."""
-    from nbgrader.apps import NbGraderAPI
-    from nbgrader.coursedir import CourseDirectory
-
     venv_on_path()
     secret = os.environ.pop(SECRET_ENV, "")     # never passed on to a student's kernel
     course = pathlib.Path(course)
-    cfg = worker_config(course, timeout, max_chars)
+    # the kernels' connection files and sockets, on a path short enough for a Unix socket
+    # (at most 104 bytes on macOS) and private to this worker
+    runtime = tempfile.mkdtemp(prefix="armlab-kernels-", dir="/tmp" if os.path.isdir("/tmp")
+                               else None)
+    os.environ["JUPYTER_RUNTIME_DIR"] = runtime
+    try:
+        _grade_each(assignment, course, students, timeout, max_chars, secret, runtime)
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
+    return 0
+
+
+def _grade_each(assignment, course, students, timeout, max_chars, secret, runtime):
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    cfg = worker_config(course, timeout, max_chars, runtime)
     api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
     keys = course / "keys"
     keys.mkdir(exist_ok=True)
@@ -90,7 +111,6 @@ def run_worker(assignment, course, students, timeout, max_chars):
               flush=True)
     # one generate_feedback for the worker's whole share: one exporter, templates loaded once
     api.generate_feedback(assignment, None, force=True)
-    return 0
 
 
 def main(argv=None):
