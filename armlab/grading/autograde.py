@@ -46,7 +46,7 @@ from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_graded, 
 from armlab.grading.census import _failure_reason
 from armlab.grading.gradebook import (check_gradebook, export_csv, merge_gradebooks,
                                       read_scores)
-from armlab.grading.release import REPO, load_config, venv_on_path
+from armlab.grading.release import REPO, load_config, skip_iri_syntax, venv_on_path
 from armlab.grading.worker import SECRET_ENV, kernel_spec
 
 MAX_ARCHIVE_BYTES = 4 * 2**30
@@ -713,4 +713,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
+    skip_iri_syntax()
     sys.exit(main())

@@ -18,7 +18,7 @@ import tempfile
 import time
 
 from armlab.grading.cases import student_key
-from armlab.grading.release import load_config, venv_on_path
+from armlab.grading.release import load_config, skip_iri_syntax, venv_on_path
 
 SECRET_ENV = "ARMLAB_GRADING_SECRET"
 KEY_FILE_ENV = "ARMLAB_CASE_KEY_FILE"
@@ -125,4 +125,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
+    skip_iri_syntax()
     sys.exit(main())
