@@ -6,9 +6,9 @@ arm's data come from the chapter's preset, ``armlab.statics_arm()``.
 """
 
 from armlab import statics_arm
-from armlab.grading.purepy import (cos, deg, inf, matvec, neg, norm, perp, pi, sin,
+from armlab.grading.purepy import (cos, deg, inf, matvec, neg, norm, pi, sin,
                                    singular_values_2xn, solve, sub, transpose)
-from armlab.grading.references import ArmData, Case, reference
+from armlab.grading.references import ArmData, Case, chapter, reference
 
 ARM = ArmData.from_arm(statics_arm(), "the chapter's arm")
 """Seed 003's arm: L = (0.5, 0.4) m, m = (3.0, 2.0) kg, centres of mass (0.25, 0.20) m."""
@@ -25,21 +25,10 @@ def _arms(rng, count):
 
 
 # ---------------------------------------------------------------- kinematics
-def points(arm, q, absolute=False):
-    """Positions of the base, the joints and the tip; ``absolute``: every q[i] from +x."""
-    x, y, phi = 0.0, 0.0, 0.0
-    out = [[0.0, 0.0]]
-    for i, length in enumerate(arm.lengths):
-        phi = q[i] if absolute else phi + q[i]
-        x, y = x + length * cos(phi), y + length * sin(phi)
-        out.append([x, y])
-    return out
-
-
-def _jacobian(arm, q, absolute=False):
-    p = points(arm, q, absolute)
-    columns = [perp(sub(p[-1], p[j])) for j in range(arm.n)]
-    return transpose(columns)
+# The kinematics chapter's: base, joints and tip (``absolute``: every q[i] from +x), and the
+# Jacobian column by column as z x (p_tip - p_j).
+_kinematics = chapter("kinematics")
+points, _jacobian = _kinematics.points, _kinematics._jacobian
 
 
 @reference(worked=WALL, allow=("joint_positions", "tip_position"),
