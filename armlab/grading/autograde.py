@@ -42,12 +42,13 @@ import zipfile
 
 from armlab.grading import lms as lms_formats
 from armlab.grading import outputs
-from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_graded, inspect_submission
-from armlab.grading.census import _failure_reason
+from armlab.grading.census import (MAX_NOTEBOOK_BYTES, Problems, failure_reason, inspect_graded,
+                                   inspect_submission)
 from armlab.grading.gradebook import (check_gradebook, export_csv, merge_gradebooks,
                                       read_scores)
 from armlab.grading.release import REPO, load_config, skip_iri_syntax, venv_on_path
-from armlab.grading.worker import SECRET_ENV, kernel_spec
+from armlab.grading.sandbox import BASE_UID, available
+from armlab.grading.worker import SECRET_ENV
 
 MAX_ARCHIVE_BYTES = 4 * 2**30
 _IGNORED = re.compile(r"(^|/)(__MACOSX|\.DS_Store|Thumbs\.db|\._[^/]*)(/|$)")
@@ -61,9 +62,9 @@ class Round:
     """Everything the steps of one grading round share."""
 
     def __init__(self, assignment, submissions, *, out=None, workers=2, lms="generic",
-                 pattern=None, timeout=30, memory_mb=2048, max_chars=20_000, db_url=None,
+                 pattern=None, cpu=30, memory_mb=2048, max_chars=20_000, db_url=None,
                  solutions=None, secret=None, progress=True, keep_work=False, lms_column=None,
-                 shard=None, finalize=False):
+                 shard=None, finalize=False, isolate=True):
         self.assignment = assignment
         self.submissions = pathlib.Path(submissions)
         if out is None:
@@ -76,7 +77,8 @@ class Round:
             self.pattern = re.compile(pattern) if pattern else None
         except re.error as exc:
             raise GradingError(f"--pattern is not a regular expression: {exc}") from None
-        self.timeout, self.memory_mb, self.max_chars = timeout, memory_mb, max_chars
+        self.cpu, self.memory_mb, self.max_chars = cpu, memory_mb, max_chars
+        self.isolate = isolate
         self.db_url = db_url
         self.solutions = pathlib.Path(solutions or REPO / "solutions")
         self.secret = secret or ""
@@ -160,6 +162,10 @@ def check_inputs(r):
         raise GradingError(f"--shard {r.shard[0]}/{r.shard[1]}: K must be between 1 and N")
     if r.db_url:
         _check_db(r.db_url)
+    if r.isolate and not r.finalize:
+        ok, why = available()
+        if not ok:
+            raise GradingError(f"no sandbox for the students' code: {why}")
 
 
 def _check_db(url):
@@ -406,17 +412,19 @@ def register(r):
 
 
 # ================================================================== 7. the workers
-def run_workers(r):
+def run_workers(r, students=None):
     """Split the runnable students into shares, one worker process each (its own course
-    copy and gradebook), and follow their progress; each worker's stderr goes to
-    ``logs/worker<k>.log``."""
+    copy and gradebook, its own sandbox user), and follow their progress; each worker's
+    stderr goes to ``logs/worker<k>.log``. A worker that stops before reporting every
+    student of its share is run once more for the rest (:func:`retry_workers`)."""
     import selectors
 
-    workers = max(1, min(r.workers, len(r.runnable) or 1))
-    r.shards = [r.runnable[k::workers] for k in range(workers)]
-    jupyter_path = kernel_spec(r.work, r.memory_mb, r.max_chars)
+    students = r.runnable if students is None else students
+    workers = max(1, min(r.workers, len(students) or 1))
+    first = len(r.dirs)
+    shards = [students[k::workers] for k in range(workers)]
+    r.shards += shards
     env = dict(os.environ)
-    env["JUPYTER_PATH"] = str(jupyter_path) + os.pathsep + env.get("JUPYTER_PATH", "")
     env["PYTHONUNBUFFERED"] = "1"
     env.pop("JUPYTER_CONFIG_DIR", None)
     env.pop(SECRET_ENV, None)
@@ -425,7 +433,7 @@ def run_workers(r):
     logs = r.staged / "logs"
     logs.mkdir(exist_ok=True)
     procs = []
-    for k, shard in enumerate(r.shards):
+    for k, shard in enumerate(shards, start=first):
         wdir = r.work / f"worker{k}"
         wdir.mkdir()
         shutil.copytree(r.master / "source", wdir / "source")
@@ -439,13 +447,15 @@ def run_workers(r):
         with open(logs / f"worker{k}.log", "w") as err:
             procs.append(subprocess.Popen(
                 [sys.executable, "-m", "armlab.grading.worker", str(wdir), r.assignment, *shard,
-                 "--timeout", str(r.timeout), "--max-chars", str(r.max_chars)],
+                 "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb), "--max-chars",
+                 str(r.max_chars), "--uid", str(BASE_UID + k)]
+                + ([] if r.isolate else ["--no-sandbox"]),
                 stdout=subprocess.PIPE, stderr=err, cwd=str(wdir), env=env, text=True))
     sel = selectors.DefaultSelector()
     for p in procs:
         if p is not None:
             sel.register(p.stdout, selectors.EVENT_READ)
-    done = failures = 0
+    failures = 0
     open_streams = sum(p is not None for p in procs)
     while open_streams:
         for key, _ in sel.select(timeout=1.0):
@@ -459,9 +469,8 @@ def run_workers(r):
             except ValueError:
                 continue
             r.results[msg["student"]] = msg
-            done += 1
             failures += not msg["success"]
-            r.say(f"\r[{done}/{len(r.runnable)}] {time.time() - r.started:6.1f} s, "
+            r.say(f"\r[{len(r.results)}/{len(r.runnable)}] {time.time() - r.started:6.1f} s, "
                   f"failures so far: {failures}  ", end="" if sys.stdout.isatty() else "\n")
     for p in procs:
         if p is not None:
@@ -470,28 +479,51 @@ def run_workers(r):
         r.say("")
 
 
+def retry_workers(r):
+    """Grade once more the students whose worker stopped before reporting them."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    missing = [s for s in r.runnable if s not in r.results]
+    if not missing:
+        return
+    r.say(f"{len(missing)} student(s) without a result: grading them once more")
+    for student in missing:               # what the stopped worker left of them goes
+        with Gradebook("sqlite:///" + str(_worker_dir(r, student) / "gradebook.db")) as gb, \
+                warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                gb.remove_submission(r.assignment, student)
+            except MissingEntry:
+                pass
+    run_workers(r, missing)
+
+
 # ================================================================== 8. per student
 def read_results(r):
     """What each worker said about each student, and what the graded notebook shows."""
     for student in r.runnable:
         msg = r.results.get(student)
         if msg is None:
-            r.problems.add(student, "grading failed", "the worker grading it stopped (see "
-                                                      "logs/): scored 0")
+            r.problems.add(student, "grading failed", "the worker grading it stopped twice "
+                                                      "(see logs/)")
             continue
         if not msg["success"]:
-            kind, detail = _failure_reason(msg["log"])
+            kind, detail = failure_reason(msg["log"])
             r.problems.add(student, kind, detail)
         graded = _worker_dir(r, student) / "autograded" / student / r.assignment / r.notebook
         if graded.exists():
             try:
-                inspect_graded(graded, student, r.timeout, r.problems)
+                inspect_graded(graded, student, r.problems)
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 r.problems.add(student, "grading failed", f"graded notebook unreadable: {exc}")
+        elif msg["success"]:
+            r.problems.add(student, "grading failed", "no graded notebook")
 
 
 def _worker_dir(r, student):
-    return r.dirs[[student in s for s in r.shards].index(True)]
+    """The folder of the last worker that graded ``student``."""
+    holders = [d for d, s in zip(r.dirs, r.shards) if student in s]
+    return holders[-1]
 
 
 # ================================================================== 9. one gradebook
@@ -526,7 +558,8 @@ def write_outputs(r):
     pages = {}
     for wdir in r.dirs:
         for page in sorted((wdir / "feedback").glob(f"*/{r.assignment}/*.html")):
-            pages[page.parent.parent.name] = page
+            if _worker_dir(r, page.parent.parent.name) == wdir:
+                pages[page.parent.parent.name] = page
     outputs.write_feedback(pages, r.staged, outputs.cell_titles(r.source_nb, r.parts),
                            r.problems)
     outputs.write_lms_file(r.staged, r.lms, r.assignment, r.parts, r.students, r.grades,
@@ -534,7 +567,9 @@ def write_outputs(r):
     export_csv(r.url, r.staged / "nbgrader_export.csv", r.master)
     notes = [f"{len(r.students)} students; format {r.lms}",
              "fresh cases drawn from the course secret" if r.secret
-             else "no course secret: every student got the default fresh cases"]
+             else "no course secret: every student got the default fresh cases",
+             "every notebook ran in a sandbox of its own" if r.isolate
+             else "GRADED WITHOUT ISOLATION (--no-sandbox): the notebooks ran as this user"]
     outputs.write_report(r.staged, r.assignment, r.parts, r.students, r.grades, r.problems,
                          r.issues, notes)
 
@@ -590,8 +625,7 @@ def from_course_gradebook(r):
         (folder / f"{student}.html").write_text(page, encoding="utf-8")
     mathjax = outputs.local_mathjax()
     if mathjax is not None:
-        (folder / outputs.MATHJAX).parent.mkdir(exist_ok=True)
-        shutil.copyfile(mathjax, folder / outputs.MATHJAX)
+        outputs.copy_mathjax(folder, mathjax)
     outputs.write_lms_file(r.staged, r.lms, r.assignment, r.parts, students, r.grades,
                            r.lms_ids, r.names, r.problems, r.lms_column)
     export_csv(r.db_url, r.staged / "nbgrader_export.csv", r.master)
@@ -637,6 +671,7 @@ def grade(assignment, submissions, **options):
         inspect(r)
         register(r)
         run_workers(r)
+        retry_workers(r)
         read_results(r)
         merge(r)
         tally(r)
@@ -680,8 +715,13 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="output folder (default grading/<assignment>)")
     parser.add_argument("--solutions", help="the source assignments (default solutions/)")
-    parser.add_argument("--timeout", type=float, default=30, help="seconds per cell")
-    parser.add_argument("--memory-mb", type=int, default=2048, help="kernel address-space cap")
+    parser.add_argument("--cpu", type=float, default=30,
+                        help="CPU seconds of one cell or one check of a notebook")
+    parser.add_argument("--memory-mb", type=int, default=2048,
+                        help="address-space cap of the sandbox's processes [MiB]")
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="grade without isolation (where bubblewrap cannot run); every "
+                             "row and page says so")
     parser.add_argument("--max-chars", type=int, default=20_000, help="output kept per cell")
     parser.add_argument("--db-url", default=os.environ.get("ARMLAB_GRADEBOOK_URL"),
                         help="SQLAlchemy URL of the course gradebook (default: none, SQLite "
@@ -702,7 +742,7 @@ def main(argv=None):
         shard = (int(m[1]), int(m[2]))
     try:
         grade(args.assignment, args.submissions, out=args.out, workers=args.workers,
-              lms=args.lms, pattern=args.pattern, timeout=args.timeout,
+              lms=args.lms, pattern=args.pattern, cpu=args.cpu, isolate=not args.no_sandbox,
               memory_mb=args.memory_mb, max_chars=args.max_chars, db_url=args.db_url,
               solutions=args.solutions, secret=args.secret, keep_work=args.keep_work,
               lms_column=args.lms_column, shard=shard, finalize=args.finalize)

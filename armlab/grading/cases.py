@@ -12,13 +12,12 @@
   and the quantity's name: the same student gets the same cases on every
   grading, two students get different ones.
 
-The case key: the autograder derives one per student from the course's secret
+The case key: the grader derives one per student from the course's secret
 (``--secret`` or ``ARMLAB_GRADING_SECRET``; never in the repository) and the
-student's id, ``HMAC-SHA256(secret, student id)``, and hands it to the
-student's kernel in a file named by ``ARMLAB_CASE_KEY_FILE``, which is read and
-deleted when this module is imported (before any student code runs).
-``ARMLAB_CASE_KEY`` gives it directly (for tests). Without either, the key is
-empty and every run draws the same default cases.
+student's id, ``HMAC-SHA256(secret, student id)``, and draws that student's cases
+itself, outside the sandbox the notebook runs in. In a notebook of one's own the key
+is empty (every run draws the same default cases), unless ``ARMLAB_CASE_KEY`` gives
+one (an instructor trying a student's cases).
 
 >>> rng = Rng(b"seed")
 >>> q = rng.pose(2)
@@ -278,24 +277,25 @@ class Rng:
         return 1.0 if self.next64() & 1 else -1.0
 
     def vector(self, n, lo, hi, step=None, nonzero=False):
-        """``n`` numbers in [lo, hi] (multiples of ``step``); ``nonzero``: none is zero."""
-        out = []
-        while len(out) < n:
-            x = self.uniform(lo, hi, step)
-            if not (nonzero and x == 0.0):
-                out.append(x)
-        return out
+        """``n`` numbers in [lo, hi] (multiples of ``step``); ``nonzero``: none is zero.
+
+        One draw per number: a non-zero one is drawn among the non-zero multiples of
+        ``step``, which ``nonzero`` needs."""
+        if not nonzero:
+            return [self.uniform(lo, hi, step) for _ in range(n)]
+        ks = [k for k in range(int(round(lo / step)), int(round(hi / step)) + 1) if k]
+        return [round(self.choice(ks) * step, 10) for _ in range(n)]
 
     def pose(self, n=2, lo=-170, hi=170, away=15):
         """Joint angles [rad], each a whole number of degrees in [lo, hi].
 
         Every angle after the first stays at least ``away`` degrees from 0 and
         +-180 (away from the folded and stretched singular poses of a planar arm).
+        One draw per angle, among the angles that qualify.
         """
-        while True:
-            degrees = [self.integer(lo, hi) for _ in range(n)]
-            if all(min(abs(d), 180 - abs(d)) >= away for d in degrees[1:]):
-                return [d * pi / 180.0 for d in degrees]
+        far = [d for d in range(lo, hi + 1) if min(abs(d), 180 - abs(d)) >= away]
+        degrees = [self.integer(lo, hi)] + [self.choice(far) for _ in range(n - 1)]
+        return [d * pi / 180.0 for d in degrees]
 
     def arm(self, n=2, lengths=(0.2, 0.8), masses=(0.5, 5.0), com=(0.3, 0.7), gravity=DEFAULT_G,
             inertia=False, label=None):
@@ -320,35 +320,59 @@ def student_key(secret, student_id):
     return _hmac.new(str(secret).encode(), str(student_id).encode(), _hashlib.sha256).hexdigest()
 
 
-def _read_key():
-    key = _os.environ.pop("ARMLAB_CASE_KEY", "")
-    path = _os.environ.pop("ARMLAB_CASE_KEY_FILE", "")
-    if path:
-        try:
-            with open(path, encoding="ascii") as fh:
-                key = fh.read().strip()
-        except OSError:
-            key = ""
-        try:
-            _os.unlink(path)
-        except OSError:
-            pass
-    return key
-
-
-_KEY = [_read_key()]
-
-
 def case_key():
-    """This kernel's case key ('' without a secret: the default cases)."""
-    return _KEY[0]
+    """The case key of a notebook of one's own: ``ARMLAB_CASE_KEY``, or '' (the default
+    cases)."""
+    return _os.environ.get("ARMLAB_CASE_KEY", "")
 
 
-def _set_case_key(key):
-    """Set the case key (tests and the instructor's own runs)."""
-    _KEY[0] = str(key)
+# ---------------------------------------------------------------- cases as data
+def encode(value):
+    """A case's argument as it crosses into a sandbox (JSON data): an arm as its fields."""
+    if isinstance(value, ArmData):
+        return {"__arm__": {k: list(v) for k, v in value.fields().items()}}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    return value
 
 
-from armlab.grading.sandbox import harden as _harden  # noqa: E402
+def arm_from(fields, label="the arm"):
+    """An :class:`ArmData` from a dict of the fields of an arm, checked (``ValueError``)."""
+    if not isinstance(fields, dict) or set(fields) - set(_FIELDS):
+        raise ValueError("the arm's data are not an arm's")
+    values = {}
+    for key in _FIELDS:
+        if key in fields:
+            values[key] = [_number(x, f"arm.{key}") for x in _sequence(fields[key], key)]
+    if len(values.get("lengths", ())) not in range(1, 13):
+        raise ValueError("an arm has 1 to 12 links")
+    return ArmData(label=label, **values)
 
-_harden(globals())
+
+_FIELDS = ("lengths", "masses", "com", "inertia", "gravity", "damping", "coulomb", "gear_ratio")
+
+
+def _sequence(value, name):
+    if not isinstance(value, list) or len(value) > 12:
+        raise ValueError(f"arm.{name} is not a short list of numbers")
+    return value
+
+
+def _number(x, name):
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise ValueError(f"{name} holds something other than a number")
+    return float(x)
+
+
+def decode(data, name="an argument", _depth=0):
+    """Encoded data (from a sandbox) as the references take it: arms as :class:`ArmData`,
+    numbers as floats, lists of them; anything else raises ``ValueError``."""
+    if isinstance(data, dict) and "__arm__" in data:
+        return arm_from(data["__arm__"])
+    if isinstance(data, list):
+        if _depth > 3 or len(data) > 10_000:
+            raise ValueError(f"{name} is too large or too deeply nested")
+        return [decode(v, name, _depth + 1) for v in data]
+    if isinstance(data, str) and len(data) < 100:
+        return data
+    return _number(data, name)

@@ -1,5 +1,5 @@
-"""The census of a submission: before it runs (what nbgrader would choke on, what
-looks like tampering) and after (what went wrong while it ran).
+"""The census of a submission: before it runs (what nbgrader would choke on, what was
+edited that nbgrader will restore) and after (what its grading record says).
 
 Both read a notebook and add rows to :class:`Problems`; neither ever raises on
 a strange notebook, so one submission cannot stop the round.
@@ -7,14 +7,13 @@ a strange notebook, so one submission cannot stop the round.
 
 import json
 
-from armlab.grading import messages
-
 
 class Problems:
     """The report's rows, kept sorted and unique: ``(student, problem, detail)``."""
 
-    REVIEW = ("suspected tampering",)
-    """Problems after which a score is held back for a human look."""
+    REVIEW = ("suspected tampering", "grading fault", "grading failed")
+    """Problems after which a score is held back for a human look: a fault is never a
+    grade."""
 
     def __init__(self):
         self.rows = set()
@@ -67,8 +66,6 @@ def inspect_submission(path, release_nb, student, problems):
 
 def _inspect(path, release_nb, student, problems):
     import nbformat
-
-    from armlab.grading.scan import scan_cells
 
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
@@ -136,68 +133,28 @@ def _inspect(path, release_nb, student, problems):
         if src["metadata"]["nbgrader"].get("solution") and gid not in found:
             problems.add(student, "answer cell deleted", f"{gid}: its part cannot score")
 
-    # static scan of the code that will run as the student wrote it
-    sources = []
-    for cell in nb.cells:
-        gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        runs_as_written = not (gid in locked and found.get(gid) and found[gid][-1] is cell)
-        if cell.cell_type == "code" or (gid in locked and locked[gid]["cell_type"] == "code"):
-            text = _source(locked[gid]) if not runs_as_written else _source(cell)
-            sources.append((cell.get("id") or gid or "?") if runs_as_written else None)
-            sources[-1] = (sources[-1], text)
-    for label, line, finding in scan_cells(sources):
-        if finding.startswith("syntax error"):
-            problems.add(student, "syntax error", f"cell {label} line {line}: {finding[14:]}")
-        else:
-            problems.add(student, "suspected tampering", f"cell {label} line {line}: {finding}")
-
     nbformat.write(nb, str(path))
     return True
 
 
-def inspect_graded(path, student, timeout, problems):
-    """Runtime problems read from the graded notebook's outputs."""
-    nb = json.loads(path.read_text())
-    for cell in nb["cells"]:
-        gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        label = gid or cell.get("id", "?")
-        for out in cell.get("outputs", []):
-            if out.get("output_type") == "error":
-                name = out.get("ename")
-                evalue = out.get("evalue", "")
-                off = messages.switched_off_name(evalue)
-                if name in messages.TIMEOUT_ERRORS:
-                    problems.add(student, "cell timeout",
-                                 f"cell {label} ran past {timeout:g} s and was interrupted")
-                elif name in messages.MEMORY_ERRORS:
-                    problems.add(student, "memory exhausted",
-                                 f"cell {label} hit the kernel's memory cap (MemoryError)")
-                elif messages.TAMPERED in evalue:
-                    problems.add(student, "suspected tampering",
-                                 f"cell {label}: the function {messages.TAMPERED}")
-                elif off is not None:
-                    problems.add(student, "used armlab's reference",
-                                 f"cell {label}: the answer calls armlab.{off} instead of "
-                                 "computing it")
-                elif messages.REFUSED_TYPE in evalue:
-                    problems.add(student, "answer of a refused type",
-                                 f"cell {label}: {evalue.split(':')[0]}")
-            text = out.get("text", "")
-            if isinstance(text, list):
-                text = "".join(text)
-            if messages.TRUNCATED in text:
-                problems.add(student, "output truncated", f"cell {label} printed too much")
-            for note in messages.notes(text):
-                problems.add(student, "suspected tampering", f"after cell {label}: {note}")
+def inspect_graded(path, student, problems):
+    """What the graded notebook's grading record says (faults, armlab calls, isolation)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    record = nb.get("metadata", {}).get("armlab")
+    if not isinstance(record, dict):
+        problems.add(student, "grading failed", "the graded notebook has no grading record")
+        return
+    for kind, detail in record.get("faults", []):
+        problems.add(student, kind, detail)
+    for call in record.get("armlab_calls", []):
+        problems.add(student, "used armlab's reference",
+                     f"the answer calls {call} where its part asks for its own code")
+    if not record.get("isolated", False):
+        problems.add(student, "graded without isolation",
+                     "--no-sandbox: the notebook ran as this user, outside a sandbox")
 
 
-def _failure_reason(log):
-    if "DeadKernelError" in log or "Kernel died" in log or "kernel died" in log:
-        return "kernel died", "the kernel stopped while the notebook ran (os._exit, a crash or " \
-                              "the memory cap): nbgrader could not finish it, scored 0"
-    if "UnresponsiveKernel" in log:
-        return "kernel died", "the kernel stopped answering: scored 0"
-    if "MemoryError" in log:
-        return "memory exhausted", "the kernel ran out of memory: scored 0"
+def failure_reason(log):
+    """Why nbgrader could not grade a notebook, from its log: (problem, detail)."""
     last = [line for line in log.splitlines() if line.strip()][-1:] or ["?"]
-    return "grading failed", f"nbgrader could not grade it ({last[0].strip()[:150]}): scored 0"
+    return "grading failed", f"nbgrader could not grade it ({last[0].strip()[:150]})"

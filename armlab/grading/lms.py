@@ -47,7 +47,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-SAFE_ID = re.compile(r"^[A-Za-z0-9@+-][A-Za-z0-9._@+-]{0,99}$")
+SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$")
 _LATE = re.compile(r"(?:^|_)(LATE|late)(?=_|$)")
 _RESUBMISSION = re.compile(r"^(?P<stem>.+?)(?:-\d+| \(\d+\))(?P<ext>\.ipynb)$")
 _ATTEMPT = re.compile(r"^(?P<prefix>.+)_attempt_(?P<date>\d{4}(?:-\d\d){5})"
@@ -85,7 +85,7 @@ def safe_student_id(text):
     if SAFE_ID.match(text):
         return text
     ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^A-Za-z0-9._@+-]+", "-", ascii_.strip()).strip("-.").lower()
+    slug = re.sub(r"[^A-Za-z0-9._@+-]+", "-", ascii_.strip()).strip("-.+@").lower()
     return slug[:100] if slug and SAFE_ID.match(slug) else ""
 
 
@@ -188,9 +188,33 @@ def blackboard_receipt(text):
     return m.group(1) if m else None
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""A cell a spreadsheet reads as a formula starts with one of these (OWASP's CSV injection)."""
+
+
+def safe_cell(value):
+    """A CSV cell that no spreadsheet runs: text starting like a formula gets a ``'``.
+
+    >>> safe_cell('=HYPERLINK("http://x", "y")'), safe_cell("12.5"), safe_cell("Doe, Jane")
+    ('\'=HYPERLINK("http://x", "y")', '12.5', 'Doe, Jane')
+    """
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+class SafeWriter:
+    """``csv.writer`` whose every cell goes through :func:`safe_cell`."""
+
+    def __init__(self, fh, **kwargs):
+        self._writer = csv.writer(fh, **kwargs)
+
+    def writerow(self, row):
+        self._writer.writerow([safe_cell(x) for x in row])
+
+
 def _write_canvas(path, rows, assignment, max_total, column):
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
+        w = SafeWriter(fh)
         w.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column or assignment])
         w.writerow(["Points Possible", "", "", "", "", _num(max_total)])
         for r in rows:
@@ -199,7 +223,7 @@ def _write_canvas(path, rows, assignment, max_total, column):
 
 def _write_moodle(path, rows, assignment, max_total, column):
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
+        w = SafeWriter(fh)
         w.writerow(["Identifier", "Full name", "Grade", "Maximum Grade"])
         for r in rows:
             w.writerow([f"Participant {r['lms_id']}", r["display"], r["grade"], _num(max_total)])
@@ -207,7 +231,7 @@ def _write_moodle(path, rows, assignment, max_total, column):
 
 def _write_blackboard(path, rows, assignment, max_total, column):
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
+        w = SafeWriter(fh)
         w.writerow(["Username", column or f"{assignment} [Total Pts: {_num(max_total)} Score]"])
         for r in rows:
             w.writerow([r["lms_id"], r["grade"]])

@@ -3,20 +3,75 @@
 Every file depends only on the submissions, the solutions and the course
 secret: no times, no machine paths, no order of completion, so two rounds on
 the same input give byte-identical files.
+
+Everything a student wrote is inert where an instructor opens it: every CSV cell
+that a spreadsheet would read as a formula is escaped (:class:`armlab.grading.lms.SafeWriter`);
+a feedback page's markdown and rich outputs go through nbconvert's ``SanitizeHTML``
+(no script, no event handler survives; only text and PNG outputs are kept at all,
+see :func:`armlab.grading.execute.clean_outputs`), and the page carries a strict
+Content-Security-Policy (:data:`CSP`): its only scripts are MathJax and its settings,
+from files beside it.
 """
 
-import csv
 import html
 import importlib.util
 import pathlib
 import re
 import shutil
 
+from nbconvert.preprocessors import Preprocessor
+from nbconvert.preprocessors.sanitize import SanitizeHTML
+from traitlets import Bool, Unicode
+
 from armlab.grading import lms as _lms
 
 MATHJAX = "mathjax/tex-svg-full.js"
 """Where, inside ``feedback/``, the pages find their local copy of MathJax: the build with
 every TeX extension in it, since a page cannot fetch one (``\\boldsymbol``) from a CDN."""
+MATHJAX_CONFIG = "mathjax/config.js"
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; font-src 'self' data:; base-uri 'none'; form-action 'none'")
+"""The feedback pages' Content-Security-Policy: scripts only from files of the feedback
+folder (no inline script, no event handler attribute, no ``javascript:`` link runs)."""
+_MATHJAX_SETTINGS = """window.MathJax = {tex: {inlineMath: [['$', '$'], ['\\\\(', '\\\\)']],
+                        displayMath: [['$$', '$$'], ['\\\\[', '\\\\]']],
+                        processEscapes: true},
+                  svg: {fontCache: 'global'}};
+"""
+
+
+class HideHiddenTests(Preprocessor):
+    """Remove the hidden tests' source from graded cells when feedback is generated."""
+
+    enabled = Bool(True).tag(config=True)
+    begin = Unicode("### BEGIN HIDDEN TESTS").tag(config=True)
+    end = Unicode("### END HIDDEN TESTS").tag(config=True)
+
+    def preprocess_cell(self, cell, resources, index):
+        nbgrader = cell.get("metadata", {}).get("nbgrader", {})
+        if not nbgrader.get("grade") or cell.cell_type != "code":
+            return cell, resources
+        lines, hiding, hidden = [], False, False
+        for line in cell.source.splitlines():
+            if self.begin in line:
+                hiding = hidden = True
+                continue
+            if self.end in line:
+                hiding = False
+                continue
+            if not hiding:
+                lines.append(line)
+        if hidden:
+            lines.append("# (hidden tests run here; their source is not shown)")
+        cell.source = "\n".join(lines)
+        return cell, resources
+
+
+class SanitizeFeedback(SanitizeHTML):
+    """nbconvert's HTML sanitizer on every cell of a feedback page (markdown, raw and
+    rich outputs), removing what it does not know rather than showing it escaped."""
+
+    enabled = Bool(True).tag(config=True)
 
 
 def fmt_score(x):
@@ -31,7 +86,7 @@ def write_grades(path, parts, students, grades, lms_ids, problems):
     student's scores are then left empty (held back for a human look).
     """
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
+        w = _lms.SafeWriter(fh)
         w.writerow(["student", "lms_id"] + [key for key, *_ in parts] + ["total", "status"])
         for student in students:
             row = grades[student]
@@ -65,7 +120,7 @@ def write_report(out, assignment, parts, students, grades, problems, issues, not
     """``report.csv`` (one row per problem) and ``report.md`` (scores, problems, checks)."""
     out = pathlib.Path(out)
     with open(out / "report.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
+        w = _lms.SafeWriter(fh)
         w.writerow(["student", "problem", "detail"])
         for r in problems.sorted():
             w.writerow(r)
@@ -113,12 +168,9 @@ def cell_titles(source_nb, parts):
 
 _MATHJAX_V2 = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
 _MATHJAX_V3 = """<!-- MathJax, served from the feedback folder (no CDN) -->
-<script>
-window.MathJax = {tex: {inlineMath: [['$', '$'], ['\\\\(', '\\\\)']],
-                        displayMath: [['$$', '$$'], ['\\\\[', '\\\\]']], processEscapes: true},
-                  svg: {fontCache: 'global'}};
-</script>
+<script src="%s"></script>
 <script defer src="%s"></script>"""
+_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>.*?</script>", re.S | re.I)
 
 
 def local_mathjax():
@@ -140,7 +192,17 @@ def polish_feedback(text, titles):
     for gid, title in titles.items():
         text = text.replace(f'<a href="#{gid}">Test cell</a>',
                             f'<a href="#{gid}">{html.escape(title)}</a>')
-    return _MATHJAX_V2.sub(lambda m: _MATHJAX_V3 % MATHJAX, text, count=1)
+    text = _INLINE_SCRIPT.sub("", _MATHJAX_V2.sub("<!-- mathjax -->", text, count=1))
+    text = text.replace("<!-- mathjax -->", _MATHJAX_V3 % (MATHJAX_CONFIG, MATHJAX), 1)
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+    return re.sub(r"<head([^>]*)>", lambda m: f"<head{m.group(1)}>\n{meta}", text, count=1)
+
+
+def copy_mathjax(folder, mathjax):
+    """MathJax and its settings into a feedback folder."""
+    (folder / MATHJAX).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(mathjax, folder / MATHJAX)
+    (folder / MATHJAX_CONFIG).write_text(_MATHJAX_SETTINGS, encoding="utf-8")
 
 
 def write_feedback(pages, out, titles, problems):
@@ -153,8 +215,7 @@ def write_feedback(pages, out, titles, problems):
         problems.add("(round)", "feedback without local MathJax",
                      "sphinx-mathjax-offline is not installed: formulas show as TeX")
     else:
-        (folder / MATHJAX).parent.mkdir(exist_ok=True)
-        shutil.copyfile(mathjax, folder / MATHJAX)
+        copy_mathjax(folder, mathjax)
     for student, page in sorted(pages.items()):
         text = pathlib.Path(page).read_text(encoding="utf-8")
         (folder / f"{student}.html").write_text(polish_feedback(text, titles), encoding="utf-8")

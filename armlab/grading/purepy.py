@@ -1,8 +1,7 @@
 """Small vectors and matrices in plain Python, for the grading references.
 
-The references compute every expected value without numpy (a student's kernel
-may have replaced numpy's functions) and without armlab (so the tests have a
-second, independent route). Vectors are lists of floats, matrices lists of
+The references compute every expected value without armlab, so that the tests
+comparing them with armlab compare two independent routes. Vectors are lists of floats, matrices lists of
 rows. Everything here is a few lines of textbook arithmetic.
 
 >>> matvec([[1.0, 2.0], [3.0, 4.0]], [1.0, 1.0])
@@ -213,8 +212,3 @@ def fmt(x, digits=4):
         return "0"
     text = f"{r:.{digits}f}".rstrip("0").rstrip(".")
     return text
-
-
-from armlab.grading.sandbox import harden as _harden  # noqa: E402
-
-_harden(globals())

@@ -26,19 +26,14 @@ A reference declares what its check needs (see ``armlab/grading/AUTHORING.md``):
   computes the wrong value a mistake gives, and the hint a student gets when
   their value matches it.
 
-Modules are loaded with a private copy of ``builtins`` and may hold no module
-but the hardened grading helpers (``from math import sin`` rather than
-``import math``; never numpy), so a student's kernel cannot change what a
-reference computes. After loading, each module is read-only and sealed
-(:func:`armlab.grading.sandbox.seal`).
+References compute in the trusted grading process, never in the sandbox a
+student's notebook runs in; a student's own kernel uses them only for the visible
+checks. Each module is imported once, when :mod:`armlab.grading` is.
 """
 
-import importlib.util as _importlib_util
+import importlib as _importlib
 import os as _os
-import sys as _sys
-from types import ModuleType as _ModuleType
 
-from armlab.grading import sandbox as _sandbox
 from armlab.grading.cases import ArmData, Case
 
 __all__ = ["reference", "Reference", "lookup", "quantities", "chapters", "chapter", "ArmData",
@@ -121,13 +116,6 @@ class Reference:
         object.__setattr__(self, "units", tuple(self.units.items()))
         object.__setattr__(self, "fresh_sets", tuple(self.fresh_sets.items()))
         object.__setattr__(self, "_open", False)
-
-    def _sealed_parts(self):
-        parts = [self.function] + [w for w, _ in self.mistakes]
-        if self.fresh_cases is not None:
-            parts.append(self.fresh_cases)
-        parts += [generator for _, generator in self.fresh_sets]
-        return parts
 
     # -- use (by the checks and the tests)
     def arguments(self, case):
@@ -224,56 +212,19 @@ def chapters():
                   if name.endswith(".py") and not name.startswith("_"))
 
 
-def _load(chapter, path=None):
-    """Import one chapter's module with private builtins, then check, lock and seal it."""
-    name = f"{__name__}.{chapter}"
-    if name in _sys.modules:
-        return _sys.modules[name]
-    path = path or _os.path.join(_HERE, chapter + ".py")
-    spec = _importlib_util.spec_from_file_location(name, path)
-    module = _importlib_util.module_from_spec(spec)
-    module.__dict__["__builtins__"] = _sandbox.private_builtins()
-    _sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-        for key, value in module.__dict__.items():
-            if isinstance(value, _ModuleType) and type(value) is not _sandbox.ReadOnlyModule:
-                raise ImportError(
-                    f"{name} holds the module {value.__name__} as {key!r}: a references module "
-                    "may hold only functions and data (write `from math import sin`, not "
-                    "`import math`; never numpy), so a student cannot change what it computes")
-    except BaseException:
-        del _sys.modules[name]
-        for quantity in [q for q, r in _REGISTRY.items() if r.function.__module__ == name]:
-            del _REGISTRY[quantity]
-        raise
-    for value in list(module.__dict__.values()):
-        if type(value) is Reference:
-            value._close()
-    setattr(_sys.modules[__name__], chapter, module)
-    module.__class__ = _sandbox.ReadOnlyModule
-    _sandbox.seal(module)
-    return module
-
-
 def chapter(name):
-    """Another chapter's references module, loaded through the registry (sandboxed,
-    read-only, its references closed): the way one chapter reuses another's helpers,
-    ``inverse = chapter("inverse_dynamics")``. Never a plain ``import``, which would
-    run that module outside the sandbox and leave its references open."""
-    return _load(name)
+    """Another chapter's references module (``inverse = chapter("inverse_dynamics")``),
+    to reuse its helpers."""
+    return _importlib.import_module(f"{__name__}.{name}")
+
+
+def _close_all():
+    for ref in _REGISTRY.values():
+        if ref._open:
+            ref._close()
 
 
 for _chapter in chapters():
-    _load(_chapter)
+    chapter(_chapter)
+_close_all()
 del _chapter
-_plain = [name for name, module in sorted(_sys.modules.items())
-          if name.startswith(__name__ + ".") and type(module) is not _sandbox.ReadOnlyModule]
-if _plain:
-    raise ImportError(
-        f"{', '.join(_plain)} was imported with a plain import (from another chapter's "
-        "references?), so it runs outside the sandbox with its references open: write "
-        "`other = chapter('<name>')` (from armlab.grading.references) instead")
-del _plain
-
-_sandbox.harden(globals())

@@ -10,12 +10,11 @@ the chapter's presets.
 
 from armlab import tabletop_arm
 from armlab.grading.purepy import deg, dot, matvec, solve
-from armlab.grading.references import ArmData, Case, _load, reference
+from armlab.grading.references import ArmData, Case, chapter, reference
 
-# The inverse dynamics references through the registry's loader, never a plain import: a plain
-# import would run that module outside the sandbox and leave its references open and unsealed.
+# The inverse dynamics chapter's two-link formulas, written out there once.
 _friction, _gravity, _mass, _points, _velocity, _with = (
-    getattr(_load("inverse_dynamics"), name)
+    getattr(chapter("inverse_dynamics"), name)
     for name in ("_friction", "_gravity", "_mass", "_points", "_velocity", "_with"))
 
 ARM = ArmData.from_arm(tabletop_arm(damping=0.02), "seed 000's table-top arm")

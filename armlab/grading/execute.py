@@ -1,0 +1,471 @@
+"""Grade one notebook: plan its sandbox runs, draw its cases, judge what comes back.
+
+:class:`SandboxExecute` is the nbgrader preprocessor that takes the place of
+nbgrader's ``Execute`` when the autograder grades a submission (nbgrader keeps
+everything else: restoring locked cells, the gradebook, points per cell, late
+penalties, the feedback). It never runs student code in its own process:
+
+1. **plan**: every test cell (nbgrader's graded code cells, restored from the
+   source) is read as data (:func:`checks_of`): its ``check_function`` and
+   ``check_choice`` calls, never run. The checks are grouped by the armlab
+   functions their part allows; each group is one sandbox run
+   (:func:`armlab.grading.sandbox.run`) of the whole notebook, with an armlab
+   cut to those functions (:mod:`armlab.grading.shaker`), so a part's
+   function can never reach what another part allows. One more run, with the
+   whole armlab and no checks, gives the outputs the feedback shows;
+2. **cases**: each student's fresh cases are drawn here, from the course
+   secret and the student's id; a case that cannot be drawn is a fault;
+3. **run**: the sandbox gets the cases (inputs only) and returns the student's
+   outputs as data; a run that dies or breaks the protocol is run once more,
+   then its checks are faults;
+4. **judge**: the records against the references (:mod:`armlab.grading.judge`),
+   in this process; each test cell gets the messages of its checks as outputs
+   (an error output when one failed, which nbgrader scores zero).
+
+What went wrong that is not the student's answer (a fault: a run that died,
+ran out of time, or wrote to the grader's channel; a case that could not be
+drawn; an answer past its CPU limit) is never a grade: it is written into the
+notebook's metadata (``armlab.faults``), and the round holds that student's
+row for review.
+"""
+
+import ast
+import hashlib
+import json
+import pathlib
+import tempfile
+import time
+
+from nbconvert.preprocessors import Preprocessor
+from traitlets import Bool, Float, Integer, Unicode
+
+from armlab.grading import judge, sandbox, shaker
+from armlab.grading.cases import decode, encode, student_key
+from armlab.grading.references import lookup
+
+CHECKS = ("check_function", "check_choice")
+IGNORED = ("checked_when_graded",)
+DRAW_SECONDS = 1.0
+"""A quantity whose fresh cases take longer than this to draw is a fault of the grader."""
+
+
+class PlanError(ValueError):
+    """A test cell the grader cannot read as data (an instructor's mistake)."""
+
+
+# ---------------------------------------------------------------- reading test cells
+def _literal(node, cell):
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        raise PlanError(f"test cell {cell}: {ast.unparse(node)} is not a literal: a test "
+                        "cell's checks take the names of the notebook's answers and "
+                        "literals only") from None
+
+
+def checks_of(source, cell="?"):
+    """The checks a test cell holds, as data: ``[{"kind": "function", "name", "quantity",
+    "cases", "label"}, {"kind": "choice", "name", "expected", "choices", "label",
+    "explain"}]``. Raises :class:`PlanError` for any other statement."""
+    out = []
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise PlanError(f"test cell {cell} is not Python: {exc}") from None
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(
+                stmt.value.value, str):
+            continue                                     # its docstring
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        name = getattr(getattr(call, "func", None), "id", None)
+        if not isinstance(call, ast.Call) or name not in CHECKS + IGNORED:
+            raise PlanError(f"test cell {cell}: line {stmt.lineno} is not a check "
+                            f"({', '.join(CHECKS)})")
+        if name in IGNORED:
+            continue
+        kw = {k.arg: _literal(k.value, cell) for k in call.keywords}
+        if not call.args or not isinstance(call.args[0], ast.Name):
+            raise PlanError(f"test cell {cell}: {name}'s first argument must be a name")
+        subject = call.args[0].id
+        rest = [_literal(a, cell) for a in call.args[1:]]
+        if name == "check_function":
+            quantity = rest[0] if rest else kw.get("quantity")
+            which = rest[1] if len(rest) > 1 else kw.get("cases", "worked")
+            known = ["worked", "fresh", *lookup(quantity).set_names()]
+            if which not in known:
+                raise PlanError(f"test cell {cell}: {quantity} has no cases {which!r} "
+                                f"({', '.join(known)})")
+            out.append({"kind": "function", "name": subject, "quantity": quantity,
+                        "cases": which, "label": kw.get("name") or subject})
+        else:
+            expected = rest[0] if rest else kw.get("expected")
+            choices = rest[1] if len(rest) > 1 else kw.get("choices")
+            out.append({"kind": "choice", "name": subject, "expected": expected,
+                        "choices": list(choices), "label": kw.get("name", "your answer"),
+                        "explain": kw.get("explain", "")})
+    return out
+
+
+def _nbgrader(cell):
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def _is_test(cell):
+    meta = _nbgrader(cell)
+    return cell.get("cell_type") == "code" and meta.get("grade") and not meta.get("solution")
+
+
+def setup_names(nb):
+    """armlab names the notebook's read-only cells use (``al.quintic(...)``): every run
+    keeps them, so the notebook's own setting-up works in each."""
+    names = set()
+    for cell in nb.cells:
+        meta = _nbgrader(cell)
+        if cell.cell_type != "code" or not meta.get("locked") or meta.get("grade"):
+            continue
+        try:
+            tree = ast.parse(cell.source)
+        except SyntaxError:
+            continue
+        aliases = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.Import)
+                   for a in n.names if a.name == "armlab"}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id in aliases:
+                names.add(node.attr)
+    return names
+
+
+# ---------------------------------------------------------------- the runs
+def _split(allow):
+    """An allow list as (names kept in the sandbox, names the grader serves)."""
+    import armlab
+
+    keep, served = set(), set()
+    for item in allow:
+        head = item.split(".")[0]
+        value = getattr(armlab, head, None)
+        if head in shaker.SERVED_HERE or isinstance(value, type) or value is None:
+            keep.add(head)
+        else:
+            served.add(head)
+    return frozenset(keep), frozenset(served)
+
+
+_BUILDS = {}
+
+
+def build_for(keep, served, everything=False):
+    """The sandbox's armlab for one set of names, built once per process."""
+    key = (frozenset(keep), frozenset(served), everything)
+    if key not in _BUILDS:
+        root = _builds_root()
+        digest = hashlib.sha256(repr(sorted(map(sorted, key[:2])) + [everything]).encode())
+        path = root / digest.hexdigest()[:16]
+        shaker.build(path, keep=keep, served=served, everything=everything)
+        _BUILDS[key] = path
+    return _BUILDS[key]
+
+
+_ROOT = []
+
+
+def _builds_root():
+    if not _ROOT:
+        import atexit
+        import shutil
+
+        path = pathlib.Path(tempfile.mkdtemp(prefix="armlab-builds-"))
+        path.chmod(0o755)
+        atexit.register(shutil.rmtree, path, True)
+        _ROOT.append(path)
+    return _ROOT[0]
+
+
+def draw(ref, which, key):
+    """A check's cases (``ref.cases``), timed: ``(cases, None)`` or ``(None, fault)``."""
+    started = time.perf_counter()
+    try:
+        cases = ref.cases(which, key=key)
+    except Exception as exc:                                  # noqa: BLE001
+        return None, f"the cases of {ref.quantity} ({which}) could not be drawn ({exc!r})"
+    seconds = time.perf_counter() - started
+    if seconds > DRAW_SECONDS:
+        return None, (f"the cases of {ref.quantity} ({which}) took {seconds:.1f} s to draw, "
+                      f"more than {DRAW_SECONDS:g} s")
+    return cases, None
+
+
+class Grading:
+    """One notebook's grading: its checks, runs and verdicts."""
+
+    def __init__(self, nb, key, limits, isolate=True, uid=None, display=True):
+        self.nb, self.key, self.limits = nb, key, limits
+        self.isolate, self.uid, self.show = isolate, uid, display
+        self.faults, self.calls = [], []
+        self.checks = []                 # (cell index, spec, ref, cases)
+        for index, cell in enumerate(nb.cells):
+            if _is_test(cell):
+                for spec in checks_of(cell.source, _nbgrader(cell).get("grade_id", index)):
+                    self.checks.append(self._prepare(index, spec))
+        self.setup = setup_names(nb)
+
+    def _prepare(self, index, spec):
+        if spec["kind"] != "function":
+            return {"cell": index, "spec": spec, "ref": None, "cases": None}
+        ref = lookup(spec["quantity"])
+        cases, fault = draw(ref, spec["cases"], self.key)
+        if fault:
+            self.faults.append(("grading fault", fault))
+        return {"cell": index, "spec": spec, "ref": ref, "cases": cases}
+
+    def groups(self):
+        """The runs: ``{(keep, served): [check numbers]}``; a choice joins the first run."""
+        out = {}
+        for k, check in enumerate(self.checks):
+            ref = check["ref"]
+            allow = ref.allow if ref is not None else ()
+            keep, served = _split(allow)
+            keep = keep | (self.setup - served)
+            if ref is None:
+                continue
+            out.setdefault((keep, served), []).append(k)
+        choices = [k for k, c in enumerate(self.checks) if c["ref"] is None]
+        if choices:
+            first = next(iter(out), (frozenset(self.setup), frozenset()))
+            out.setdefault(first, [])
+            out[first] = sorted(out[first] + choices)
+        return out
+
+    def plan(self, members, served, outputs=False):
+        steps = []
+        by_cell = {}
+        for k in members:
+            by_cell.setdefault(self.checks[k]["cell"], []).append(k)
+        for index, cell in enumerate(self.nb.cells):
+            if cell.cell_type != "code":
+                continue
+            if _is_test(cell):
+                for k in by_cell.get(index, []):
+                    steps.append(self._step(k))
+            else:
+                steps.append({"cell": index, "code": cell.source})
+        return {"steps": steps, "served": sorted(served), "outputs": outputs,
+                "cpu": self.limits.cpu, "max_chars": self.limits.max_chars}
+
+    def _step(self, k):
+        check = self.checks[k]
+        spec, ref = check["spec"], check["ref"]
+        label = _nbgrader(self.nb.cells[check["cell"]]).get("grade_id", str(check["cell"]))
+        if ref is None:
+            return {"check": k, "label": label, "name": spec["name"]}
+        cases = check["cases"] or []
+        return {"check": k, "label": label, "name": spec["name"],
+                "cases": [encode(ref.arguments(c)) for c in cases],
+                "uses": [name for name, _ in ref.uses]}
+
+    def serve(self, uses, served):
+        """What the grader computes for one run: earlier parts' references (``@name``,
+        while the check that uses them is open) and the armlab functions it allows."""
+        import armlab
+        from armlab.grading import runner
+
+        def answer(name, args, kwargs):
+            if name.startswith("@"):
+                ref = uses.get(name[1:])
+                if ref is None or kwargs:
+                    raise TypeError(f"{name[1:]} takes its arguments by position here")
+                self.calls.append(name)
+                return encode(ref.function(*[decode(a) for a in args]))
+            if name not in served:
+                raise TypeError(f"armlab.{name} is not available in this part")
+            try:
+                value = getattr(armlab, name)(*[runner.decode(a) for a in args],
+                                              **{k: runner.decode(v) for k, v in kwargs.items()})
+                return runner.encode(value)
+            except (ValueError, TypeError):
+                raise
+            except Exception as exc:                        # noqa: BLE001
+                raise ValueError(f"armlab.{name} failed on these arguments ({exc})") from None
+        return answer
+
+    def run(self):
+        """Every run, then a verdict per test cell: ``{cell: [(check, message or None,
+        fault or None)]}`` and the outputs of the other cells."""
+        records, outputs = {}, {}
+        for (keep, served), members in self.groups().items():
+            uses = {}
+            for k in members:
+                ref = self.checks[k]["ref"]
+                if ref is not None:
+                    uses.update(dict(ref.uses))
+            build = build_for(keep, served)
+            plan = self.plan(members, served, outputs=not self.show and not outputs)
+            result = self._run(plan, build, self.serve(uses, served))
+            records.update(result.records)
+            if plan["outputs"]:
+                outputs = result.outputs
+            if result.fault:
+                missing = [self.checks[k]["spec"]["label"] for k in members
+                           if k not in result.records]
+                kind, detail = result.fault
+                self.faults.append(("suspected tampering" if kind == "protocol"
+                                    else "grading fault",
+                                    f"{detail}{'' if kind == 'protocol' else ' (twice)'}; "
+                                    f"not graded: {', '.join(missing) or 'nothing'}"))
+        if self.show:
+            plan = self.plan([], (), outputs=True)
+            result = self._run(plan, build_for((), (), everything=True), self.serve({}, ()))
+            outputs = result.outputs
+        return records, outputs
+
+    def _run(self, plan, build, serve):
+        result = sandbox.run(plan, build, serve=serve, limits=self.limits,
+                             isolate=self.isolate, uid=self.uid)
+        if result.fault and result.fault[0] != "protocol":
+            result = sandbox.run(plan, build, serve=serve, limits=self.limits,
+                                 isolate=self.isolate, uid=self.uid)
+        return result
+
+    def verdicts(self, records):
+        """``{cell index: [message or None, ...]}``, faults noted in ``self.faults``."""
+        out = {}
+        for k, check in enumerate(self.checks):
+            spec, ref, cases = check["spec"], check["ref"], check["cases"]
+            recs = records.get(k)
+            messages = out.setdefault(check["cell"], [])
+            if recs is None or (ref is not None and cases is None):
+                messages.append(("fault", f"{spec['label']}: not graded (a fault of the "
+                                          "grading, see the report)"))
+                continue
+            if ref is None:
+                msg = judge.choice(recs[0] if recs else None, spec["expected"], spec["choices"],
+                                   spec["label"], spec["explain"])
+                messages.append(("fail", msg) if msg else (
+                    "pass", f"{spec['label']} is one of the choices" if spec["expected"] is None
+                    else f"{spec['label']} is right"))
+                continue
+            messages.append(self._judge(spec, ref, cases, recs))
+        return out
+
+    def _judge(self, spec, ref, cases, recs):
+        show = spec["cases"] == "worked"
+        if len(recs) == 1 and recs[0].get("kind") in ("missing", "notcallable"):
+            return ("fail", f"{spec['label']}: {judge.describe_failure(recs[0])}")
+        for case, rec in zip(cases, recs):
+            if rec.get("kind") == "timeout":
+                self.faults.append(("grading fault", f"{spec['label']} ({ref.quantity}) ran "
+                                                     f"past its CPU limit of "
+                                                     f"{self.limits.cpu:g} s"))
+                return ("fault", f"{spec['label']}: stopped after {self.limits.cpu:g} CPU "
+                                 "seconds; held for a human to look at")
+            if rec.get("kind") == "error" and rec.get("type") == "ArmlabOff":
+                self.calls.append(f"armlab.{rec.get('armlab', '?')}")
+            message = judge.verdict(ref, case, rec, show=show, label=spec["label"])
+            if message:
+                return ("fail", message)
+        if len(recs) < len(cases):
+            return ("fault", f"{spec['label']}: not every case ran (a fault of the grading)")
+        return ("pass", judge.passed(ref, cases, "worked" if show else "fresh", spec["label"]))
+
+
+# ---------------------------------------------------------------- outputs
+ALLOWED_MIME = ("text/plain", "image/png")
+
+
+def clean_outputs(outputs, max_chars):
+    """A run's outputs as inert nbformat outputs: text and PNG only, bounded."""
+    from nbformat import from_dict
+
+    out = []
+    for o in outputs if isinstance(outputs, list) else []:
+        if not isinstance(o, dict):
+            continue
+        kind = o.get("output_type")
+        if kind == "stream" and o.get("name") in ("stdout", "stderr"):
+            out.append({"output_type": "stream", "name": o["name"],
+                        "text": str(o.get("text", ""))[:max_chars + 100]})
+        elif kind == "display_data" and isinstance(o.get("data"), dict):
+            data = {m: str(v) for m, v in o["data"].items() if m in ALLOWED_MIME}
+            if "image/png" in data and len(data["image/png"]) > 3_000_000:
+                del data["image/png"]
+            if "text/plain" in data:
+                data["text/plain"] = data["text/plain"][:max_chars]
+            if data:
+                out.append({"output_type": "display_data", "data": data, "metadata": {}})
+        elif kind == "error":
+            out.append({"output_type": "error", "ename": str(o.get("ename", "Error"))[:100],
+                        "evalue": str(o.get("evalue", ""))[:2000],
+                        "traceback": [str(t)[:6000] for t in o.get("traceback", [])][:1]})
+    return [from_dict(o) for o in out]
+
+
+def test_outputs(verdicts):
+    """A test cell's outputs from its checks' verdicts: a line per passing check, and an
+    error output for the first failure or fault (which nbgrader scores zero)."""
+    from nbformat import from_dict
+
+    lines, bad = [], None
+    for kind, message in verdicts:
+        if kind == "pass":
+            lines.append(judge.wrap(judge.PASSED_MARK + message))
+        elif bad is None:
+            bad = (kind, message)
+    out = []
+    if lines:
+        out.append({"output_type": "stream", "name": "stdout", "text": "\n".join(lines) + "\n"})
+    if bad:
+        text = judge.wrap(bad[1], judge.WIDTH - len(judge.FAILED_MARK))
+        ename = "CheckFailed" if bad[0] == "fail" else "GradingFault"
+        out.append({"output_type": "error", "ename": ename, "evalue": text,
+                    "traceback": [judge.wrap(judge.FAILED_MARK + text)]})
+    return [from_dict(o) for o in out]
+
+
+class SandboxExecute(Preprocessor):
+    """nbgrader's ``Execute``, done in sandboxes and judged here (see the module)."""
+
+    enabled = Bool(True).tag(config=True)
+    secret = Unicode("", help="the course secret, for each student's fresh cases").tag(
+        config=True)
+    cpu = Float(30.0, help="CPU seconds of one cell or one check").tag(config=True)
+    memory_mb = Integer(2048, help="address space of the sandbox's processes [MiB]").tag(
+        config=True)
+    max_chars = Integer(20_000, help="printed characters kept per cell").tag(config=True)
+    isolate = Bool(True, help="run in bubblewrap (False: --no-sandbox)").tag(config=True)
+    uid = Integer(sandbox.BASE_UID, help="the sandbox's user when grading as root").tag(
+        config=True)
+    display = Bool(True, help="one more run whose outputs the feedback shows").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        student = resources.get("nbgrader", {}).get("student", "")
+        key = student_key(self.secret, student) if self.secret else ""
+        limits = sandbox.Limits(cpu=self.cpu, memory_mb=self.memory_mb,
+                                max_chars=self.max_chars)
+        grading = Grading(nb, key, limits, isolate=self.isolate, uid=self.uid,
+                          display=self.display)
+        records, outputs = grading.run()
+        verdicts = grading.verdicts(records)
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            cell.execution_count = None
+            if _is_test(cell):
+                cell.outputs = test_outputs(verdicts.get(index, []))
+            else:
+                cell.outputs = clean_outputs(outputs.get(index, []), self.max_chars)
+        nb.metadata["armlab"] = {"faults": [list(f) for f in sorted(set(grading.faults))],
+                                 "armlab_calls": sorted(set(c for c in grading.calls
+                                                            if c.startswith("armlab."))),
+                                 "isolated": bool(self.isolate)}
+        return nb, resources
+
+
+def fault_summary(path):
+    """The grading record a graded notebook carries (``{"faults": [...], ...}``)."""
+    nb = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+    return nb.get("metadata", {}).get("armlab", {})
+
+
+__all__ = ["SandboxExecute", "Grading", "checks_of", "PlanError", "fault_summary", "draw",
+           "build_for", "clean_outputs", "test_outputs", "setup_names"]

@@ -1,0 +1,285 @@
+"""Judge what a student's function returned against its reference, in words.
+
+Both places that judge use this module: the grader, on the records a sandbox
+sends back (:mod:`armlab.grading.runner`), and a student's own kernel, where
+:func:`armlab.grading.check_function` judges the visible case at once. A
+verdict is ``None`` (right) or the message a failed check shows: what was
+wrong, at which case (in words), the student's own value, the book's value
+for a visible check only, and the hint of the likely mistake it matches (or
+the reference's advice). A hidden expected value is never written.
+
+>>> from armlab.grading.references import lookup
+>>> ref = lookup("statics.jacobian")
+>>> case = ref.cases("worked")[0]
+>>> verdict(ref, case, {"kind": "value", "value": [[0.0, 0.0], [0.9, 0.4]]}, show=True)[:60]
+'jacobian(arm, q) at the wall pose of Example 1 (q = (30°, 60°'
+"""
+
+from armlab.grading.cases import describe
+from armlab.grading.purepy import close, flat, fmt, isfinite, shape
+
+PASSED_MARK = "\u2713 "
+"""Starts the one line a passing check prints."""
+FAILED_MARK = "\u2717 "
+"""Starts a failed check's message."""
+WIDTH = 88
+"""Characters per line of a check's message (a notebook's output and a feedback page)."""
+
+INTEGERS = ("the right numbers with their fractions cut off: an array made from whole "
+            "numbers (np.array([0, 0]), np.zeros(2, dtype=int)) keeps only whole numbers when "
+            "you assign into it; make it from floats (np.zeros(2))")
+CLOSE = ("close, but not within the check's tolerance: is a number rounded, or a step or "
+         "an iteration too coarse?")
+SYMBOLS = ("tau", "qd", "qdd", "omega", "zeta", "alpha", "beta", "delta", "theta", "phi",
+           "sigma", "dt", "kp", "kd", "ki")
+
+
+class CheckFailed(AssertionError):
+    """A failed check. In a notebook its message is all that shows: IPython renders
+    ``_render_traceback_`` instead of a traceback through the checks' code."""
+
+    def _render_traceback_(self):
+        return [wrap(FAILED_MARK + str(self))]
+
+
+def wrap(text, width=WIDTH):
+    """``text`` with every line longer than ``width`` broken at spaces."""
+    out = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            if line and len(line) + 1 + len(word) > width:
+                out.append(line)
+                line = word
+            else:
+                line = word if not line else line + " " + word
+        out.append(line)
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- a record's value
+_REFUSED = {
+    "bool": "is a truth value ({}): expected a number",
+    "str": "is a str: expected a float, an int, a list of numbers or a numpy array of real "
+           "numbers",
+    "large": "is far too large: expected a few numbers",
+    "deep": "is nested too deeply",
+}
+
+
+def value_of(rec, name):
+    """The number(s) in a record, or raise :class:`CheckFailed` saying what came instead.
+
+    ``name`` is what the message calls the value (``jacobian(arm, q) at q = ...``).
+    """
+    kind = rec.get("kind") if isinstance(rec, dict) else None
+    if kind == "value":
+        value = rec.get("value")
+        if shape(value) is None and not isinstance(value, list):
+            raise CheckFailed(f"{name} is not made of numbers")
+        if any(x != x for x in flat(value)):
+            raise CheckFailed(f"{name} contains nan: expected numbers")
+        return value
+    if kind == "none":
+        raise CheckFailed(f"{name} is None: is the return statement missing, or does a branch "
+                          "of the function end without one?")
+    if kind == "str":
+        raise CheckFailed(f"{name} {_REFUSED['str']}")
+    if kind == "refused":
+        why = str(rec.get("why", ""))
+        if why.startswith("type:"):
+            raise CheckFailed(f"{name} is a {why[5:]}: expected a float, an int, a list of "
+                              "numbers or a numpy array of real numbers")
+        if why.startswith("dtype:"):
+            raise CheckFailed(f"{name} is an array of dtype {why[6:]}: expected real numbers")
+        raise CheckFailed(f"{name} {_REFUSED.get(why, 'is not a number').format('True/False')}")
+    raise CheckFailed(f"{name}: {describe_failure(rec)}")
+
+
+def describe_failure(rec):
+    """What went wrong in a call that returned nothing to judge, in words."""
+    kind = rec.get("kind") if isinstance(rec, dict) else None
+    if kind == "error":
+        kind_name, text = str(rec.get("type", "Exception")), str(rec.get("message", ""))
+        if kind_name == "NotImplementedError":
+            return ("not written yet: it still raises NotImplementedError (put your code in "
+                    "place of the line raise NotImplementedError())")
+        if kind_name == "ArmlabOff":
+            return f"it called armlab: {text}"
+        if kind_name == "RecursionError":
+            return "it recursed without end"
+        return f"it raised {kind_name}" + (f": {text}" if text else "")
+    if kind == "timeout":
+        return "it ran past its CPU limit and was stopped"
+    if kind == "missing":
+        return "it is not defined: did its cell run without an error?"
+    if kind == "notcallable":
+        return f"it is a {rec.get('type', 'value')}, not a function: define it with def"
+    return "the grader could not read what it returned"
+
+
+# ---------------------------------------------------------------- comparing
+def _mistake(ref, args, value):
+    """The hint of the first mistake whose value matches ``value``, or None."""
+    for wrong, message in ref.mistakes:
+        try:
+            alt = wrong(*args)
+        except (ArithmeticError, ValueError, AssertionError, TypeError):
+            continue
+        if shape(alt) == shape(value) and close(value, alt, ref.rtol, ref.atol):
+            return message
+    return None
+
+
+def _same_numbers(value, want):
+    """``value`` in the shape ``want`` when it holds the same numbers in a shape that only
+    adds dimensions of length one: a column or a row (an ``np.matrix``, or
+    ``J.T @ F.reshape(2, 1)``) for a vector, a one-element array for a number."""
+    got = shape(value)
+    if got is None or got == want or len(got) == len(want):
+        return value
+    if [d for d in got if d != 1] == [d for d in want if d != 1]:
+        numbers = flat(value)
+        if want == ():
+            return numbers[0]
+        if len(want) == 1:
+            return numbers
+    return value
+
+
+def _truncated(value, expected):
+    """Whether ``value`` is ``expected`` with every fraction cut off (an integer array
+    filled in place), while ``expected`` has fractions."""
+    mine, right = flat(value), flat(expected)
+    if len(mine) != len(right):
+        return False
+    fractions = False
+    for x, y in zip(mine, right):
+        if not isfinite(y):
+            if x != y:
+                return False
+            continue
+        if not isfinite(x) or x != float(int(y)):
+            return False
+        fractions = fractions or y != float(int(y))
+    return fractions
+
+
+def _digits(value, expected):
+    """Decimals that show ``value`` and ``expected`` apart (4, or more when 4 look alike)."""
+    digits = 4
+    while digits < 12 and fmt(value, digits) == fmt(expected, digits):
+        digits += 1
+    return digits
+
+
+def _in_unit(value, unit):
+    """``value`` as a message shows it: ``unit`` ``"deg"`` turns radians into degrees."""
+    if unit != "deg":
+        return value
+    if isinstance(value, list):
+        return [_in_unit(v, unit) for v in value]
+    return value * 180.0 / 3.141592653589793
+
+
+def _text(value, unit, digits=4):
+    """A value as text, with its unit: ``(5.5436°, 0.8545°)``, ``(1.2, 3) N m``."""
+    if unit != "deg":
+        return fmt(value, digits) + (f" {unit}" if unit else "")
+    if isinstance(value, list):
+        return "(" + ", ".join(_text(v, unit, digits) for v in value) + ")"
+    return fmt(value, digits) + "°"
+
+
+def sentence(text):
+    """``text`` as a sentence: its first word capitalised, unless that word is a symbol
+    (``g_j``, ``tau``, ``a = ...``), whose case carries its meaning."""
+    words = text.split(" ")
+    first = words[0].rstrip(",:;")
+    after = words[1] if len(words) > 1 else ""
+    word = first.isalpha() and first.islower() and first not in SYMBOLS
+    if word and (len(first) > 1 or first == "a") and (after[:1].isalpha() or first != words[0]):
+        return first[0].upper() + text[1:]
+    return text
+
+
+def with_hint(text, hint, advice):
+    """``text``, then the mistake's hint, or else the reference's advice."""
+    if hint:
+        return f"{text}: {hint}"
+    if advice:
+        return f"{text}. {sentence(advice)}"
+    return text
+
+
+def compare(ref, args, value, expected, call, where, show):
+    """None if ``value`` matches ``expected``, else the message of the failed check."""
+    value = _same_numbers(value, shape(expected))
+    got, want = shape(value), shape(expected)
+    if got == want and close(value, expected, ref.rtol, ref.atol):
+        return None
+    hint = _mistake(ref, args, value)
+    if got != want:
+        if hint:
+            return f"{call} at {where}: {hint}"
+        if got is None:
+            return f"{call} at {where} returned a ragged list: expected shape {want}"
+        extra = ": is it transposed?" if len(want) == 2 and got == want[::-1] else ""
+        return f"{call} at {where} has shape {got}, expected {want}{extra}"
+    advice = ref.advice
+    if not hint and _truncated(value, expected):
+        hint = INTEGERS
+    elif not hint and close(value, expected, 1e-3, ref.atol):
+        hint, advice = CLOSE, None             # the right way, not quite the right number
+    unit = dict(ref.units).get("return", "")
+    mine, right = _in_unit(value, unit), _in_unit(expected, unit)
+    if show:
+        digits = _digits(mine, right)
+        text = (f"{call} at {where} is {_text(mine, unit, digits)}, the book's value is "
+                f"{_text(right, unit, digits)}")
+    else:
+        text = f"{call} is wrong at {where}: yours is {_text(mine, unit)}"
+    return with_hint(text, hint, advice)
+
+
+def verdict(ref, case, rec, *, show, label=None):
+    """None if the record of one case is right, else the failed check's message.
+
+    ``show``: a visible check, whose message may show the book's value.
+    """
+    args = ref.arguments(case)
+    call = f"{label or ref.quantity.rsplit('.', 1)[-1]}({', '.join(ref.params)})"
+    where = describe(case, ref.params, dict(ref.units))
+    try:
+        value = value_of(rec, f"{call} at {where}")
+    except CheckFailed as failed:
+        return str(failed)
+    return compare(ref, args, value, ref.function(*args), call, where, show)
+
+
+def passed(ref, cases, which, label=None):
+    """The one line a passing check prints."""
+    call = f"{label or ref.quantity.rsplit('.', 1)[-1]}({', '.join(ref.params)})"
+    if which == "worked" and len(cases) == 1:
+        where = cases[0].label or describe(cases[0], ref.params, dict(ref.units))
+        return f"{call} gives the book's value at {where}"
+    if which == "worked":
+        return f"{call} gives the book's values at its {len(cases)} worked cases"
+    return f"{call} is right at all {len(cases)} cases checked"
+
+
+def choice(answer_rec, expected, choices, name, explain=""):
+    """None if a multiple-choice answer is right (or, with ``expected=None``, one of the
+    choices), else the message."""
+    choices = [str(c) for c in choices]
+    if not isinstance(answer_rec, dict) or answer_rec.get("kind") != "str":
+        if isinstance(answer_rec, dict) and answer_rec.get("kind") == "missing":
+            return f"{name} is not defined: set it in its answer cell"
+        return f"{name} should be one of the strings {choices!r}"
+    answer = str(answer_rec.get("value", ""))
+    got = answer.strip().lower()
+    if got not in [c.lower() for c in choices]:
+        return f"{name} is {answer!r}: choose one of {choices!r}"
+    if expected is not None and got != str(expected).lower():
+        return f"{name} is {answer!r}, which is not the right choice. {explain}".strip()
+    return None

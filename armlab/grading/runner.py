@@ -1,0 +1,387 @@
+"""What runs inside the sandbox: a notebook's code, and its functions on the cases it is given.
+
+The grader (:mod:`armlab.grading.sandbox`) starts this file as a script in a fresh
+sandbox, ``python -I runner.py IN OUT``, and writes the run's plan as one JSON line on
+file descriptor ``IN``: the notebook's code cells to run in order and, in place of each
+test cell, the checks it holds, each with its cases (inputs only: no expected value is
+ever in the sandbox). The runner executes the cells as a notebook would (one namespace,
+a cell's last expression displayed), calls the student's function on each case, and
+sends back, as JSON lines on ``OUT``, what it returned (:func:`record`). Nothing here
+judges anything: the grader compares, scores and writes the messages.
+
+Messages on ``OUT`` (each one line of JSON): ``{"t": "cell", "cell": i, "outputs": [...]}``
+when the plan asks for outputs; ``{"t": "begin", "check": k}`` before a check's first case;
+``{"t": "call", "name": ..., "args": [...], "kwargs": {...}}`` for a function the grader
+computes (an earlier part's reference, or an armlab function the part allows), answered
+by one line on ``IN``; ``{"t": "result", "check": k, "records": [...]}``;
+``{"t": "done"}``. The student's code can write to these descriptors too; the grader
+treats everything that comes out of the sandbox as untrusted data.
+
+This module imports only the standard library (numpy when a value needs it), so that a
+student's own kernel can use :func:`record` and :func:`student_args` as well.
+"""
+
+import ast
+import base64
+import builtins
+import io
+import json
+import os
+import signal
+import sys
+import traceback
+
+MAX_ITEMS = 10_000
+"""Numbers in one answer beyond which it is refused as far too large."""
+MAX_DEPTH = 4
+CELL = "<cell {}>"
+
+
+class CPULimit(BaseException):
+    """Raised in the student's code when a cell has used its CPU seconds."""
+
+
+# ---------------------------------------------------------------- values as data
+def plain(value, _depth=0, _count=None):
+    """``value`` as JSON data: floats and nested lists of them, or raise ``TypeError`` with
+    a kind (``"bool"``, ``"str"``, ``"type:<name>"``, ``"large"``, ``"deep"``)."""
+    if _count is None:
+        _count = [0]
+    _count[0] += 1
+    if _count[0] > MAX_ITEMS:
+        raise TypeError("large")
+    if isinstance(value, bool):
+        raise TypeError("bool")
+    if isinstance(value, (int, float)):
+        try:
+            return float(value)
+        except OverflowError:
+            return float("inf") if value > 0 else float("-inf")
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        if isinstance(value, numpy.bool_):
+            raise TypeError("bool")
+        if isinstance(value, (numpy.integer, numpy.floating)):
+            return float(value)
+        if isinstance(value, numpy.ndarray):
+            if value.dtype.kind not in "iuf":
+                raise TypeError(f"dtype:{value.dtype}")
+            if value.size > MAX_ITEMS:
+                raise TypeError("large")
+            return plain(numpy.asarray(value, dtype=float).tolist(), _depth, _count)
+    if isinstance(value, (list, tuple)):
+        if _depth >= MAX_DEPTH:
+            raise TypeError("deep")
+        return [plain(v, _depth + 1, _count) for v in value]
+    if isinstance(value, str):
+        raise TypeError("str")
+    raise TypeError(f"type:{type(value).__name__}")
+
+
+def record(value=None, error=None):
+    """What a student's function gave, as data the grader can judge.
+
+    >>> record(1)
+    {'kind': 'value', 'value': 1.0}
+    >>> record(None)
+    {'kind': 'none'}
+    >>> record(error=ZeroDivisionError("float division by zero"))["type"]
+    'ZeroDivisionError'
+    """
+    if error is not None:
+        if isinstance(error, CPULimit):
+            return {"kind": "timeout"}
+        out = {"kind": "error", "type": type(error).__name__, "message": str(error)[:600]}
+        if type(error).__name__ == "ArmlabOff":
+            out["armlab"] = str(getattr(error, "name", ""))[:100]
+        return out
+    if value is None:
+        return {"kind": "none"}
+    if isinstance(value, str):
+        return {"kind": "str", "value": value[:200]}
+    try:
+        return {"kind": "value", "value": plain(value)}
+    except TypeError as exc:
+        return {"kind": "refused", "why": str(exc)[:100]}
+    except Exception as exc:                                    # noqa: BLE001
+        return {"kind": "error", "type": type(exc).__name__, "message": str(exc)[:600]}
+
+
+def encode(value):
+    """An argument or a result as JSON data: arms as their fields, arrays as lists."""
+    if isinstance(value, dict):
+        return {"__dict__": {str(k): encode(v) for k, v in value.items()}}
+    if hasattr(value, "lengths") and hasattr(value, "masses") and hasattr(value, "gear_ratio"):
+        return {"__arm__": {k: plain(getattr(value, k)) for k in (
+            "lengths", "masses", "com", "inertia", "gravity", "damping", "coulomb",
+            "gear_ratio")}}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return {"__tuple__": type(value).__name__, "fields": list(value._fields),
+                "values": [encode(v) for v in value]}
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, (list, tuple)) and any(
+            isinstance(v, (dict, str)) or hasattr(v, "lengths") for v in value):
+        return [encode(v) for v in value]
+    return plain(value)
+
+
+def decode(data):
+    """The inverse of :func:`encode`, as a student's function gets its arguments: arms as
+    ``armlab.PlanarArm``, lists as float arrays, numbers as floats."""
+    import numpy
+
+    if isinstance(data, dict):
+        if "__arm__" in data:
+            import armlab
+
+            return armlab.PlanarArm(**data["__arm__"])
+        if "__tuple__" in data:
+            import collections
+
+            kind = collections.namedtuple(data["__tuple__"], data["fields"])
+            return kind(*[decode(v) for v in data["values"]])
+        return {k: decode(v) for k, v in data.get("__dict__", {}).items()}
+    if isinstance(data, list):
+        if any(isinstance(v, (dict, str)) for v in data):
+            return [decode(v) for v in data]
+        return numpy.array(data, dtype=float)
+    if isinstance(data, bool) or data is None or isinstance(data, str):
+        return data
+    return float(data)
+
+
+def student_args(args):
+    """A case's encoded arguments as the student's function gets them."""
+    return [decode(a) for a in args]
+
+
+# ---------------------------------------------------------------- running cells
+class Capture(io.TextIOBase):
+    """One stream of a cell's printed text, cut after ``limit`` characters."""
+
+    def __init__(self, name, limit):
+        self.name, self.limit, self.parts, self.size, self.cut = name, limit, [], 0, False
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        text = str(text)
+        room = self.limit - self.size
+        if room > 0:
+            self.parts.append(text[:room])
+        self.cut = self.cut or len(text) > room
+        self.size += len(text)
+        return len(text)
+
+    def text(self):
+        return "".join(self.parts)
+
+
+class Runner:
+    """Run one plan: its cells in one namespace, its checks on the student's functions."""
+
+    def __init__(self, plan, receive, send):
+        self.plan, self.receive, self.send = plan, receive, send
+        self.cpu = float(plan.get("cpu", 30))
+        self.max_chars = int(plan.get("max_chars", 20_000))
+        self.namespace = {"__name__": "__main__", "__builtins__": builtins}
+        self.outputs = None
+
+    # -- the CPU limit of one cell or check: a signal in the student's code
+    def _arm(self):
+        signal.setitimer(signal.ITIMER_PROF, self.cpu)
+
+    @staticmethod
+    def _disarm():
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+    def call(self, name, args, kwargs):
+        """Ask the grader for a function's value (an earlier part's, or armlab's)."""
+        self.send({"t": "call", "name": name, "args": [encode(a) for a in args],
+                   "kwargs": {str(k): encode(v) for k, v in kwargs.items()}})
+        answer = self.receive()
+        if "error" in answer:
+            kind = {"ValueError": ValueError, "TypeError": TypeError}.get(
+                answer["error"].get("type"), RuntimeError)
+            raise kind(answer["error"].get("message", "the grader could not compute it"))
+        return decode(answer.get("value"))
+
+    def display(self, value):
+        """``display(x)`` in the student's code: shown as text (or a PNG it draws itself)."""
+        if self.outputs is None or value is None:
+            return
+        data = {"text/plain": repr(value)[:self.max_chars]}
+        png = getattr(value, "_repr_png_", None)
+        if callable(png):
+            try:
+                raw = png()
+                if isinstance(raw, bytes) and len(raw) < 2_000_000:
+                    data["image/png"] = base64.b64encode(raw).decode("ascii")
+            except Exception:                                  # noqa: BLE001
+                pass
+        self.outputs.append({"output_type": "display_data", "data": data, "metadata": {}})
+
+    def run_cell(self, index, code):
+        out, err = Capture("stdout", self.max_chars), Capture("stderr", self.max_chars)
+        self.outputs = []
+        sys.stdout, sys.stderr = out, err
+        error = None
+        try:
+            tree = ast.parse(_without_magics(code), CELL.format(index))
+            last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+            self._arm()
+            try:
+                exec(compile(tree, CELL.format(index), "exec"), self.namespace)
+                if last is not None:
+                    value = eval(compile(ast.Expression(last.value), CELL.format(index), "eval"),
+                                 self.namespace)
+                    if value is not None:
+                        self.display(value)
+            finally:
+                self._disarm()
+        except (Exception, CPULimit) as exc:                    # noqa: BLE001
+            error = exc
+        except SystemExit as exc:
+            error = exc
+        finally:
+            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        outputs = []
+        for stream in (out, err):
+            if stream.size:
+                text = stream.text() + ("\n... output cut by the grader ...\n" if stream.cut
+                                        else "")
+                outputs.append({"output_type": "stream", "name": stream.name, "text": text})
+        outputs += self.outputs
+        if error is not None:
+            outputs.append(_error_output(error, self.cpu))
+        self.outputs = None
+        return outputs
+
+    def run_check(self, step):
+        """One check: the student's function on every case, or the value of a name."""
+        self.send({"t": "begin", "check": step["check"]})
+        name = step["name"]
+        if "cases" not in step:                           # a value (check_choice)
+            found = self.namespace.get(name, _MISSING)
+            records = [{"kind": "missing"} if found is _MISSING else record(found)]
+            self.send({"t": "result", "check": step["check"], "records": records})
+            return
+        func = self.namespace.get(name, _MISSING)
+        if func is _MISSING:
+            records = [{"kind": "missing"}]
+        elif not callable(func):
+            records = [{"kind": "notcallable", "type": type(func).__name__}]
+        else:
+            records = self._cases(func, step)
+        self.send({"t": "result", "check": step["check"], "records": records})
+
+    def _cases(self, func, step):
+        saved = {u: self.namespace.get(u, _MISSING) for u in step.get("uses", ())}
+        for used in saved:
+            self.namespace[used] = _stand_in(self, used)
+        records = []
+        sink = Capture("stdout", 0)
+        sys.stdout = sys.stderr = sink                    # printing is not graded
+        self._arm()
+        try:
+            for case in step["cases"]:
+                try:
+                    records.append(record(func(*student_args(case))))
+                except (Exception, CPULimit) as exc:          # noqa: BLE001
+                    records.append(record(error=exc))
+                    if isinstance(exc, CPULimit):
+                        break
+        finally:
+            self._disarm()
+            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+            for used, value in saved.items():
+                if value is _MISSING:
+                    self.namespace.pop(used, None)
+                else:
+                    self.namespace[used] = value
+        return records
+
+    def run(self):
+        import armlab._served
+
+        armlab._served.CALL = self.call
+        builtins.display = self.display
+        show = bool(self.plan.get("outputs"))
+        for step in self.plan["steps"]:
+            if "code" in step:
+                outputs = self.run_cell(step["cell"], step["code"])
+                if show:
+                    self.send({"t": "cell", "cell": step["cell"], "outputs": outputs})
+            else:
+                self.run_check(step)
+        self.send({"t": "done"})
+
+
+_MISSING = object()
+
+
+def _stand_in(runner, name):
+    def stand_in(*args, **kwargs):
+        return runner.call("@" + name, args, kwargs)
+    stand_in.__name__ = stand_in.__qualname__ = name
+    return stand_in
+
+
+def _without_magics(code):
+    """IPython's ``%magic`` and ``!shell`` lines do nothing when graded."""
+    lines = code.split("\n")
+    if lines and lines[0].lstrip().startswith("%%"):
+        return "pass  # a cell magic: not run when graded\n"
+    return "\n".join("pass  # not run when graded" if line.lstrip().startswith(("%", "!"))
+                     else line for line in lines)
+
+
+def _error_output(error, cpu):
+    if isinstance(error, CPULimit):
+        return {"output_type": "error", "ename": "CPULimit",
+                "evalue": f"the cell used its {cpu:g} CPU seconds and was stopped",
+                "traceback": [f"CPULimit: the cell used its {cpu:g} CPU seconds and was stopped"]}
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if f.filename != __file__ and not f.filename.endswith("runner.py")]
+    lines = traceback.format_list(frames)[-8:] + traceback.format_exception_only(
+        type(error), error)
+    return {"output_type": "error", "ename": type(error).__name__,
+            "evalue": str(error)[:2000], "traceback": ["".join(lines)[-6000:]]}
+
+
+def _on_cpu_limit(signum, frame):
+    raise CPULimit()
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    fd_in, fd_out = int(argv[0]), int(argv[1])
+    # the channel on descriptors of its own; the student's input() reads nothing
+    fd_in, fd_out = os.dup(fd_in), os.dup(fd_out)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    reader = os.fdopen(fd_in, "r", encoding="utf-8")
+    writer = os.fdopen(fd_out, "w", encoding="utf-8")
+    plan = json.loads(reader.readline())
+    sys.path.insert(0, plan.get("armlab", "/opt/armlab"))
+
+    def send(message):
+        writer.write(json.dumps(message) + "\n")
+        writer.flush()
+
+    def receive():
+        line = reader.readline()
+        if not line:
+            raise RuntimeError("the grader closed the channel")
+        return json.loads(line)
+
+    signal.signal(signal.SIGPROF, _on_cpu_limit)
+    Runner(plan, receive, send).run()
+    writer.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
