@@ -96,20 +96,46 @@ def _scaled(tau, limit, cap=True, smallest=True):
     return [s * t for t in tau]
 
 
-def _clipping_case(rng, arm, which, label=None, sign=None):
+def _clipping_case(rng, arm, which, label=None, sign=None, tries=20):
     """A state and per-joint limits [N m] (to 0.01) that clip the joints in ``which`` only;
-    with ``sign``, the clipped torques have that sign."""
-    while True:
+    with ``sign``, the clipped torques have that sign.
+
+    Every requested torque must be at least 0.5 N m (room to clip, or not, clearly). A few
+    draws of round numbers usually give one; an arm too light for the drawn ranges (no
+    gravity, short links) gets a constructed request instead: target torques of the signs
+    wanted, turned into an acceleration (to 0.5 rad/s²) with a margin for the rounding.
+    """
+    for _ in range(tries):
         q = rng.pose(2)
         qd = rng.vector(2, -2, 2, 0.5)
         qdd = rng.vector(2, -6, 6, 0.5, nonzero=True)
         tau = _requested(arm, q, qd, qdd)
-        if min(abs(t) for t in tau) >= 0.5 and (       # room to clip, or not, clearly
+        if min(abs(t) for t in tau) >= 0.5 and (
                 sign is None or all(tau[j] * sign > 0 for j in which)):
             break
+    else:
+        q, qd, qdd, tau = _constructed_request(rng, arm, which, sign)
     limit = [round(abs(t) * (rng.uniform(0.5, 0.8, 0.05) if j in which
                              else rng.uniform(1.3, 2.0, 0.1)), 2) for j, t in enumerate(tau)]
     return Case(arm=arm, q=q, qd=qd, qdd_request=qdd, limit=limit, label=label)
+
+
+def _constructed_request(rng, arm, which, sign):
+    """A state whose requested torques are at least 0.5 N m, with ``sign`` on ``which``."""
+    q = rng.pose(2)
+    qd = rng.vector(2, -2, 2, 0.5)
+    M = _mass(arm, q)
+    bias = _bias(arm, q, qd)
+    # rounding qdd to 0.5 (or moving a zero to +-0.5) changes tau_j by at most
+    # 0.5 sum_k |M_jk|: aim that much beyond 0.5 N m
+    margin = [0.5 + 0.5 * sum(abs(x) for x in row) for row in M]
+    target = []
+    for j in range(2):
+        s = sign if (sign is not None and j in which) else rng.sign()
+        target.append(s * (margin[j] + rng.uniform(0.5, 3.0, 0.5)))
+    exact = solve(M, [t - b for t, b in zip(target, bias)])
+    qdd = [round(2.0 * x) / 2.0 or (0.5 if x >= 0 else -0.5) for x in exact]
+    return q, qd, qdd, _requested(arm, q, qd, qdd)
 
 
 # ---------------------------------------------------------------- Part 1: realized acceleration
@@ -442,13 +468,18 @@ def _holding(rng, arm, q, label=None):
     return Case(arm=arm, q=q, limit=limit, label=label)
 
 
-def _loaded_pose(rng, arm):
-    """A pose at which both joints carry a load at the tip (link 2 away from vertical)."""
+def _loaded_pose(rng, arm, tries=20):
+    """A pose at which both joints carry a load at the tip (link 2 away from vertical):
+    a few draws, then link 2 turned level (along the arm's floor) by construction."""
     along = (lambda a: cos(a)) if arm.gravity[0] == 0.0 else (lambda a: sin(a))
-    while True:
+    for _ in range(tries):
         q = rng.pose(2)
         if abs(along(q[0] + q[1])) > 0.2:
             return q
+    q1 = rng.integer(-80, 80)
+    level = 0 if arm.gravity[0] == 0.0 else 90
+    q2 = level - q1 if abs(level - q1) >= 15 else level - q1 + 30
+    return deg(q1, q2)
 
 
 @payload_capacity.fresh

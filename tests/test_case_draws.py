@@ -1,0 +1,86 @@
+"""Every student's fresh cases can be drawn, quickly, whatever the course secret.
+
+A generator that rejects draws until one meets its condition can spin for ever for
+the keys whose arm cannot meet it (a light arm without gravity never needs 0.5 N m):
+those students would lose the part's hidden points to a lottery. Each generator
+must finish in a bounded number of draws for every key.
+"""
+
+import signal
+import time
+
+import pytest
+
+from armlab.grading.cases import student_key
+from armlab.grading.references import lookup, quantities
+
+KEYS = 2000
+LIMIT = 1.0          # seconds for one quantity's cases; most take under a millisecond
+
+
+class _Stuck(Exception):
+    pass
+
+
+def _stop(signum, frame):
+    raise _Stuck()
+
+
+def _sets():
+    return [(q, s) for q in quantities() for s in ["fresh", *lookup(q).set_names()]]
+
+
+def _draw_all(keys):
+    """``[(quantity, set, key, problem)]`` for every draw that raised or took too long."""
+    problems = []
+    old = signal.signal(signal.SIGALRM, _stop)
+    try:
+        for key in keys:
+            for quantity, which in _sets():
+                ref = lookup(quantity)
+                signal.setitimer(signal.ITIMER_REAL, 3 * LIMIT)
+                started = time.perf_counter()
+                try:
+                    ref.cases(which, key=key)
+                    seconds = time.perf_counter() - started
+                    if seconds > LIMIT:
+                        problems.append((quantity, which, key, f"{seconds:.2f} s"))
+                except _Stuck:
+                    problems.append((quantity, which, key, "never finished"))
+                except Exception as exc:                    # noqa: BLE001
+                    problems.append((quantity, which, key, repr(exc)))
+                finally:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+    finally:
+        signal.signal(signal.SIGALRM, old)
+    return problems
+
+
+@pytest.mark.slow
+def test_every_quantity_draws_its_cases_for_2000_students():
+    keys = [student_key("a course secret", f"student{k}") for k in range(KEYS)]
+    assert _draw_all(keys) == []
+
+
+def test_the_keys_that_used_to_spin_draw_at_once():
+    """Keys for which the limits chapter's clipping cases (an arm too light to need 0.5 N m)
+    and the control chapter's rest cases used to be redrawn without end."""
+    keys = [student_key("a course secret", f"student{k}") for k in range(60)]
+    assert _draw_all(keys) == []
+
+
+def test_a_generator_that_cannot_finish_is_reported():
+    """The check itself can fail: a generator that spins is named, not waited for."""
+    ref = lookup("statics.jacobian")
+    kept = ref.fresh_cases
+
+    def spin(rng):
+        while True:
+            rng.pose(2)
+
+    object.__setattr__(ref, "fresh_cases", spin)
+    try:
+        problems = _draw_all(["k"])
+    finally:
+        object.__setattr__(ref, "fresh_cases", kept)
+    assert ("statics.jacobian", "fresh", "k", "never finished") in problems
