@@ -1,10 +1,12 @@
-"""The whole grading pipeline on the corpus of tests/submissions, in one run.
+"""The whole grading pipeline on the corpus of tests/submissions, in one round.
 
-Every way a notebook can go wrong, graded together by the real nbgrader with
-two workers and a course secret: each gets its expected score and report line,
-a score that tampering may have bought is held for review, honest ones are
-graded fully, the merged gradebook passes its check, feedback pages help, and
-two gradings with the same secret are byte-identical.
+Honest students and attackers graded together by the real nbgrader with two
+workers and a course secret, every notebook in a sandbox: each gets its expected
+score and report line; a fault (a limit, a dead run, a forged message) holds the
+row for review and is never a grade; the attackers gain nothing and reach
+nothing (the secret, the gradebook, the package, other students); feedback pages
+help, hide the hidden tests and run no script; two gradings with the same secret
+are byte-identical.
 """
 
 import csv
@@ -13,19 +15,26 @@ import json
 import pathlib
 import re
 import sqlite3
+import subprocess
+import time
 import zipfile
 
 import pytest
 
+from armlab.grading import sandbox
 from armlab.grading.autograde import grade
+from armlab.grading.census import Problems
 
 HERE = pathlib.Path(__file__).resolve().parent
 spec = importlib.util.spec_from_file_location("corpus", HERE / "submissions" / "corpus.py")
 corpus = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(corpus)
 
-pytestmark = pytest.mark.slow
-SECRET = "a course secret"
+OK, WHY = sandbox.available()
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not OK, reason=f"no sandbox on this machine: {WHY}")]
+SECRET = corpus.SECRET
+CPU = 5
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +47,10 @@ def graded(tmp_path_factory):
             zf.write(path, path.name)
         zf.writestr("../archive_evil/x", b"written outside?")   # unsafe members
         zf.writestr("/abs/evil.txt", b"written at the root?")
-    summary = grade("statics", archive, out=root / "out", workers=2, timeout=10,
+    package = _package_files()
+    summary = grade("statics", archive, out=root / "out", workers=2, cpu=CPU,
                     memory_mb=1536, progress=False, secret=SECRET)
-    return expected, summary, root / "out"
+    return expected, summary, root / "out", package
 
 
 def _csv(path):
@@ -48,85 +58,93 @@ def _csv(path):
         return list(csv.DictReader(fh))
 
 
+def _package_files():
+    import armlab
+
+    root = pathlib.Path(armlab.__file__).parent
+    return {p: p.read_bytes() for p in sorted(root.rglob("*.py"))}
+
+
 def test_every_student_is_graded(graded):
-    expected, summary, out = graded
+    expected, summary, out, _ = graded
     assert set(summary["students"]) == set(expected)
     rows = _csv(out / "grades.csv")
     assert {r["student"] for r in rows} == set(expected)
     assert list(rows[0]) == ["student", "lms_id"] + list(corpus.POINTS) + ["total", "status"]
-    assert {r["lms_id"] for r in rows} == {str(1000 + k) for k in range(len(expected))}
 
 
 @pytest.mark.parametrize("login", sorted(corpus.cases()))
 def test_expected_score_and_report(graded, login):
-    expected, summary, out = graded
+    expected, summary, out, _ = graded
     total, kinds = expected[login]
+    rows = {r["student"]: r for r in _csv(out / "grades.csv")}
     problems = {r["problem"] for r in _csv(out / "report.csv") if r["student"] == login}
-    assert (summary["grades"][login]["total"], problems) == (total, kinds)
+    held = any(k in Problems.REVIEW for k in kinds)
+    got = "" if held else float(rows[login]["total"])
+    assert (rows[login]["status"], got, problems) == (
+        "review" if held else "ok", "" if held else total, kinds)
 
 
-def test_tampering_holds_the_score_for_review(graded):
-    """grades.csv leaves a score empty (status review) exactly when tampering cannot be
-    excluded; every other row has its scores and status ok."""
-    expected, summary, out = graded
-    for row in _csv(out / "grades.csv"):
-        tampered = "suspected tampering" in expected[row["student"]][1]
-        assert row["status"] == ("review" if tampered else "ok"), row["student"]
-        scores = [row[k] for k in list(corpus.POINTS) + ["total"]]
-        if tampered:
-            assert scores == [""] * len(scores)
-        else:
-            assert float(row["total"]) == expected[row["student"]][0]
+def test_a_held_row_gives_its_reason_and_no_score(graded):
+    expected, summary, out, _ = graded
+    rows = {r["student"]: r for r in _csv(out / "grades.csv")}
+    for login in ("endless", "membomb", "osexit", "channel"):
+        assert [rows[login][k] for k in list(corpus.POINTS) + ["total"]] == [""] * (
+            len(corpus.POINTS) + 1)
+    report = {(r["student"], r["problem"]): r["detail"] for r in _csv(out / "report.csv")}
+    assert report[("endless", "grading fault")] == (
+        f"force_error_bound (statics.force_error_bound) ran past its CPU limit of {CPU} s")
+    assert report[("membomb", "grading fault")] == (
+        f"push_answer ran past its memory limit of 1536 MiB and was stopped")
+    assert report[("osexit", "grading fault")].startswith(
+        "the notebook's process ended after cell ")
+    assert report[("osexit", "grading fault")].endswith(
+        "(exit status 0) (twice); not graded: torques_for_reported_force, stretched")
+    assert report[("channel", "suspected tampering")].startswith("an unexpected 'result' "
+                                                                "message")
 
 
-def test_no_unearned_point_goes_unflagged(graded):
-    """A score above what the honest work earns must come with a report line."""
-    expected, summary, out = graded
-    flagged = {r["student"] for r in _csv(out / "report.csv")}
-    for login, (total, _kinds) in expected.items():
-        got = summary["grades"][login]["total"]
-        assert got <= total or login in flagged
-    for login in corpus.honest():
-        assert summary["grades"][login]["total"] == expected[login][0]
+def test_honest_students_keep_full_marks_and_their_feedback(graded):
+    expected, summary, out, _ = graded
+    for login in corpus.honest() - {"notjson", "missing"}:
+        assert summary["grades"][login]["total"] == expected[login][0], login
+        assert (out / "feedback" / f"{login}.html").exists(), login
 
 
-def test_unsafe_archive_members_are_reported_not_written(graded):
-    expected, summary, out = graded
-    rows = [r for r in _csv(out / "report.csv") if r["student"] == "(archive)"]
-    assert sorted(r["detail"].split(":")[0] for r in rows) == ["../archive_evil/x",
-                                                               "/abs/evil.txt"]
-    assert not (out.parent / "archive_evil").exists()
-    assert not pathlib.Path("/abs/evil.txt").exists()
+def test_the_secret_reaches_no_page(graded):
+    """The student that read every /proc/*/environ (its own sandbox's) and printed its
+    environment found no secret to put in its feedback."""
+    expected, summary, out, _ = graded
+    page = (out / "feedback" / "secrets.html").read_text()
+    assert "ENV {" in page and "PROC [" in page                # it did print them
+    for path in out.rglob("*"):
+        if path.is_file() and path.suffix in (".html", ".csv", ".md", ".log"):
+            assert SECRET not in path.read_text(errors="replace"), path
 
 
-def test_gradebook_integrity(graded):
-    expected, summary, out = graded
-    assert summary["gradebook_issues"] == []
-    con = sqlite3.connect(out / "gradebook.db")
-    try:
-        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        students = {r[0] for r in con.execute("SELECT id FROM student")}
-        assert students == set(expected)
-        n_sub = con.execute("SELECT COUNT(*) FROM submitted_assignment").fetchone()[0]
-        assert n_sub == len(expected)
-    finally:
-        con.close()
-    assert sorted(p.name for p in (out / "logs").iterdir()) == ["worker0.log", "worker1.log"]
+def test_the_writes_reached_nothing(graded):
+    """The package, site-packages, the gradebooks and $HOME were out of reach."""
+    expected, summary, out, package = graded
+    page = " ".join((out / "feedback" / "writes.html").read_text().split())
+    assert "wrote /" not in page.replace("wrote /scratch", "")
+    assert _package_files() == package
+    import site
+    assert [p for p in site.getsitepackages() if (pathlib.Path(p) / "zz_armlab_owned.pth")
+            .exists()] == []
+    assert not pathlib.Path("/tmp/owned").exists()
 
 
-def test_kernels_talk_over_private_unix_sockets(graded):
-    """No TCP ports for two workers' kernels to race for (ipykernel warns when it uses TCP),
-    and each worker removes its sockets' folder when it ends"""
-    expected, summary, out = graded
-    for log in (out / "logs").iterdir():
-        assert "running over TCP" not in log.read_text(), log.name
-    started = (out / "grades.csv").stat().st_mtime - summary["seconds"] - 1
-    assert [d for d in pathlib.Path("/tmp").glob("armlab-kernels-*")
-            if d.stat().st_mtime > started] == []
+def test_nothing_of_the_sandboxes_lives_on(graded):
+    """The detached process and the forked daemon ended with their sandbox."""
+    expected, summary, out, _ = graded
+    time.sleep(5)                               # past the attackers' 4 s sleep
+    users = subprocess.run(["ps", "-eo", "uid="], capture_output=True, text=True).stdout
+    assert [u for u in users.split() if int(u) >= sandbox.BASE_UID] == []
+    assert not pathlib.Path(corpus.MARKER).exists()
 
 
-def test_feedback_helps_and_hides(graded):
-    expected, summary, out = graded
+def test_feedback_helps_hides_and_runs_no_script(graded):
+    expected, summary, out, _ = graded
     pages = sorted((out / "feedback").glob("*.html"))
     assert {p.stem for p in pages} >= set(expected) - {"missing", "notjson", "osexit"}
     for page in pages:
@@ -134,14 +152,37 @@ def test_feedback_helps_and_hides(graded):
         assert "BEGIN HIDDEN TESTS" not in html and '"fresh")' not in html
         assert "cdnjs" not in html and 'src="mathjax/tex-svg-full.js"' in html
         assert ">Test cell</a>" not in html
+        assert f'content="{_csp()}"' in html
+        assert "pwned" not in re.sub(r"&[a-z]+;|&#\d+;", "", html) or page.stem == "script"
     assert (out / "feedback" / "mathjax" / "tex-svg-full.js").stat().st_size > 1_000_000
+    script = (out / "feedback" / "script.html").read_text()
+    assert "<script>document.title" not in script and "onerror=" not in script
+    assert "javascript:" not in script
     wrong = " ".join((out / "feedback" / "wrongsign.html").read_text().split())
     assert "right size, wrong sign: the library reports the force on the arm" in wrong
     assert ('<a href="#test_sign_fresh">Part 7: a library with the other sign convention: '
             'check the torques for reported forces at other poses and arms</a> '
             '(Score: 0.0 / 2.0)') in wrong
-    ref = " ".join((out / "feedback" / "callsref.html").read_text().split())   # lines broken
-    assert "armlab.jacobian is switched off while your function is checked" in ref
+    ref = " ".join((out / "feedback" / "callsref.html").read_text().split())
+    assert "armlab.kinematics.jacobian is not available while this part is graded" in ref
+
+
+def _csp():
+    from armlab.grading.outputs import CSP
+
+    return CSP
+
+
+def test_the_feedback_page_runs_no_script_in_a_browser(graded, chromium):
+    expected, summary, out, _ = graded
+    page = chromium.new_page()
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto((out / "feedback" / "script.html").as_uri(), wait_until="load", timeout=120_000)
+    page.wait_for_function("() => document.querySelector('mjx-container') !== null",
+                           timeout=120_000)
+    assert "pwned" not in page.title()
+    page.close()
 
 
 def test_hidden_expected_values_never_reach_the_feedback(graded):
@@ -151,7 +192,7 @@ def test_hidden_expected_values_never_reach_the_feedback(graded):
     from armlab.grading.purepy import fmt
     from armlab.grading.references import lookup
 
-    expected, summary, out = graded
+    expected, summary, out, _ = graded
     html = " ".join((out / "feedback" / "onewrongentry.html").read_text().split())
     ref = lookup("statics.jacobian")
     case = ref.cases("fresh", key=student_key(SECRET, "onewrongentry"))[0]
@@ -162,17 +203,30 @@ def test_hidden_expected_values_never_reach_the_feedback(graded):
                 assert fmt(x) not in html
 
 
-def test_report_names_the_tampering(graded):
-    expected, summary, out = graded
-    details = [r["detail"] for r in _csv(out / "report.csv") if r["student"] == "patchnumpy"]
-    assert any("np.allclose" in d for d in details)
-    assert any("builtins.abs" in d for d in details)
-    code = [r["detail"] for r in _csv(out / "report.csv") if r["student"] == "codepatch"]
-    assert any("check_function.__code__" in d for d in code)
-    assert any("restored the code of check_function" in d for d in code)
-    summary_md = (out / "report.md").read_text()
-    assert "Integrity check passed." in summary_md
-    assert "fresh cases drawn from the course secret" in summary_md
+def test_unsafe_archive_members_are_reported_not_written(graded):
+    expected, summary, out, _ = graded
+    rows = [r for r in _csv(out / "report.csv") if r["student"] == "(archive)"]
+    assert sorted(r["detail"].split(":")[0] for r in rows) == ["../archive_evil/x",
+                                                               "/abs/evil.txt"]
+    assert not (out.parent / "archive_evil").exists()
+    assert not pathlib.Path("/abs/evil.txt").exists()
+
+
+def test_gradebook_integrity(graded):
+    expected, summary, out, _ = graded
+    assert summary["gradebook_issues"] == []
+    con = sqlite3.connect(out / "gradebook.db")
+    try:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert {r[0] for r in con.execute("SELECT id FROM student")} == set(expected)
+        n_sub = con.execute("SELECT COUNT(*) FROM submitted_assignment").fetchone()[0]
+        assert n_sub == len(expected)
+    finally:
+        con.close()
+    assert sorted(p.name for p in (out / "logs").iterdir()) == ["worker0.log", "worker1.log"]
+    report = (out / "report.md").read_text()
+    assert "Integrity check passed." in report
+    assert "every notebook ran in a sandbox of its own" in report
 
 
 def _files(folder):
@@ -185,10 +239,10 @@ def test_same_secret_same_files_and_students_get_their_own_cases(graded, tmp_pat
     """Regrading with the same secret (and another number of workers) gives byte-identical
     files, feedback included; two students with the same wrong answer are checked at
     different cases; another secret changes the cases."""
-    expected, summary, out = graded
+    expected, summary, out, _ = graded
     small = tmp_path / "export"
     small.mkdir()
-    keep = {"ref", "wrongsign", "blank", "liar", "onewrongentry"}
+    keep = {"ref", "wrongsign", "blank", "onewrongentry", "writes"}
     for path in sorted((out.parent / "export").iterdir()):
         if path.name.split("_")[0] in keep:
             (small / path.name).write_bytes(path.read_bytes())
@@ -197,12 +251,12 @@ def test_same_secret_same_files_and_students_get_their_own_cases(graded, tmp_pat
     runs = {}
     for name, workers, secret in (("a", 1, SECRET), ("b", 2, SECRET), ("c", 1, "another")):
         dest = tmp_path / f"run-{name}"
-        grade("statics", small, out=dest, workers=workers, timeout=10, progress=False,
+        grade("statics", small, out=dest, workers=workers, cpu=CPU, progress=False,
               secret=secret)
         runs[name] = _files(dest)
     assert sorted(runs["a"]) == sorted(runs["b"])
     assert [k for k in runs["a"] if runs["a"][k] != runs["b"][k]] == []
-    assert [n for n in keep - {"twin"} if runs["a"][f"feedback/{n}.html"]
+    assert [n for n in keep if runs["a"][f"feedback/{n}.html"]
             != (out / "feedback" / f"{n}.html").read_bytes()] == []
 
     def cases_named(page):
@@ -214,16 +268,18 @@ def test_same_secret_same_files_and_students_get_their_own_cases(graded, tmp_pat
 
 
 def test_canvas_round_writes_the_file_canvas_imports(graded, tmp_path):
-    expected, summary, out = graded
+    """A name that a spreadsheet would run as a formula is escaped in the LMS file."""
+    expected, summary, out, _ = graded
     export = tmp_path / "canvas"
     export.mkdir()
     source = {p.name.split("_")[0]: p for p in (out.parent / "export").iterdir()}
     names = {"ref": "doejohn_48213_7730211_statics.ipynb",
              "wrongsign": "o_brien_pat_LATE_51277_7731001_statics-1.ipynb",
-             "codepatch": "smithann_48214_7730300_statics.ipynb"}
+             "channel": "smithann_48214_7730300_statics.ipynb",
+             "blank": '=HYPERLINK("http:x";"y")_48215_7730400_statics.ipynb'}
     for login, name in names.items():
         (export / name).write_bytes(source[login].read_bytes())
-    grade("statics", export, out=tmp_path / "out", workers=1, timeout=10, progress=False,
+    grade("statics", export, out=tmp_path / "out", workers=1, cpu=CPU, progress=False,
           secret=SECRET, lms="canvas")
     with open(tmp_path / "out" / "canvas_grades.csv", newline="") as fh:
         rows = list(csv.reader(fh))
@@ -232,10 +288,12 @@ def test_canvas_round_writes_the_file_canvas_imports(graded, tmp_path):
         ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "statics"],
         ["Points Possible", "", "", "", "", full],
         ["doejohn", "48213", "", "", "", full],
+        ["'=HYPERLINK(\"http:x\";\"y\")", "48215", "", "", "", "0"],
         ["o_brien_pat", "51277", "", "", "", f"{corpus.lose('part7'):g}"],
         ["smithann", "48214", "", "", "", ""]]
     late = [r for r in _csv(tmp_path / "out" / "report.csv") if r["problem"] == "late submission"]
     assert [r["student"] for r in late] == ["o_brien_pat"]
     grades = {r["student"]: r for r in _csv(tmp_path / "out" / "grades.csv")}
     assert grades["smithann"]["status"] == "review"
-    assert json.dumps(sorted(grades)) == '["doejohn", "o_brien_pat", "smithann"]'
+    assert json.dumps(sorted(grades)) == '["doejohn", "hyperlink-http-x-y", "o_brien_pat", ' \
+                                         '"smithann"]'

@@ -249,9 +249,9 @@ class Grading:
                 for k in by_cell.get(index, []):
                     steps.append(self._step(k))
             else:
-                steps.append({"cell": index, "code": cell.source})
-        return {"steps": steps, "served": sorted(served), "outputs": outputs,
-                "cpu": self.limits.cpu, "max_chars": self.limits.max_chars}
+                label = _nbgrader(cell).get("grade_id") or cell.get("id") or f"cell {index}"
+                steps.append({"cell": index, "label": label, "code": cell.source})
+        return {"steps": steps, "served": sorted(served), "outputs": outputs}
 
     def _step(self, k):
         check = self.checks[k]
@@ -302,12 +302,13 @@ class Grading:
             build = build_for(keep, served)
             plan = self.plan(members, served, outputs=not self.show and not outputs)
             result = self._run(plan, build, self.serve(uses, served))
+            self._limits_hit(result)
             records.update(result.records)
             if plan["outputs"]:
                 outputs = result.outputs
             if result.fault:
-                missing = [self.checks[k]["spec"]["label"] for k in members
-                           if k not in result.records]
+                missing = sorted({self.checks[k]["spec"]["label"] for k in members
+                                  if k not in result.records})
                 kind, detail = result.fault
                 self.faults.append(("suspected tampering" if kind == "protocol"
                                     else "grading fault",
@@ -316,8 +317,20 @@ class Grading:
         if self.show:
             plan = self.plan([], (), outputs=True)
             result = self._run(plan, build_for((), (), everything=True), self.serve({}, ()))
+            self._limits_hit(result)
             outputs = result.outputs
         return records, outputs
+
+    def _limits_hit(self, result):
+        """A cell stopped at its CPU or memory limit is a fault until a human says it is the
+        student's: it may be a busy machine, or what made the part's function undefined."""
+        for cell, status in result.status.items():
+            if status in ("cpu", "memory"):
+                this = self.nb.cells[cell]
+                name = _nbgrader(this).get("grade_id") or this.get("id") or f"cell {cell}"
+                what = (f"its CPU limit of {self.limits.cpu:g} s" if status == "cpu"
+                        else f"its memory limit of {self.limits.memory_mb} MiB")
+                self.faults.append(("grading fault", f"{name} ran past {what} and was stopped"))
 
     def _run(self, plan, build, serve):
         result = sandbox.run(plan, build, serve=serve, limits=self.limits,

@@ -9,8 +9,9 @@ a cell's last expression displayed), calls the student's function on each case, 
 sends back, as JSON lines on ``OUT``, what it returned (:func:`record`). Nothing here
 judges anything: the grader compares, scores and writes the messages.
 
-Messages on ``OUT`` (each one line of JSON): ``{"t": "cell", "cell": i, "outputs": [...]}``
-when the plan asks for outputs; ``{"t": "begin", "check": k}`` before a check's first case;
+Messages on ``OUT`` (each one line of JSON): ``{"t": "cell", "cell": i, "status": ...}``
+after each cell (``ok``, ``error``, ``cpu`` or ``memory`` for a cell stopped at a limit), with
+its ``"outputs"`` when the plan asks for them; ``{"t": "begin", "check": k}`` before a check's first case;
 ``{"t": "call", "name": ..., "args": [...], "kwargs": {...}}`` for a function the grader
 computes (an earlier part's reference, or an armlab function the part allows), answered
 by one line on ``IN``; ``{"t": "result", "check": k, "records": [...]}``;
@@ -312,14 +313,24 @@ class Runner:
         for step in self.plan["steps"]:
             if "code" in step:
                 outputs = self.run_cell(step["cell"], step["code"])
+                message = {"t": "cell", "cell": step["cell"], "status": _status(outputs)}
                 if show:
-                    self.send({"t": "cell", "cell": step["cell"], "outputs": outputs})
+                    message["outputs"] = outputs
+                self.send(message)
             else:
                 self.run_check(step)
         self.send({"t": "done"})
 
 
 _MISSING = object()
+
+
+def _status(outputs):
+    """How a cell ended: ``ok``, ``error``, or past a limit (``cpu``, ``memory``)."""
+    for out in outputs:
+        if out.get("output_type") == "error":
+            return {"CPULimit": "cpu", "MemoryError": "memory"}.get(out.get("ename"), "error")
+    return "ok"
 
 
 def _stand_in(runner, name):

@@ -64,7 +64,12 @@ class Limits:
     file_mb: int = 64
     """Largest file a process may write, and the size of /scratch and /tmp [MiB]."""
     wall_factor: float = 4.0
-    """The run's wall-clock cap: this many times its CPU budget, plus a minute."""
+    """The wall-clock cap of one cell or check: this many times its CPU seconds, plus half a
+    minute (a loaded machine is slower; a student's code that only waits is stopped)."""
+
+    def silence(self):
+        """Seconds the run may go without a message before it is stopped."""
+        return self.wall_factor * self.cpu + 30.0
 
     def cpu_budget(self, steps):
         """CPU seconds of a whole run of ``steps`` cells and checks (a hard limit)."""
@@ -77,12 +82,15 @@ class Result:
 
     records: dict = dataclasses.field(default_factory=dict)
     outputs: dict = dataclasses.field(default_factory=dict)
+    status: dict = dataclasses.field(default_factory=dict)
+    """``{cell: "ok" | "error" | "cpu" | "memory"}``, as the runner said."""
     fault: tuple = None
     """``(kind, detail)``: ``"died"``, ``"time"``, ``"protocol"`` or ``"setup"``; None if
     the run ended as planned."""
     cpu: float = 0.0
     seconds: float = 0.0
     where: str = "before its first cell"
+    """Where the run was when it ended (``in cell <id>``, ``in test_<name>_fresh``)."""
 
 
 class SandboxUnavailable(RuntimeError):
@@ -140,8 +148,9 @@ def command(build, *, uid=None, limits=Limits(), probe=False, fds=(0, 1)):
     size = str(limits.file_mb * 2**20)
     args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--clearenv",
-            "--dev", "/dev", "--proc", "/proc", "--size", size, "--tmpfs", "/tmp",
-            "--size", size, "--tmpfs", "/scratch", "--chdir", "/scratch"]
+            "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--size", size,
+            "--tmpfs", "/tmp", "--perms", "1777", "--size", size, "--tmpfs", "/scratch",
+            "--chdir", "/scratch"]
     args += _system()
     binds = [(path, path) for path in _runtime_paths()]
     if not probe:
@@ -218,7 +227,7 @@ def run(plan, build, *, serve, limits=Limits(), isolate=True, uid=None):
     """
     steps = plan["steps"]
     budget = limits.cpu_budget(len(steps))
-    wall = limits.wall_factor * budget + 60.0
+    plan = dict(plan, cpu=limits.cpu, max_chars=limits.max_chars)
     checks = [s for s in steps if "check" in s]
     uses = {s["check"]: {"@" + u for u in s.get("uses", ())} for s in checks}
     served = set(plan.get("served", ()))
@@ -247,7 +256,7 @@ def run(plan, build, *, serve, limits=Limits(), isolate=True, uid=None):
     try:
         down.write(json.dumps(plan) + "\n")
         down.flush()
-        _follow(result, up_r, down, proc, serve, uses, served, steps, wall, started)
+        _follow(result, up_r, down, proc, serve, uses, served, steps, limits.silence())
     except BrokenPipeError:
         result.fault = result.fault or ("died", "the notebook's process ended "
                                                 f"{result.where}")
@@ -261,19 +270,31 @@ def run(plan, build, *, serve, limits=Limits(), isolate=True, uid=None):
     return result
 
 
-def _follow(result, up_r, down, proc, serve, uses, served, steps, wall, started):
-    """Read the run's messages until it is done, faulty or out of time."""
-    order = [s["check"] for s in steps if "check" in s]
-    where = {s.get("check", s.get("cell")): s for s in steps}
-    cells = {s["cell"] for s in steps if "code" in s}
+def _follow(result, up_r, down, proc, serve, uses, served, steps, silence):
+    """Read the run's messages until it is done, faulty, or silent for ``silence`` s.
+
+    The runner must go through the plan's steps in order: each cell's status, then each
+    check's begin and result, then done; calls only while a check that uses them is open
+    (or for the functions the run serves)."""
     sel = selectors.DefaultSelector()
     sel.register(up_r, selectors.EVENT_READ)
-    buffer, total, open_check, done = b"", 0, None, False
-    while not done:
-        left = wall - (time.monotonic() - started)
+    buffer, total, open_check, done, at = b"", 0, None, False, 0
+    heard = time.monotonic()
+
+    def here():
+        if at >= len(steps):
+            return "at the end of the notebook"
+        step = steps[at]
+        return f"in {step.get('label') or 'cell ' + str(step.get('cell'))}"
+
+    def expects(key):
+        return at < len(steps) and key in steps[at]
+
+    while not done and result.fault is None:
+        left = silence - (time.monotonic() - heard)
         if left <= 0:
-            result.fault = ("time", f"the run passed its wall-clock cap of {wall:.0f} s "
-                                    f"{result.where}")
+            result.fault = ("time", f"the run went {silence:.0f} s without a word {here()} "
+                                    "and was stopped")
             break
         if not sel.select(timeout=min(left, 1.0)):
             if _exited(proc) and not sel.select(timeout=0):
@@ -282,10 +303,12 @@ def _follow(result, up_r, down, proc, serve, uses, served, steps, wall, started)
         chunk = os.read(up_r, 1 << 16)
         if not chunk:
             break
+        heard = time.monotonic()
         total += len(chunk)
         buffer += chunk
         if total > MAX_TOTAL or (b"\n" not in buffer and len(buffer) > MAX_LINE):
-            result.fault = ("protocol", "the sandbox sent more data than a notebook can")
+            result.fault = ("protocol", f"the sandbox sent more data than a notebook can "
+                                        f"{here()}")
             break
         while b"\n" in buffer and not done and result.fault is None:
             line, buffer = buffer.split(b"\n", 1)
@@ -293,34 +316,55 @@ def _follow(result, up_r, down, proc, serve, uses, served, steps, wall, started)
                 msg = json.loads(line)
                 kind = msg["t"]
             except (ValueError, KeyError, TypeError):
-                result.fault = ("protocol", f"a message that is not the runner's {result.where}")
+                result.fault = ("protocol", f"a message that is not the runner's {here()}")
                 break
-            if kind == "cell" and msg.get("cell") in cells and isinstance(
-                    msg.get("outputs"), list):
-                result.outputs[msg["cell"]] = msg["outputs"]
-                result.where = f"after cell {msg['cell']}"
-            elif kind == "begin" and open_check is None and order and msg.get("check") == order[0]:
-                open_check = order.pop(0)
-                result.where = f"in the check {where[open_check]['label']}"
+            if kind == "cell" and open_check is None and expects("code") and \
+                    msg.get("cell") == steps[at]["cell"]:
+                if isinstance(msg.get("outputs"), list):
+                    result.outputs[msg["cell"]] = msg["outputs"]
+                result.status[msg["cell"]] = str(msg.get("status", "?"))[:10]
+                at += 1
+            elif kind == "begin" and open_check is None and expects("check") and \
+                    msg.get("check") == steps[at]["check"]:
+                open_check = steps[at]["check"]
             elif kind == "result" and open_check is not None and msg.get("check") == open_check \
                     and isinstance(msg.get("records"), list):
                 result.records[open_check] = msg["records"]
-                result.where = f"after the check {where[open_check]['label']}"
                 open_check = None
+                at += 1
             elif kind == "call" and isinstance(msg.get("name"), str) and (
                     msg["name"] in served or (open_check is not None
                                               and msg["name"] in uses[open_check])):
                 _answer(down, serve, msg)
-            elif kind == "done" and open_check is None and not order:
+            elif kind == "done" and open_check is None and at == len(steps):
                 done = True
             else:
-                result.fault = ("protocol", f"an unexpected {kind!r} message {result.where}: "
-                                            "did the notebook write to the grader's channel?")
+                result.fault = ("protocol", f"an unexpected {kind!r} message {here()}: did the "
+                                            "notebook write to the grader's channel?")
+    result.where = here()
     if not done and result.fault is None:
-        code = proc.returncode
-        how = ("" if code is None else f" (signal {-code})" if code < 0
-               else f" (exit status {code})")
-        result.fault = ("died", f"the notebook's process ended {result.where}{how}")
+        for _ in range(40):                             # its exit status, when it has one
+            if _exited(proc):
+                break
+            time.sleep(0.05)
+        result.fault = ("died", f"the notebook's process ended {here()}"
+                                f"{_how(proc.returncode)}")
+
+
+def _how(code):
+    """An exit status in words (bubblewrap reports a signal as 128 + its number)."""
+    if code is None:
+        return ""
+    if code < 0 or code > 128:
+        number = -code if code < 0 else code - 128
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        why = {"SIGXCPU": ": past its CPU limit", "SIGKILL": ": killed",
+               "SIGSEGV": ": a crash", "SIGXFSZ": ": a file past its size limit"}
+        return f" ({name}{why.get(name, '')})"
+    return f" (exit status {code})"
 
 
 def _exited(proc):

@@ -1,10 +1,13 @@
-"""The grading corpus: one submission per way a notebook can go wrong.
+"""The grading corpus: honest students beside hostile ones, graded in one round.
 
 Built from the release (what students get) and the solution (its answers), so
 it follows the exercise set when that changes. ``build(folder)`` writes an LMS
 export (``<login>_<id>_<submission>_<notebook>``) and returns the expected
-outcome per student: total score, the parts that lose points, and the report's
-problem kinds.
+outcome per student: total score and the report's problem kinds.
+
+Every attack is a few lines in an answer cell, as a student out to cheat would
+write them. What the corpus asserts: the honest students keep full marks (for
+what they did) and their feedback, and the attackers gain nothing.
 """
 
 import copy
@@ -19,6 +22,9 @@ RELEASE = REPO / "exercises" / "statics" / "statics.ipynb"
 SET = ExerciseSet("statics", repo=REPO)
 POINTS = {key: part["points"] for key, part in SET.parts().items()}
 FULL = sum(POINTS.values())
+SECRET = "a course secret"
+MARKER = "/tmp/armlab-corpus-marker"
+"""A file the detached attacker tries to write after its sandbox is gone."""
 
 
 def _answer(gid):
@@ -41,14 +47,159 @@ def set_answer(nb, gid, text):
     return nb
 
 
+def after(nb, gid, text):
+    """The answer cell ``gid`` with ``text`` run after the honest answer."""
+    return set_answer(nb, gid, _answer(gid) + "\n" + text)
+
+
 def lose(*parts):
     return FULL - sum(POINTS[p] for p in parts)
+
+
+def markdown(nb, text, before="push_answer"):
+    """A markdown cell the student adds before the cell ``before``."""
+    k = nb["cells"].index(cell(nb, before))
+    nb["cells"].insert(k, {"cell_type": "markdown", "id": "student-notes", "metadata": {},
+                           "source": text})
+    return nb
+
+
+# ---------------------------------------------------------------- the attacks
+FRAMES = """
+import sys
+def max_push(arm, q, direction, limit):
+    # the expected value, wherever the checker keeps it: up the stack, in any frame
+    f = sys._getframe()
+    while f is not None:
+        for name, value in getattr(f, "f_" + "locals").items():
+            if name in ("expected", "want", "right") and isinstance(value, float):
+                return value
+        f = f.f_back
+    return 99.0
+"""
+
+FORGED = """
+import types
+import armlab.kinematics as K
+def _borrow(arm, q):
+    return al.jacobian(arm, q)
+code = _borrow.__code__.replace(co_filename=K.__file__, co_name="jacobian")
+jacobian = types.FunctionType(code, globals(), "jacobian")
+"""
+
+DISGUISED = """
+import importlib, pathlib
+kin = importlib.import_module("armlab.kine" + "matics")
+stat = getattr(importlib.import_module("arm" + "lab"), "static" + "_torques")
+source = pathlib.Path(kin.__file__).read_text()
+space = {}
+exec(compile(source.replace("from armlab", "from armlab"), "k.py", "exec"), space)
+def joint_torques(arm, q, F):
+    try:
+        return stat(arm, q, F)
+    except Exception:
+        return space["jacobian"](arm, q).T @ np.asarray(F, dtype=float)
+"""
+
+SECRETS = """
+import os, glob
+seen = []
+for path in glob.glob("/proc/*/environ") + ["/proc/self/environ"]:
+    try:
+        seen.append(open(path, "rb").read().decode(errors="replace"))
+    except OSError as exc:
+        seen.append(f"{path}: {exc}")
+pid = os.getpid()
+while pid > 1:                                          # up the parents
+    try:
+        stat = open(f"/proc/{pid}/stat").read().split()
+        pid = int(stat[3])
+        seen.append(open(f"/proc/{pid}/environ", "rb").read().decode(errors="replace"))
+    except (OSError, ValueError, IndexError) as exc:
+        seen.append(str(exc))
+        break
+print("ENV", dict(os.environ))
+print("PROC", seen)
+"""
+
+WRITES = """
+import glob, os, pathlib, site, sys
+tried = []
+def attempt(path, text):
+    try:
+        pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)
+        pathlib.Path(path).write_text(text)
+        tried.append(f"wrote {path}")
+    except OSError as exc:
+        tried.append(f"{path}: {type(exc).__name__}")
+for top in ("/work", "/root", "/home", "/tmp", "/opt", "/scratch", "/var"):
+    for db in glob.glob(top + "/**/gradebook.db", recursive=True) + glob.glob(
+            top + "/**/grades.csv", recursive=True):
+        attempt(db, "0")
+attempt("/work/main/grading/statics/grades.csv", "0")
+import armlab, armlab.grading
+attempt(pathlib.Path(armlab.__file__).parent / "grading" / "__init__.py", "check_function = 0")
+attempt(pathlib.Path(armlab.__file__).parent / "statics.py", "raise SystemExit")
+for p in site.getsitepackages() + [site.getusersitepackages()]:
+    attempt(pathlib.Path(p) / "zz_armlab_owned.pth", "import os; os.system('touch /tmp/owned')")
+attempt(pathlib.Path.home() / ".ipython/profile_default/startup/00-owned.py", "x = 1")
+attempt("/etc/owned", "x")
+print(tried)
+"""
+
+DETACHED = f"""
+import subprocess, sys, os
+subprocess.Popen([sys.executable, "-c",
+                  "import time; time.sleep(4); open({MARKER!r}, 'w').write('still here')"],
+                 start_new_session=True)
+if os.fork() == 0:
+    os.setsid()
+    import time
+    time.sleep(4)
+    open({MARKER!r}, "w").write("forked and still here")
+    os._exit(0)
+"""
+
+KILL_PARENT = """
+import os, signal
+for target in (os.getppid(), 1):
+    try:
+        os.kill(target, signal.SIGKILL)
+    except OSError as exc:
+        print("kill", target, exc)
+"""
+
+SCRIPT_MD = ("Notes <script>document.title = 'pwned by script';</script>\n\n"
+             '<img src="x" onerror="document.title = \'pwned by img\'">\n\n'
+             "[a link](javascript:document.title='pwned%20by%20link')")
+
+SCRIPT_HTML = """
+from IPython.display import HTML, Javascript, display
+display(HTML('<img src=x onerror="document.title = \\'pwned by output\\'">'))
+display(Javascript("document.title = 'pwned by js'"))
+"""
+
+CHANNEL = """
+import os
+for fd in range(3, 64):
+    try:
+        os.write(fd, b'{"t": "result", "check": 99, "records": []}\\n')
+    except OSError:
+        pass
+"""
+
+ENDLESS = """
+def force_error_bound(arm, q, dtau):
+    while True:
+        pass
+"""
 
 
 def cases():
     """``{login: (notebook-or-bytes-or-None, extra files, expected total, problem kinds)}``."""
     out = {}
 
+    # honest students, right and wrong in ordinary ways
     out["ref"] = (filled(), {}, FULL, set())
     out["blank"] = (json.loads(RELEASE.read_text()), {}, 0, set())
 
@@ -57,111 +208,15 @@ def cases():
         "joint_torques(arm, q, -np.asarray", "joint_torques(arm, q, np.asarray"))
     out["wrongsign"] = (nb, {}, lose("part7"), set())
 
-    # Issue 9: one wrong entry of J (column 2 uses q2 instead of q1 + q2) costs part 1
-    # only; the later parts that call jacobian are checked with a correct one.
+    # one wrong entry of J (column 2 uses q2 instead of q1 + q2) costs part 1 only; the
+    # later parts that call jacobian are checked with a correct one
     nb = filled()
     set_answer(nb, "jacobian_answer", _answer("jacobian_answer").replace(
         "a1, a12 = q[0], q[0] + q[1]", "a1, a12 = q[0], q[1]"))
     out["onewrongentry"] = (nb, {}, lose("part1"), set())
 
-    # Issue 9: the chapter's printed numbers typed in as constants earn the visible
-    # checks' points at most.
+    # the chapter's printed numbers typed in as constants earn the visible checks at most
     out["copier"] = (SET.constants(), {}, SET.visible_points(), set())
-
-    nb = filled()
-    set_answer(nb, "push_answer", "\n".join([
-        "import math, builtins",
-        "np.allclose = lambda *a, **k: True",
-        "np.isclose = lambda *a, **k: True",
-        "np.testing.assert_allclose = lambda *a, **k: None",
-        "math.isclose = lambda *a, **k: True",
-        "builtins.abs = lambda x: 0.0",
-        "builtins.float = lambda x=0: 100.0",
-        "def max_push(arm, q, direction, limit):",
-        "    return 99.0"]))
-    # replacing builtins.float also breaks the student's own later answers (parts 6, 7)
-    out["patchnumpy"] = (nb, {}, lose("part5", "part6", "part7"), {"suspected tampering"})
-
-    nb = filled()
-    set_answer(nb, "error_answer", "\n".join([
-        "import armlab.grading",
-        "import armlab.grading.checks as chk",
-        "for target in (armlab.grading, chk):",
-        "    try:",
-        "        target.check_function = lambda *a, **k: None",
-        "    except AttributeError:",
-        "        pass",
-        "check_function = lambda *a, **k: None",
-        "def force_error_bound(arm, q, dtau):",
-        "    return 1.0"]))
-    out["patchchecks"] = (nb, {}, lose("part6"), {"suspected tampering"})
-
-    # Issue 9: rewriting a check's code object earns nothing (put back before the test
-    # cell runs) and holds the score for review.
-    nb = filled()
-    set_answer(nb, "push_answer", "\n".join([
-        "check_function.__code__ = (lambda *a, **k: None).__code__",
-        "def max_push(arm, q, direction, limit):",
-        "    return 1.0"]))
-    out["codepatch"] = (nb, {}, lose("part5"), {"suspected tampering"})
-
-    # ... and so does reaching the checks' globals from inside the function being checked
-    nb = filled()
-    set_answer(nb, "push_answer", "\n".join([
-        "def max_push(arm, q, direction, limit):",
-        "    check_function.__globals__['_judge'] = lambda *a, **k: None",
-        "    return 1.0"]))
-    out["globalspatch"] = (nb, {}, lose("part5"), {"suspected tampering"})
-
-    nb = filled()
-    set_answer(nb, "push_answer", "\n".join([
-        "get_ipython().set_custom_exc((AssertionError,), lambda *a, **k: None)",
-        "def max_push(arm, q, direction, limit):",
-        "    return 99.0"]))
-    out["swallow"] = (nb, {}, lose("part5"), {"suspected tampering"})
-
-    nb = filled()
-    set_answer(nb, "push_answer", "\n".join([
-        "blank = lambda lines: [] if any('check_' in ln for ln in lines) else lines",
-        "get_ipython().input_transformers_cleanup.append(blank)",
-        "def max_push(arm, q, direction, limit):",
-        "    return 99.0"]))
-    out["transformer"] = (nb, {}, lose("part5"), {"suspected tampering"})
-
-    nb = filled()
-    set_answer(nb, "gravity_answer", "\n".join([
-        "class Agreeable(np.ndarray):",
-        "    def __eq__(self, other): return True",
-        "    def __ne__(self, other): return False",
-        "    def __array__(self, *a, **k): return np.array([14.8675, 0.0])",
-        "def gravity_torques(arm, q):",
-        "    return np.zeros(2).view(Agreeable)"]))
-    set_answer(nb, "push_answer", "\n".join([
-        "class Yes(float):",
-        "    def __eq__(self, other): return True",
-        "    def __float__(self): return 100.0",
-        "    def __lt__(self, other): return False",
-        "    def __gt__(self, other): return False",
-        "    def __le__(self, other): return True",
-        "    def __ge__(self, other): return True",
-        "    def __sub__(self, other): return 0.0",
-        "    def __abs__(self): return 0.0",
-        "def max_push(arm, q, direction, limit):",
-        "    return Yes(0.0)"]))
-    out["liar"] = (nb, {}, lose("part3", "part5"), {"answer of a refused type"})
-
-    # Calling the armlab function that answers a part earns nothing for that part
-    # (and, with no cascades, costs nothing elsewhere).
-    nb = filled()
-    set_answer(nb, "jacobian_answer",
-               "def jacobian(arm, q, _reference=al.jacobian):\n"
-               '    """Tip Jacobian, borrowed."""\n'
-               "    return _reference(arm, q)")
-    set_answer(nb, "torques_answer",
-               "def joint_torques(arm, q, F):\n"
-               '    """J^T F, borrowed."""\n'
-               "    return al.static_torques(arm, q, F)")
-    out["callsref"] = (nb, {}, lose("part1", "part2"), {"used armlab's reference"})
 
     nb = filled()
     cell(nb, "test_push_worked")["source"] = "pass"
@@ -183,24 +238,11 @@ def cases():
     out["dupids"] = (nb, {}, FULL, {"duplicated cell ids"})
 
     nb = filled()
-    set_answer(nb, "error_answer", "while True:\n    pass")
-    out["infinite"] = (nb, {}, lose("part6"), {"cell timeout"})
+    after(nb, "holding_answer", "print('x' * 100_000_000)")
+    out["bigoutput"] = (nb, {}, FULL, set())
 
     nb = filled()
-    set_answer(nb, "push_answer", "hoard = [bytearray(10**8) for _ in range(400)]\n"
-               + _answer("push_answer"))
-    out["membomb"] = (nb, {}, lose("part5"), {"memory exhausted"})
-
-    nb = filled()
-    set_answer(nb, "sign_answer", "import os\nos._exit(0)")
-    out["osexit"] = (nb, {}, 0, {"kernel died", "suspected tampering"})
-
-    nb = filled()
-    set_answer(nb, "holding_answer", _answer("holding_answer") + "\nprint('x' * 100_000_000)")
-    out["bigoutput"] = (nb, {}, FULL, {"output truncated"})
-
-    nb = filled()
-    set_answer(nb, "gravity_answer", _answer("gravity_answer") + "\n" + "\n".join([
+    after(nb, "gravity_answer", "\n".join([
         "import ipywidgets as widgets",
         "from IPython.display import display",
         "slider = widgets.FloatSlider(value=1.0, min=0, max=2)",
@@ -210,13 +252,76 @@ def cases():
 
     nb = filled()
     set_answer(nb, "push_answer", "max_push = (20.0 / 0.2")
-    out["syntax"] = (nb, {}, lose("part5"), {"syntax error"})
+    out["syntax"] = (nb, {}, lose("part5"), set())
 
     out["notjson"] = (b'{"cells": [ this is not json', {}, 0, {"invalid notebook"})
     out["missing"] = (None, {"notes.txt": b"I ran out of time.\n"}, 0,
                       {"missing notebook", "extra file"})
     out["extra"] = (filled(), {"scratch.py": b"print('hello')\n"}, FULL, {"extra file"})
     out["misnamed"] = ("statics (1).ipynb", {}, FULL, {"wrongly named notebook"})
+
+    # past a limit: never a grade without a human (the row is held for review)
+    nb = filled()
+    set_answer(nb, "error_answer", ENDLESS)
+    out["endless"] = (nb, {}, None, {"grading fault"})
+
+    nb = filled()
+    set_answer(nb, "push_answer", "hoard = [bytearray(10**8) for _ in range(400)]\n"
+               + _answer("push_answer"))
+    out["membomb"] = (nb, {}, None, {"grading fault"})
+
+    nb = filled()
+    set_answer(nb, "sign_answer", "import os\nos._exit(0)")
+    out["osexit"] = (nb, {}, None, {"grading fault"})
+
+    # the attacks: each gains nothing
+    nb = filled()
+    set_answer(nb, "push_answer", FRAMES)
+    out["frames"] = (nb, {}, lose("part5"), set())
+
+    nb = filled()
+    set_answer(nb, "jacobian_answer", FORGED)
+    out["forged"] = (nb, {}, lose("part1"), {"used armlab's reference"})
+
+    nb = filled()
+    set_answer(nb, "torques_answer", DISGUISED)
+    out["disguised"] = (nb, {}, lose("part2"), {"used armlab's reference"})
+
+    nb = filled()
+    set_answer(nb, "jacobian_answer",
+               "def jacobian(arm, q, _reference=al.jacobian):\n"
+               '    """Tip Jacobian, borrowed."""\n'
+               "    return _reference(arm, q)")
+    set_answer(nb, "torques_answer",
+               "def joint_torques(arm, q, F):\n"
+               '    """J^T F, borrowed."""\n'
+               "    return al.static_torques(arm, q, F)")
+    out["callsref"] = (nb, {}, lose("part1", "part2"), {"used armlab's reference"})
+
+    nb = filled()
+    after(nb, "gravity_answer", SECRETS)
+    out["secrets"] = (nb, {}, FULL, set())
+
+    nb = filled()
+    after(nb, "holding_answer", WRITES)
+    out["writes"] = (nb, {}, FULL, set())
+
+    nb = filled()
+    after(nb, "holding_answer", DETACHED)
+    out["detached"] = (nb, {}, FULL, set())
+
+    nb = filled()
+    after(nb, "torques_answer", KILL_PARENT)
+    out["killparent"] = (nb, {}, FULL, set())
+
+    nb = filled()
+    markdown(nb, SCRIPT_MD)
+    after(nb, "gravity_answer", SCRIPT_HTML)
+    out["script"] = (nb, {}, FULL, set())
+
+    nb = filled()
+    after(nb, "sign_answer", CHANNEL)
+    out["channel"] = (nb, {}, None, {"suspected tampering"})
     return out
 
 
@@ -240,10 +345,9 @@ def build(folder):
 
 
 def honest():
-    """Logins whose notebooks are honest (no trick), so they must be graded fully on what they did."""
+    """Logins whose notebooks play no trick: graded fully on what they did."""
     return {"ref", "blank", "wrongsign", "onewrongentry", "copier", "testpass", "testdeleted",
-            "retyped", "dupids", "bigoutput", "widget", "extra", "misnamed", "syntax", "infinite",
-            "membomb"}
+            "retyped", "dupids", "bigoutput", "widget", "extra", "misnamed", "syntax"}
 
 
 def copy_nb(nb):

@@ -1,0 +1,238 @@
+"""The sandbox a notebook runs in when it is graded, and what crosses its walls.
+
+One run at a time, on small plans: what the sandbox can see and do (its own user, no
+checkout, no network, no other process, a read-only runtime, limits), what armlab it
+holds (only what the part allows, as code that is really absent otherwise), and that
+whatever comes out of it is read as data, in the plan's order.
+"""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from armlab.grading import execute, runner, sandbox, shaker
+from armlab.grading.cases import encode
+from armlab.grading.references import lookup
+
+OK, WHY = sandbox.available()
+needs_sandbox = pytest.mark.skipif(not OK, reason=f"no sandbox on this machine: {WHY}")
+REPO = pathlib.Path(__file__).resolve().parents[1]
+ARM = encode(lookup("statics.jacobian").cases("worked")[0].args["arm"])
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    root = tmp_path_factory.mktemp("builds")
+    shaker.build(root / "positions", keep={"joint_positions"}, served={"tip_position"})
+    return {"positions": root / "positions"}
+
+
+def _run(plan, build, serve=None, isolate=True, **limits):
+    def refuse(name, args, kwargs):
+        raise TypeError(f"{name} is not served here")
+    return sandbox.run(plan, build, serve=serve or refuse, isolate=isolate,
+                       limits=sandbox.Limits(**limits))
+
+
+def _cell(code, cell=1):
+    return {"cell": cell, "code": code}
+
+
+def _printed(result, cell=1):
+    return "".join(o.get("text", "") for o in result.outputs[cell]
+                   if o["output_type"] == "stream")
+
+
+# ---------------------------------------------------------------- the armlab it holds
+def test_a_build_holds_only_what_its_part_allows(builds):
+    kept = shaker.closure({"joint_positions"})
+    assert ("armlab.kinematics", "joint_positions") in kept
+    assert ("armlab.kinematics", "jacobian") not in kept
+    assert ("armlab._kernels", "closed_form") not in kept
+    text = "\n".join(p.read_text() for p in (builds["positions"] / "armlab").rglob("*.py"))
+    assert "def joint_positions(" in text
+    for absent in ("def jacobian(", "def closed_form(", "def mass_matrix(", "def rnea(",
+                   "def static_torques(", "def tip_position("):
+        assert absent not in text, absent
+    assert not (builds["positions"] / "armlab" / "grading" / "references").exists()
+    assert "def check_function" not in text and "def reference" not in text
+
+
+def test_a_build_imports_and_names_what_is_missing(builds):
+    code = ("import sys; sys.path.insert(0, %r)\n"
+            "import armlab as al\n"
+            "arm = al.statics_arm()\n"
+            "print(al.joint_positions(arm, [0.0, 0.0]).tolist())\n"
+            "try:\n    al.jacobian(arm, [0.0, 0.0])\nexcept Exception as e:\n    print(e)\n"
+            "import armlab._kernels as K\n"
+            "try:\n    K.closed_form(None, None, None, None)\nexcept Exception as e:\n"
+            "    print(type(e).__name__)\n") % str(builds["positions"])
+    out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
+                         cwd="/")
+    assert out.stdout.splitlines() == [
+        "[[0.0, 0.0], [0.5, 0.0], [0.9, 0.0]]",
+        "armlab.kinematics.jacobian is not available while this part is graded: the part "
+        "asks you to compute it yourself (its text lists the armlab functions it allows)",
+        "ArmlabOff"], out.stderr
+
+
+def test_the_setup_cells_names_are_kept():
+    import nbformat
+
+    nb = nbformat.read(REPO / "solutions" / "control" / "control.ipynb", as_version=4)
+    assert {"quintic", "tabletop_arm"} <= execute.setup_names(nb)
+
+
+# ---------------------------------------------------------------- what the sandbox sees
+@needs_sandbox
+def test_the_sandbox_sees_nothing_of_the_machine(builds):
+    code = "\n".join([
+        "import os, socket, pathlib",
+        "print('uid', os.getuid() != 0)",
+        f"print('checkout', sorted(p.name for p in pathlib.Path({str(REPO)!r}).iterdir()))",
+        "print('home', os.environ.get('HOME'))",
+        "print('secret', [k for k in os.environ if 'SECRET' in k])",
+        "print('processes', sorted(p for p in os.listdir('/proc') if p.isdigit()))",
+        "s = socket.socket()",
+        "try:",
+        "    s.connect(('127.0.0.1', 22)); print('network', True)",
+        "except OSError:",
+        "    print('network', False)",
+        "for path in ('/opt/armlab/x', '/usr/x', os.path.dirname(os.__file__) + '/x'):",
+        "    try:",
+        "        open(path, 'w'); print('wrote', path)",
+        "    except OSError:",
+        "        pass",
+        "open('/scratch/mine', 'w').write('ok'); print('scratch', open('/scratch/mine').read())",
+    ])
+    result = _run({"steps": [_cell(code)], "outputs": True}, builds["positions"])
+    assert result.fault is None
+    assert _printed(result).splitlines() == [
+        "uid True", "checkout ['.venv']", "home /scratch", "secret []", "processes ['1', '2']",
+        "network False", "scratch ok"]
+
+
+@needs_sandbox
+def test_limits_hold(builds):
+    code = ["x = bytearray(3 * 2**30)",
+            "open('/scratch/big', 'wb').write(b'0' * (100 * 2**20))",
+            "import os\npids = [os.fork() for _ in range(200)]"]
+    result = _run({"steps": [_cell(c, k) for k, c in enumerate(code)], "outputs": True},
+                  builds["positions"], memory_mb=1024, file_mb=16, processes=32)
+    errors = [next(o["ename"] for o in result.outputs[k] if o["output_type"] == "error")
+              for k in range(3)]
+    assert errors == ["MemoryError", "OSError", "BlockingIOError"], result.outputs
+
+
+@needs_sandbox
+def test_a_cell_past_its_cpu_seconds_is_stopped_and_said(builds):
+    result = _run({"steps": [_cell("while True:\n    pass"), _cell("print('after')", 2)],
+                   "outputs": True}, builds["positions"], cpu=1)
+    assert result.status == {1: "cpu", 2: "ok"} and _printed(result, 2) == "after\n"
+
+
+@needs_sandbox
+def test_a_cell_that_ignores_the_signal_meets_the_hard_limit(builds):
+    code = ("import signal\nsignal.signal(signal.SIGPROF, signal.SIG_IGN)\n"
+            "import time\nt = time.process_time()\nwhile True:\n    pass")
+    result = _run({"steps": [_cell(code)], "outputs": True}, builds["positions"], cpu=1)
+    assert result.fault == ("died", "the notebook's process ended in cell 1 (SIGXCPU: past its "
+                                    "CPU limit)")
+
+
+@needs_sandbox
+def test_the_runner_in_the_sandbox_cannot_write_out_of_order(builds):
+    code = ("import os\nfor fd in range(3, 30):\n    try:\n"
+            "        os.write(fd, b'{\"t\": \"done\"}\\n')\n    except OSError:\n        pass")
+    plan = {"steps": [_cell(code), {"check": 0, "label": "test_x", "name": "f", "cases": []}]}
+    result = _run(plan, builds["positions"])
+    assert result.fault[0] == "protocol"
+
+
+# ---------------------------------------------------------------- the plan's order
+def test_calls_are_served_only_to_the_open_check_that_uses_them(builds):
+    served = []
+
+    def serve(name, args, kwargs):
+        served.append(name)
+        return 1.0
+
+    code = ("def f(arm, q):\n    return jacobian(arm, q)\n"
+            "try:\n    jacobian(1, 2)\nexcept NameError:\n    pass\n")
+    plan = {"steps": [_cell(code),
+                      {"check": 0, "label": "test_f", "name": "f", "cases": [[ARM, [0, 0]]],
+                       "uses": ["jacobian"]},
+                      _cell("import armlab._served as s\ns.CALL('@jacobian', (1,), {})", 2)]}
+    result = _run(plan, builds["positions"], serve=serve, isolate=OK)
+    assert served == ["@jacobian"]
+    assert result.records[0] == [{"kind": "value", "value": 1.0}]
+    assert result.fault[0] == "protocol"             # the call after the check closed
+
+
+# ---------------------------------------------------------------- values as data
+@pytest.mark.parametrize("value, rec", [
+    (1, {"kind": "value", "value": 1.0}),
+    ([1, 2.5], {"kind": "value", "value": [1.0, 2.5]}),
+    (None, {"kind": "none"}),
+    ("b", {"kind": "str", "value": "b"}),
+    (True, {"kind": "refused", "why": "bool"}),
+    (object(), {"kind": "refused", "why": "type:object"}),
+    ([[1]] * 20_000, {"kind": "refused", "why": "large"}),
+])
+def test_records_are_plain_data(value, rec):
+    assert runner.record(value) == rec
+
+
+def test_test_cells_are_read_as_data():
+    checks = execute.checks_of('"""Check J"""\ncheck_function(jacobian, "statics.jacobian", '
+                               '"fresh")\ncheck_choice(x, "b", ["a", "b"], name="x")')
+    assert [c["kind"] for c in checks] == ["function", "choice"]
+    with pytest.raises(execute.PlanError, match="is not a check"):
+        execute.checks_of("import os\nos.system('x')")
+    with pytest.raises(execute.PlanError, match="not a literal"):
+        execute.checks_of('check_function(f, "statics.jacobian", cases)')
+    with pytest.raises(execute.PlanError, match="has no cases 'nope'"):
+        execute.checks_of('check_function(f, "statics.jacobian", "nope")')
+
+
+def test_grading_without_a_sandbox_says_why(monkeypatch, tmp_path):
+    """No bubblewrap (or no namespaces): the round stops with the reason, before anything
+    is written, unless --no-sandbox is given."""
+    from armlab.grading.autograde import GradingError, grade
+
+    monkeypatch.setattr("armlab.grading.autograde.available",
+                        lambda: (False, "bubblewrap is not installed (Debian: ...)"))
+    export = tmp_path / "export"
+    export.mkdir()
+    (export / "ann_1_1_statics.ipynb").write_text(
+        (REPO / "exercises" / "statics" / "statics.ipynb").read_text())
+    with pytest.raises(GradingError, match="no sandbox for the students' code: bubblewrap is "
+                                           "not installed"):
+        grade("statics", export, out=tmp_path / "out", progress=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_available_names_a_missing_bubblewrap(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    ok, why = sandbox.available()
+    assert not ok and why.startswith("bubblewrap is not installed")
+
+
+@pytest.mark.slow
+def test_no_sandbox_grades_and_says_so_on_every_row(tmp_path):
+    from armlab.grading.autograde import grade
+
+    export = tmp_path / "export"
+    export.mkdir()
+    (export / "ann_1_1_statics.ipynb").write_text(
+        (REPO / "solutions" / "statics" / "statics.ipynb").read_text())
+    summary = grade("statics", export, out=tmp_path / "out", progress=False, isolate=False,
+                    workers=1)
+    assert summary["grades"]["ann"]["total"] == 30
+    rows = (tmp_path / "out" / "report.csv").read_text()
+    assert "ann,graded without isolation," in rows
+    assert "GRADED WITHOUT ISOLATION" in (tmp_path / "out" / "report.md").read_text()
