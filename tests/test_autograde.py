@@ -91,17 +91,18 @@ def test_a_held_row_gives_its_reason_and_no_score(graded):
     for login in ("endless", "membomb", "osexit", "channel"):
         assert [rows[login][k] for k in list(corpus.POINTS) + ["total"]] == [""] * (
             len(corpus.POINTS) + 1)
-    report = {(r["student"], r["problem"]): r["detail"] for r in _csv(out / "report.csv")}
-    assert report[("endless", "grading fault")] == (
-        f"force_error_bound (statics.force_error_bound) ran past its CPU limit of {CPU} s")
-    assert report[("membomb", "grading fault")] == (
-        f"push_answer ran past its memory limit of 1536 MiB and was stopped")
-    assert report[("osexit", "grading fault")].startswith(
-        "the notebook's process ended after cell ")
-    assert report[("osexit", "grading fault")].endswith(
-        "(exit status 0) (twice); not graded: torques_for_reported_force, stretched")
-    assert report[("channel", "suspected tampering")].startswith("an unexpected 'result' "
-                                                                "message")
+    report = {}
+    for r in _csv(out / "report.csv"):
+        report.setdefault((r["student"], r["problem"]), set()).add(r["detail"])
+    assert f"force_error_bound (statics.force_error_bound) ran past its CPU limit of {CPU} s" \
+        in report[("endless", "grading fault")]
+    assert report[("membomb", "grading fault")] == {
+        "push_answer ran past its memory limit of 1536 MiB and was stopped"}
+    died = "the notebook's process ended in sign_answer (exit status 0) (twice); not graded: "
+    assert report[("osexit", "grading fault")] == {died + "stretched",
+                                                   died + "torques_for_reported_force"}
+    assert {d.split(":")[0] for d in report[("channel", "suspected tampering")]} == {
+        "an unexpected 'result' message in sign_answer"}
 
 
 def test_honest_students_keep_full_marks_and_their_feedback(graded):

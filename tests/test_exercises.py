@@ -115,7 +115,7 @@ def test_grading_into_a_course_gradebook_keeps_the_rest(tmp_path):
             nb = SET.with_mistake("push_answer", "np.min(", "np.max(")
             (export / "ann_1_1_statics.ipynb").write_text(json.dumps(nb))
         summary = grade("statics", export, out=tmp_path / f"out{round_}", workers=1,
-                        timeout=20, db_url=url, progress=False)
+                        cpu=20, db_url=url, progress=False)
         assert summary["gradebook_issues"] == []
     with Gradebook(url) as gb:
         assert {a.name for a in gb.assignments} == {"earlier", "statics"}

@@ -58,7 +58,7 @@ def export(tmp_path_factory):
 @pytest.fixture(scope="module")
 def sqlite_round(export, tmp_path_factory):
     out = tmp_path_factory.mktemp("sqlite") / "out"
-    grade("statics", export, out=out, workers=2, timeout=20, progress=False, secret=SECRET)
+    grade("statics", export, out=out, workers=2, cpu=20, progress=False, secret=SECRET)
     return out
 
 
@@ -100,7 +100,7 @@ def test_two_concurrent_shards_equal_one_round(pg, export, sqlite_round, tmp_pat
     students = sorted(p.name.split("_")[0] for p in export.iterdir())
     assert {shard_of(s, 2) for s in students} == {1, 2}          # both shards have work
     procs = [_cli("statics", str(export), "--db-url", pg.url, "--shard", f"{k}/2",
-                  "--workers", "1", "--secret", SECRET, "--timeout", "20",
+                  "--workers", "1", "--secret", SECRET, "--cpu", "20",
                   "--out", str(tmp_path / f"shard{k}")) for k in (1, 2)]
     for p in procs:
         out, err = p.communicate(timeout=900)
@@ -140,7 +140,7 @@ def test_a_killed_shard_run_again_leaves_no_duplicate_and_loses_no_one(pg, expor
         written.append(args[7])
     monkeypatch.setattr(gradebook, "_write_student", dies_after_three)
     with pytest.raises(KeyboardInterrupt):
-        grade("statics", export, out=tmp_path / "a", workers=2, timeout=20, progress=False,
+        grade("statics", export, out=tmp_path / "a", workers=2, cpu=20, progress=False,
               secret=SECRET, db_url=pg.url, shard=(1, 1))
     assert sorted(_counts(pg)) == written and not (tmp_path / "a").exists()
     monkeypatch.setattr(gradebook, "_write_student", original)
@@ -148,7 +148,7 @@ def test_a_killed_shard_run_again_leaves_no_duplicate_and_loses_no_one(pg, expor
                  str(tmp_path / "early"))
     _, err = early.communicate(timeout=300)
     assert early.returncode == 2 and "have no grades in the gradebook yet" in err, err
-    grade("statics", export, out=tmp_path / "a", workers=2, timeout=20, progress=False,
+    grade("statics", export, out=tmp_path / "a", workers=2, cpu=20, progress=False,
           secret=SECRET, db_url=pg.url, shard=(1, 1))
     final = _cli("statics", str(export), "--db-url", pg.url, "--finalize", "--out",
                  str(tmp_path / "final"))
@@ -162,7 +162,7 @@ def test_a_killed_shard_run_again_leaves_no_duplicate_and_loses_no_one(pg, expor
 def test_overlapping_shards_do_not_double_count(pg, export, sqlite_round, tmp_path):
     _reset(pg)
     procs = [_cli("statics", str(export), "--db-url", pg.url, "--shard", shard, "--workers",
-                  "1", "--secret", SECRET, "--timeout", "20", "--out", str(tmp_path / name))
+                  "1", "--secret", SECRET, "--cpu", "20", "--out", str(tmp_path / name))
              for name, shard in (("all", "1/1"), ("half", "2/2"))]
     for p in procs:
         _, err = p.communicate(timeout=900)

@@ -203,6 +203,7 @@ class Grading:
         self.nb, self.key, self.limits = nb, key, limits
         self.isolate, self.uid, self.show = isolate, uid, display
         self.faults, self.calls = [], []
+        self.cost = {"runs": 0, "seconds": 0.0, "cpu": 0.0}
         self.checks = []                 # (cell index, spec, ref, cases)
         for index, cell in enumerate(nb.cells):
             if _is_test(cell):
@@ -333,11 +334,15 @@ class Grading:
                 self.faults.append(("grading fault", f"{name} ran past {what} and was stopped"))
 
     def _run(self, plan, build, serve):
-        result = sandbox.run(plan, build, serve=serve, limits=self.limits,
-                             isolate=self.isolate, uid=self.uid)
-        if result.fault and result.fault[0] != "protocol":
+        """One run, and once more if it died (a fault of the machine, maybe)."""
+        for attempt in range(2):
             result = sandbox.run(plan, build, serve=serve, limits=self.limits,
                                  isolate=self.isolate, uid=self.uid)
+            self.cost["runs"] += 1
+            self.cost["seconds"] += result.seconds
+            self.cost["cpu"] += result.cpu
+            if not result.fault or result.fault[0] == "protocol":
+                break
         return result
 
     def verdicts(self, records):
@@ -364,7 +369,8 @@ class Grading:
     def _judge(self, spec, ref, cases, recs):
         show = spec["cases"] == "worked"
         if len(recs) == 1 and recs[0].get("kind") in ("missing", "notcallable"):
-            return ("fail", f"{spec['label']}: {judge.describe_failure(recs[0])}")
+            call = f"{spec['label']}({', '.join(ref.params)})"
+            return ("fail", judge.describe_failure(recs[0], call, call))
         for case, rec in zip(cases, recs):
             if rec.get("kind") == "timeout":
                 self.faults.append(("grading fault", f"{spec['label']} ({ref.quantity}) ran "
@@ -470,7 +476,8 @@ class SandboxExecute(Preprocessor):
         nb.metadata["armlab"] = {"faults": [list(f) for f in sorted(set(grading.faults))],
                                  "armlab_calls": sorted(set(c for c in grading.calls
                                                             if c.startswith("armlab."))),
-                                 "isolated": bool(self.isolate)}
+                                 "isolated": bool(self.isolate),
+                                 "cost": {k: round(v, 3) for k, v in grading.cost.items()}}
         return nb, resources
 
 

@@ -93,29 +93,31 @@ def value_of(rec, name):
         if why.startswith("dtype:"):
             raise CheckFailed(f"{name} is an array of dtype {why[6:]}: expected real numbers")
         raise CheckFailed(f"{name} {_REFUSED.get(why, 'is not a number').format('True/False')}")
-    raise CheckFailed(f"{name}: {describe_failure(rec)}")
+    raise CheckFailed(describe_failure(rec, name))
 
 
-def describe_failure(rec):
-    """What went wrong in a call that returned nothing to judge, in words."""
+def describe_failure(rec, name, call=None):
+    """What went wrong in a call that returned nothing to judge, in words: ``name`` is the
+    call at its case (``f(arm, q) at q = ...``), ``call`` the call alone."""
+    call = call or name.split(" at ")[0]
     kind = rec.get("kind") if isinstance(rec, dict) else None
     if kind == "error":
         kind_name, text = str(rec.get("type", "Exception")), str(rec.get("message", ""))
         if kind_name == "NotImplementedError":
-            return ("not written yet: it still raises NotImplementedError (put your code in "
-                    "place of the line raise NotImplementedError())")
+            return (f"{call} is not written yet: it still raises NotImplementedError (put your "
+                    "code in place of the line raise NotImplementedError())")
         if kind_name == "ArmlabOff":
-            return f"it called armlab: {text}"
+            return f"{call} called armlab: {text}"
         if kind_name == "RecursionError":
-            return "it recursed without end"
-        return f"it raised {kind_name}" + (f": {text}" if text else "")
+            return f"{name} recursed without end"
+        return f"{name} raised {kind_name}" + (f": {text}" if text else "")
     if kind == "timeout":
-        return "it ran past its CPU limit and was stopped"
+        return f"{name} ran past its CPU limit and was stopped"
     if kind == "missing":
-        return "it is not defined: did its cell run without an error?"
+        return f"{call} is not defined: did its cell run without an error?"
     if kind == "notcallable":
-        return f"it is a {rec.get('type', 'value')}, not a function: define it with def"
-    return "the grader could not read what it returned"
+        return f"{call} is a {rec.get('type', 'value')}, not a function: define it with def"
+    return f"the grader could not read what {name} returned"
 
 
 # ---------------------------------------------------------------- comparing

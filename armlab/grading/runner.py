@@ -15,7 +15,8 @@ its ``"outputs"`` when the plan asks for them; ``{"t": "begin", "check": k}`` be
 ``{"t": "call", "name": ..., "args": [...], "kwargs": {...}}`` for a function the grader
 computes (an earlier part's reference, or an armlab function the part allows), answered
 by one line on ``IN``; ``{"t": "result", "check": k, "records": [...]}``;
-``{"t": "done"}``. The student's code can write to these descriptors too; the grader
+``{"t": "done", "cpu": seconds}`` (the CPU the run used, as the runner counts it). The
+student's code can write to these descriptors too; the grader
 treats everything that comes out of the sandbox as untrusted data.
 
 This module imports only the standard library (numpy when a value needs it), so that a
@@ -319,7 +320,9 @@ class Runner:
                 self.send(message)
             else:
                 self.run_check(step)
-        self.send({"t": "done"})
+        times = os.times()
+        self.send({"t": "done", "cpu": times.user + times.system + times.children_user
+                   + times.children_system})
 
 
 _MISSING = object()

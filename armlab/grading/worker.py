@@ -22,13 +22,10 @@ SECRET_ENV = "ARMLAB_GRADING_SECRET"
 
 
 def worker_config(course, *, secret, cpu, memory_mb, max_chars, isolate, uid):
-    from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
-    from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, GetGrades,
-                                        IgnorePattern, LimitOutput, SaveAutoGrades)
+    """The repository's ``nbgrader_config.py`` (which puts
+    :class:`~armlab.grading.execute.SandboxExecute` in place of nbgrader's ``Execute``) for
+    ``course``, with this round's secret and limits."""
     from traitlets.config import Config
-
-    from armlab.grading.execute import SandboxExecute
-    from armlab.grading.outputs import HideHiddenTests, SanitizeFeedback
 
     cfg = load_config(course)
     extra = Config()
@@ -38,14 +35,6 @@ def worker_config(course, *, secret, cpu, memory_mb, max_chars, isolate, uid):
     extra.SandboxExecute.max_chars = int(max_chars)
     extra.SandboxExecute.isolate = bool(isolate)
     extra.SandboxExecute.uid = int(uid)
-    extra.Autograde.autograde_preprocessors = [
-        SandboxExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
-        SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
-    # ClearMetadataPreprocessor would drop the notebook's grading record: keep it
-    extra.ClearMetadataPreprocessor.preserve_nb_metadata_mask = {("armlab",), ("kernelspec",),
-                                                                 ("language_info",)}
-    extra.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTests, SanitizeFeedback,
-                                            CSSHTMLHeaderPreprocessor]
     cfg.merge(extra)
     return cfg
 
