@@ -1,4 +1,5 @@
-"""Grading a class: plain serial nbgrader against the armlab pipeline.
+"""Grading a class: the sandboxed pipeline against the in-kernel one it replaced, and against
+plain serial nbgrader.
 
 Forty submissions of the statics set (honest ones, a quarter with one
 mistake) are graded in the same run by
@@ -114,6 +115,15 @@ def parallel_capacity(seconds=3.0):
     return 2 * one / two
 
 
+PLAIN = ["--Autograde.autograde_preprocessors=['nbgrader.preprocessors.Execute', "
+         "'nbgrader.preprocessors.IgnorePattern', "
+         "'nbconvert.preprocessors.ClearMetadataPreprocessor', "
+         "'nbgrader.preprocessors.LimitOutput', 'nbgrader.preprocessors.SaveAutoGrades', "
+         "'nbgrader.preprocessors.AssignLatePenalties', "
+         "'nbgrader.preprocessors.CheckCellMetadata']"]
+"""nbgrader's own autograde, with its kernel (``nbgrader_config.py`` now runs the sandbox)."""
+
+
 def plain_course(tmp, subs):
     """A course folder for plain nbgrader: the repo's config, its own root and gradebook."""
     course = tmp / "plain"
@@ -154,7 +164,7 @@ def class_section():
         nbg = [str(pathlib.Path(BIN) / "nbgrader")]
         subprocess.run(nbg + ["generate_assignment", "statics", "--force"], cwd=course, env=env,
                        check=True, capture_output=True)
-        w, c, m = measure(nbg + ["autograde", "statics", "--force"], course, env)
+        w, c, m = measure(nbg + ["autograde", "statics", "--force"] + PLAIN, course, env)
         rows.append(("plain nbgrader autograde (serial)", w, c, m))
         w2, c2, m2 = measure(nbg + ["generate_feedback", "statics", "--force"], course, env)
         rows.append(("plain nbgrader autograde + generate_feedback", w + w2, c + c2, max(m, m2)))
@@ -309,7 +319,100 @@ def shards_section():
     return lines
 
 
-SECTIONS = {"class": class_section, "shards": shards_section}
+BASELINE = os.environ.get("BENCH_BASELINE_REV", "d872627")
+"""The last commit whose pipeline ran student code in nbgrader's kernels, in-process."""
+
+
+def sandbox_section():
+    """The sandbox's cost: the class graded by today's pipeline (every notebook in
+    bubblewrap sandboxes, one run per set of allowed functions and one for the feedback)
+    and by the pipeline of ``BASELINE`` (one kernel per notebook, checks in-process)."""
+    env = dict(os.environ)
+    env["PATH"] = BIN + os.pathsep + env.get("PATH", "")
+    env.pop("PYTHONPATH", None)
+    subs = submissions()
+    rows, costs = [], []
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="bench-sandbox-") as tmp:
+        tmp = pathlib.Path(tmp)
+        export = tmp / "export"
+        export.mkdir()
+        for k, (login, nb) in enumerate(subs.items()):
+            (export / f"{login}_{k}_1_statics.ipynb").write_text(json.dumps(nb))
+        old = tmp / "baseline"
+        subprocess.run(["git", "worktree", "add", "--detach", str(old), BASELINE], cwd=REPO,
+                       check=True, capture_output=True)
+        try:
+            # the baseline's own export: the class as its release gave it (the setup cell
+            # of the release it grades against)
+            old_export = tmp / "old-export"
+            old_export.mkdir()
+            sys.path.insert(0, str(old / "tests" / "submissions"))
+            for k, login in enumerate(subs):
+                (old_export / f"{login}_{k}_1_statics.ipynb").write_text(
+                    _baseline_notebook(old, k))
+            base_env = dict(env, PYTHONPATH=str(old))
+            for label, cmd_env, cwd, folder in (("in-kernel pipeline (" + BASELINE + ")",
+                                                 base_env, old, old_export),
+                                                ("sandboxed pipeline (this commit)", env, REPO,
+                                                 export)):
+                out = tmp / label.split()[0]
+                cmd = [PY, "-m", "armlab.grading.autograde", "statics", str(folder),
+                       "--workers", "2", "--out", str(out), "--secret", "bench",
+                       "--keep-work"]
+                w, c, m = measure(cmd, cwd, cmd_env)
+                rows.append((label, w, c, m))
+                if cwd == REPO:
+                    for nb in sorted(out.glob("work/worker*/autograded/*/statics/*.ipynb")):
+                        costs.append(json.loads(nb.read_text())["metadata"]["armlab"]["cost"])
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=REPO,
+                           capture_output=True)
+    load_after = os.getloadavg()
+    runs = sum(c["runs"] for c in costs) / len(costs)
+    per_run = sum(c["seconds"] for c in costs) / sum(c["runs"] for c in costs)
+    cpu_run = sum(c["cpu"] for c in costs) / sum(c["runs"] for c in costs)
+    lines = [
+        "## The sandbox's cost (issue 20)",
+        "",
+        f"{N} submissions of the statics set, two workers, graded by the pipeline of "
+        f"{BASELINE} (student code in one nbgrader kernel per notebook, the checks in-process) "
+        "and by this commit's (no kernel: every notebook run in bubblewrap sandboxes, one "
+        "run per set of armlab functions its parts allow and one for the feedback page, "
+        "judged outside them). CPU is user + sys of the command and the children it waited "
+        "for: a sandbox's processes are counted by its runner (below), not there.",
+        "",
+        "| run | wall (s) | wall / submission (s) | CPU / submission (s) | peak memory (MiB) |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for name, w, c, m in rows:
+        lines.append(f"| {name} | {w:.1f} | {w / N:.2f} | {c / N:.2f} | {m:.0f} |")
+    lines += [
+        "",
+        f"- Throughput, sandboxed against in-kernel: {rows[0][1] / rows[1][1]:.2f}x.",
+        f"- Runs per submission: {runs:.1f}; wall time per run {per_run:.2f} s (start of "
+        f"bubblewrap and Python, numpy, the cut-down armlab, the notebook's cells and "
+        f"checks); CPU per run as its runner counts it: {cpu_run:.2f} s.",
+        f"- Load average (1, 5, 15 min) before: {', '.join(f'{x:.2f}' for x in load_before)}; "
+        f"after: {', '.join(f'{x:.2f}' for x in load_after)}.",
+        "",
+    ]
+    return lines
+
+
+def _baseline_notebook(old, k):
+    """Submission ``k`` of the class, built by the baseline's own corpus (its release)."""
+    code = (f"import json, sys; sys.path.insert(0, {str(old)!r}); "
+            f"sys.path.insert(0, {str(old / 'tests' / 'submissions')!r}); "
+            "import corpus; "
+            f"nb = corpus.SET.with_mistake('push_answer', 'np.min(', 'np.max(') if {k} % 4 == 3 "
+            "else corpus.filled(); print(json.dumps(nb))")
+    out = subprocess.run([PY, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, PYTHONPATH=str(old)))
+    return out.stdout
+
+
+SECTIONS = {"sandbox": sandbox_section, "class": class_section, "shards": shards_section}
 
 
 def main(argv=None):

@@ -30,6 +30,17 @@ def chromium():
 
 
 @pytest.fixture(scope="session")
+def sandboxed():
+    """Skips, with the reason, where grading cannot make its sandbox (no bubblewrap, or
+    no privilege to make namespaces): grading rounds need it."""
+    from armlab.grading.sandbox import available
+
+    ok, why = available()
+    if not ok:
+        pytest.skip(f"no sandbox on this machine: {why}")
+
+
+@pytest.fixture(scope="session")
 def built_book():
     """The book built once per session (``make book``'s command, ``_bookbuild.build_book``).
 

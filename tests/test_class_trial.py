@@ -242,7 +242,7 @@ CLASS = {   # Moodle's names: full names with accents, a late one; a Moodle-flat
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(tmp_path_factory, sandboxed):
     from armlab.grading.autograde import grade
 
     gravity = ExerciseSet("gravity")

@@ -94,7 +94,7 @@ def test_the_set_grades_fairly(tmp_path):
 
 
 @pytest.mark.slow
-def test_grading_into_a_course_gradebook_keeps_the_rest(tmp_path):
+def test_grading_into_a_course_gradebook_keeps_the_rest(tmp_path, sandboxed):
     """--db-url (PostgreSQL in a large course; a SQLite file here): a second round
     replaces this assignment's rows and leaves other assignments and students alone."""
     from nbgrader.api import Gradebook

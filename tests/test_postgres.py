@@ -39,15 +39,17 @@ def pg():
 
 
 @pytest.fixture(scope="module")
-def export(tmp_path_factory):
-    """Eight students: honest, one mistake, constants, one tampering (held for review)."""
+def export(tmp_path_factory, sandboxed):
+    """Eight students: honest, one mistake, constants, one forging a message (held for review)."""
     folder = tmp_path_factory.mktemp("export")
     notebooks = {
         "ann": SET.filled(), "bob": SET.with_mistake("push_answer", "np.min(", "np.max("),
         "cyd": SET.constants(), "dee": SET.filled(), "eve": SET.release(),
         "fay": SET.with_mistake("sign_answer", "-np.asarray", "np.asarray"),
-        "gus": SET.filled(push_answer="check_function.__code__ = (lambda *a: None).__code__\n"
-                          + SET.answer("push_answer")),
+        "gus": SET.filled(push_answer=SET.answer("push_answer") + "\nimport os\n"
+                          "for fd in range(3, 64):\n    try:\n"
+                          "        os.write(fd, b'{\"t\": \"done\"}\\n')\n"
+                          "    except OSError:\n        pass\n"),
         "hal": SET.with_mistake("jacobian_answer", "q[0] + q[1]", "q[1]"),
     }
     for k, (login, nb) in enumerate(sorted(notebooks.items())):

@@ -171,6 +171,17 @@ _MATHJAX_V3 = """<!-- MathJax, served from the feedback folder (no CDN) -->
 <script src="%s"></script>
 <script defer src="%s"></script>"""
 _INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>.*?</script>", re.S | re.I)
+_URL_ATTRIBUTE = re.compile(r"""\b(href|src|action|formaction|xlink:href)\s*=\s*(["'])(.*?)\2""",
+                            re.S | re.I)
+
+
+def _inert_url(match):
+    """A link's address, unless it is one a browser would run (``javascript:``, ``data:``,
+    ``vbscript:``; whitespace and control characters are ignored, as browsers do)."""
+    value = re.sub(r"[\x00-\x20]", "", html.unescape(match.group(3))).lower()
+    if value.startswith(("javascript:", "vbscript:", "data:text/html")):
+        return f'{match.group(1)}={match.group(2)}#{match.group(2)}'
+    return match.group(0)
 
 
 def local_mathjax():
@@ -193,6 +204,7 @@ def polish_feedback(text, titles):
         text = text.replace(f'<a href="#{gid}">Test cell</a>',
                             f'<a href="#{gid}">{html.escape(title)}</a>')
     text = _INLINE_SCRIPT.sub("", _MATHJAX_V2.sub("<!-- mathjax -->", text, count=1))
+    text = _URL_ATTRIBUTE.sub(_inert_url, text)
     text = text.replace("<!-- mathjax -->", _MATHJAX_V3 % (MATHJAX_CONFIG, MATHJAX), 1)
     meta = f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
     return re.sub(r"<head([^>]*)>", lambda m: f"<head{m.group(1)}>\n{meta}", text, count=1)

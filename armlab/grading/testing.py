@@ -301,7 +301,13 @@ class ExerciseSet:
         the armlab function answering the part. Fails listing every problem.
         """
         from armlab.grading.autograde import grade
+        from armlab.grading.sandbox import available
 
+        ok, why = available()
+        if not ok:
+            import pytest
+
+            pytest.skip(f"no sandbox on this machine: {why}")
         tmp_path = pathlib.Path(tmp_path)
         missing = [key for key, part in self.parts().items()
                    if not any(a in mistakes for a in part["answers"])]
