@@ -22,6 +22,8 @@ A passing check prints one line (``✓ jacobian(arm, q) gives the book's value a
 ``AssertionError`` whose message is all the notebook shows.
 """
 
+import warnings
+
 import armlab
 from armlab.grading import judge
 from armlab.grading.cases import ArmData, decode, encode
@@ -52,8 +54,8 @@ def _off(name):
 
 class _Checking:
     """While a student's function is checked: the names the part does not allow switched
-    off in the ``armlab`` namespace, and earlier parts' functions replaced by their
-    references in the function's globals (no cascades)."""
+    off in the ``armlab`` namespace, earlier parts' functions replaced by their references
+    in the function's globals (no cascades), and warnings silenced (as when graded)."""
 
     def __init__(self, ref, func):
         self.allowed = {a.split(".")[0] for a in ref.allow}
@@ -62,6 +64,9 @@ class _Checking:
         self.saved, self.swapped = {}, {}
 
     def __enter__(self):
+        self.warnings = warnings.catch_warnings()
+        self.warnings.__enter__()
+        warnings.simplefilter("ignore")           # as when graded: nine cases, nine warnings
         arms = {"PlanarArm", "tabletop_arm", "rod_arm", "statics_arm"}
         for name in armlab.__all__:
             if name not in self.allowed and name not in arms:
@@ -74,6 +79,7 @@ class _Checking:
         return self
 
     def __exit__(self, *exc):
+        self.warnings.__exit__(*exc)
         for name, value in self.saved.items():
             setattr(armlab, name, value)
         for key, value in self.swapped.items():
@@ -127,6 +133,7 @@ def check_function(func, quantity, cases="worked", *, name=None):
         _fail(f"{label} is not a function: define it with def")
     show = cases == "worked"
     selected = ref.cases(cases) if isinstance(cases, str) else list(cases)
+    recs = []
     for case in selected:
         args = student_args(encode(ref.arguments(case)))
         with _Checking(ref, func):
@@ -134,9 +141,18 @@ def check_function(func, quantity, cases="worked", *, name=None):
                 rec = record(func(*args))
             except Exception as exc:                          # noqa: BLE001
                 rec = record(error=exc)
+        if ref.is_design:
+            recs.append(rec)
+            continue
         message = judge.verdict(ref, case, rec, show=show, label=label)
         if message:
             _fail(message)
+    if ref.is_design:
+        fraction, message = judge.design_result(ref, selected, recs, show=show, label=label)
+        if fraction < 1.0:
+            _fail(message)
+        _passed(message)
+        return
     _passed(judge.passed(ref, selected, "worked" if show else "fresh", label))
 
 

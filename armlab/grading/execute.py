@@ -368,6 +368,12 @@ class Grading:
 
     def _judge(self, spec, ref, cases, recs):
         show = spec["cases"] == "worked"
+        if ref.is_design and not any(r.get("kind") == "timeout" for r in recs) \
+                and len(recs) == len(cases):
+            fraction, message = judge.design_result(ref, cases, recs, show=show,
+                                                    label=spec["label"])
+            kind = "pass" if fraction >= 1.0 else "fail" if fraction <= 0.0 else "partial"
+            return (kind, message, fraction)
         if len(recs) == 1 and recs[0].get("kind") in ("missing", "notcallable"):
             call = f"{spec['label']}({', '.join(ref.params)})"
             return ("fail", judge.describe_failure(recs[0], call, call))
@@ -419,20 +425,29 @@ def clean_outputs(outputs, max_chars):
     return [from_dict(o) for o in out]
 
 
-def test_outputs(verdicts):
+def test_outputs(verdicts, points):
     """A test cell's outputs from its checks' verdicts: a line per passing check, and an
-    error output for the first failure or fault (which nbgrader scores zero)."""
+    error output for the first failure or fault (which nbgrader scores zero); a design
+    met in part gives its words and the points it earns (nbgrader's partial credit: the
+    cell's value)."""
     from nbformat import from_dict
 
-    lines, bad = [], None
-    for kind, message in verdicts:
+    lines, bad, share = [], None, None
+    for kind, message, *fraction in verdicts:
         if kind == "pass":
             lines.append(judge.wrap(judge.PASSED_MARK + message))
+        elif kind == "partial" and bad is None:
+            lines.append(judge.wrap(judge.FAILED_MARK + message))
+            share = fraction[0] if share is None else min(share, fraction[0])
         elif bad is None:
             bad = (kind, message)
     out = []
     if lines:
         out.append({"output_type": "stream", "name": "stdout", "text": "\n".join(lines) + "\n"})
+    if share is not None and bad is None:
+        earned = round(share * float(points), 2)
+        out.append({"output_type": "execute_result", "execution_count": None, "metadata": {},
+                    "data": {"text/plain": f"{earned:g}"}})
     if bad:
         text = judge.wrap(bad[1], judge.WIDTH - len(judge.FAILED_MARK))
         ename = "CheckFailed" if bad[0] == "fail" else "GradingFault"
@@ -470,7 +485,8 @@ class SandboxExecute(Preprocessor):
                 continue
             cell.execution_count = None
             if _is_test(cell):
-                cell.outputs = test_outputs(verdicts.get(index, []))
+                cell.outputs = test_outputs(verdicts.get(index, []),
+                                            _nbgrader(cell).get("points", 0))
             else:
                 cell.outputs = clean_outputs(outputs.get(index, []), self.max_chars)
         nb.metadata["armlab"] = {"faults": [list(f) for f in sorted(set(grading.faults))],

@@ -259,6 +259,43 @@ def verdict(ref, case, rec, *, show, label=None):
     return compare(ref, args, value, ref.function(*args), call, where, show)
 
 
+def design_verdict(ref, case, rec, *, label=None):
+    """What a student's design does on one case: ``(fraction of the spec met, words)``;
+    an answer that is not numbers, or a judge that cannot run it, meets none of it."""
+    args = ref.arguments(case)
+    call = f"{label or ref.quantity.rsplit('.', 1)[-1]}({', '.join(ref.params)})"
+    where = describe(case, ref.params, dict(ref.units))
+    try:
+        value = value_of(rec, f"{call} at {where}")
+    except CheckFailed as failed:
+        return 0.0, str(failed)
+    try:
+        fraction, words = ref.function(*args, value)
+    except (ArithmeticError, ValueError, TypeError, IndexError) as exc:
+        return 0.0, f"{call} at {where}: the design could not be tried ({exc})"
+    fraction = min(1.0, max(0.0, float(fraction)))
+    return fraction, f"{call} at {where}: {words}"
+
+
+def design_result(ref, cases, recs, *, show, label=None):
+    """A design part's check over its cases: ``(fraction, message)``, the fraction the mean
+    over the cases; the message says, for each case that missed the spec, what failed
+    (and, for the visible check, what the design did even when it met the spec)."""
+    fractions, words = [], []
+    for case, rec in zip(cases, recs):
+        fraction, text = design_verdict(ref, case, rec, label=label)
+        fractions.append(fraction)
+        if fraction < 1.0 or show:
+            words.append(text)
+    fraction = sum(fractions) / len(cases) if cases else 0.0
+    if fraction >= 1.0 and not show:
+        call = f"{label or ref.quantity.rsplit('.', 1)[-1]}({', '.join(ref.params)})"
+        return 1.0, f"{call} meets the spec at all {len(cases)} cases checked"
+    head = (f"meets {sum(f >= 1.0 for f in fractions)} of {len(cases)} cases' spec "
+            f"({fraction:.0%} of the points)" if len(cases) > 1 else "")
+    return fraction, "\n".join(([head] if head else []) + words)
+
+
 def passed(ref, cases, which, label=None):
     """The one line a passing check prints."""
     call = f"{label or ref.quantity.rsplit('.', 1)[-1]}({', '.join(ref.params)})"

@@ -191,6 +191,55 @@ class ExerciseSet:
         return np.asarray(worked_value(name if "." in name else f"{self.chapter}.{name}", index))
 
     # ------------------------------------------------------------ checking
+    def visible_outcomes(self, mistakes):
+        """``{answer cell: message or "pass"}``: each seeded mistake put into the solution
+        (its answer cells run in order, as a student's notebook would) and the part's
+        visible check run on it, in this process."""
+        import numpy as np
+
+        import armlab as al
+        from armlab.grading import check_function
+
+        functions = self.checked_functions()
+        out = {}
+        for answer_id, (old, new, _hint) in sorted(mistakes.items()):
+            if answer_id not in functions:
+                continue                                # a choice: its visible check is its form
+            namespace = {"np": np, "al": al, "__name__": "__main__"}
+            for cell in self.source()["cells"]:
+                meta = _meta(cell)
+                if meta.get("grade_id") == "setup":
+                    exec(compile(_source(cell), "setup", "exec"), namespace)
+                elif meta.get("solution") and cell["cell_type"] == "code":
+                    text = self.answer(meta["grade_id"])
+                    if meta["grade_id"] == answer_id:
+                        text = text.replace(old, new)
+                    try:
+                        exec(compile(text, meta["grade_id"], "exec"), namespace)
+                    except Exception:                    # noqa: BLE001  (a stub, a choice)
+                        pass
+            name, quantity = functions[answer_id]
+            try:
+                check_function(namespace[name], quantity, "worked")
+                out[answer_id] = "pass"
+            except AssertionError as exc:
+                out[answer_id] = " ".join(str(exc).split())
+        return out
+
+    def assert_visible_checks_catch(self, mistakes):
+        """Every listed mistake of a function part fails that part's visible check (a
+        student learns of it before handing in), with the mistake's hint."""
+        problems = []
+        for answer_id, text in self.visible_outcomes(mistakes).items():
+            hint = mistakes[answer_id][2]
+            if text == "pass":
+                problems.append(f"{answer_id}: the visible check passes the mistake "
+                                f"{mistakes[answer_id][1]!r}")
+            elif " ".join(hint.split()) not in text:
+                problems.append(f"{answer_id}: the visible check fails without the hint "
+                                f"{hint!r}: {text}")
+        assert problems == [], "\n".join(problems)
+
     def assert_meets_the_standard_on_paper(self, mistakes, calls, *, parts, points):
         """The set's shape, read from the source notebook, against the exercise standard.
 

@@ -260,6 +260,13 @@ def cases():
     out["extra"] = (filled(), {"scratch.py": b"print('hello')\n"}, FULL, {"extra file"})
     out["misnamed"] = ("statics (1).ipynb", {}, FULL, {"wrongly named notebook"})
 
+    # scipy is in the runtime set: an answer that uses it grades like any other
+    nb = filled()
+    set_answer(nb, "error_answer", _answer("error_answer").replace(
+        "np.linalg.solve(J.T, corners.T)", "scipy.linalg.solve(J.T, corners.T)").replace(
+        "    J = jacobian(arm, q)", "    import scipy.linalg\n    J = jacobian(arm, q)"))
+    out["scipy"] = (nb, {}, FULL, set())
+
     # past a limit: never a grade without a human (the row is held for review)
     nb = filled()
     set_answer(nb, "error_answer", ENDLESS)
@@ -347,7 +354,7 @@ def build(folder):
 def honest():
     """Logins whose notebooks play no trick: graded fully on what they did."""
     return {"ref", "blank", "wrongsign", "onewrongentry", "copier", "testpass", "testdeleted",
-            "retyped", "dupids", "bigoutput", "widget", "extra", "misnamed", "syntax"}
+            "retyped", "dupids", "bigoutput", "widget", "extra", "misnamed", "syntax", "scipy"}
 
 
 def copy_nb(nb):

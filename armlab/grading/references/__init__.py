@@ -36,30 +36,34 @@ import os as _os
 
 from armlab.grading.cases import ArmData, Case
 
-__all__ = ["reference", "Reference", "lookup", "quantities", "chapters", "chapter", "ArmData",
-           "Case"]
+__all__ = ["reference", "design", "Reference", "lookup", "quantities", "chapters", "chapter",
+           "ArmData", "Case"]
 
 _REGISTRY = {}
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
 
 class Reference:
-    """One graded quantity: its pure-Python function and what its checks need.
+    """One graded quantity: its function and what its checks need.
 
-    Built by :func:`reference`; calling it calls the function.
+    Built by :func:`reference` (the function computes the expected value) or
+    :func:`design` (the function judges a student's design: ``is_design``); calling it
+    calls the function.
     """
 
     __slots__ = ("quantity", "function", "params", "worked", "fresh_cases", "fresh_sets",
-                 "mistakes", "allow", "uses", "rtol", "atol", "units", "advice", "_open")
+                 "mistakes", "allow", "uses", "rtol", "atol", "units", "advice", "is_design",
+                 "_open")
 
-    def __init__(self, function, quantity, worked, allow, uses, rtol, atol, units, advice):
+    def __init__(self, function, quantity, worked, allow, uses, rtol, atol, units, advice,
+                 is_design=False):
         code = function.__code__
-        params = tuple(code.co_varnames[:code.co_argcount])
+        params = tuple(code.co_varnames[:code.co_argcount - (1 if is_design else 0)])
         worked = (worked,) if isinstance(worked, Case) else tuple(worked)
         values = dict(quantity=quantity, function=function, params=params, worked=worked,
                       fresh_cases=None, fresh_sets={}, mistakes=[], allow=tuple(allow),
                       uses=dict(uses or {}), rtol=float(rtol), atol=float(atol),
-                      units=dict(units or {}), advice=advice, _open=True)
+                      units=dict(units or {}), advice=advice, is_design=is_design, _open=True)
         for key, value in values.items():
             object.__setattr__(self, key, value)
         for case in worked:
@@ -179,13 +183,34 @@ def reference(function=None, *, worked=(), allow=(), uses=None, rtol=1e-6, atol=
     advice : str, optional
         What to look at when a value is wrong and no mistake matches.
     """
+    return _register(function, worked=worked, allow=allow, uses=uses, rtol=rtol, atol=atol,
+                     units=units, advice=advice)
+
+
+def design(function=None, *, worked=(), allow=(), uses=None, units=None, advice=None):
+    """Register a design part: the student's function returns a design (gains, a step, a
+    duration, poses), and ``function(*case arguments, answer) -> (fraction, words)`` judges
+    what that design does on the case against the part's spec.
+
+    ``fraction`` is 1 when the design meets the whole spec, 0 when it meets none of it,
+    between for a design that nearly meets it; ``words`` say what the design did, and
+    which part of the spec failed by how much ("settles in 0.62 s, the spec is 0.5 s").
+    The part's points follow the mean fraction over its cases. Several designs can be
+    right: nothing compares the answer with one number. The other arguments are those of
+    :func:`reference`; ``answer`` is what the student's function returned, as numbers.
+    """
+    return _register(function, worked=worked, allow=allow, uses=uses, rtol=0.0, atol=0.0,
+                     units=units, advice=advice, is_design=True)
+
+
+def _register(function, **options):
     def decorate(f):
         module = f.__module__
         chapter = module.rsplit(".", 1)[-1]
         quantity = f"{chapter}.{f.__name__}"
         if quantity in _REGISTRY:
             raise ValueError(f"reference {quantity} is defined twice")
-        ref = Reference(f, quantity, worked, allow, uses, rtol, atol, units, advice)
+        ref = Reference(f, quantity, **options)
         _REGISTRY[quantity] = ref
         return ref
 

@@ -5,7 +5,7 @@ two-link closed forms written out (``M`` from the links' inertias, ``c`` from
 ``h = m2 L1 lc2 sin q2``, ``g`` as minus the work of gravity on the centres of
 mass, friction ``G^2 B qd + G Tc sign(qd)``), the control laws of the chapter,
 and Newton's method for a rest pose. The arms' data come from the chapter's
-preset, the table-top arm of seed 000.
+preset, the table-top arm.
 """
 
 from armlab import tabletop_arm
@@ -18,7 +18,7 @@ MODEL = ArmData.from_arm(tabletop_arm(damping=0.016),
 LOADED = ArmData.from_arm(tabletop_arm(damping=0.02).with_payload(0.5),
                           "the chapter's arm with 0.5 kg in its gripper")
 START, END = (-45.0, 90.0), (60.0, -30.0)
-"""Seed 000's move [deg]."""
+"""The chapter's move [deg]."""
 KP, KD, KI = [60.0, 30.0], [4.0, 1.5], [60.0, 30.0]
 """The chapter's PID-family gains."""
 CT_KP, CT_KD = [400.0, 400.0], [40.0, 40.0]

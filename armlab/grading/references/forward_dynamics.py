@@ -17,9 +17,9 @@ _friction, _gravity, _mass, _points, _velocity, _with = (
     getattr(chapter("inverse_dynamics"), name)
     for name in ("_friction", "_gravity", "_mass", "_points", "_velocity", "_with"))
 
-ARM = ArmData.from_arm(tabletop_arm(damping=0.02), "seed 000's table-top arm")
+ARM = ArmData.from_arm(tabletop_arm(damping=0.02), "the chapter's table-top arm")
 """The chapter's arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods, friction 0.02 N m s/rad."""
-RIGID = ArmData.from_arm(tabletop_arm(), "seed 000's table-top arm without friction")
+RIGID = ArmData.from_arm(tabletop_arm(), "the table-top arm without friction")
 
 
 def _other_arms(rng):
@@ -139,7 +139,7 @@ def _fall(arm, q0, duration, h, extra=0):
 
 
 @reference(worked=Case(arm=ARM, q0=deg(30, 45), duration=0.25, h=1e-4,
-                       label="seed 000's fall of Example 3, 0.25 s in steps of 0.1 ms"),
+                       label="the fall of Example 3, 0.25 s in steps of 0.1 ms"),
            uses={"semi_implicit_step": semi_implicit_step}, atol=1e-9,
            units={"return": "deg"},
            advice="start at rest, take round(duration / h) steps with zero torque, and return "
@@ -176,7 +176,7 @@ def _energy(arm, q, qd, kinetic_half=0.5, potential_sign=1.0):
 
 
 @reference(worked=Case(arm=ARM, q=deg(30, 45), qd=[0.0, 0.0],
-                       label="the start of seed 000's fall, at rest"),
+                       label="the start of Example 3's fall, at rest"),
            allow=("mass_matrix", "com_positions"),
            advice="E = qd^T M qd / 2 - sum_i m_i gravity . c_i, with c_i the centre of mass of "
                   "link i; zero potential at the shoulder's height")

@@ -4,7 +4,7 @@ Pure Python, independent of armlab's code (the tests compare both routes): the
 potential energy and its derivatives written out link by link, Newton's method
 for the PD sag, and the least-squares fit by its normal equations. The arms'
 data come from the chapter's presets; the worked identification runs are the
-chapter's own draw (``armlab.holding_runs`` with seed 67), read once at import
+chapter's own draw (``armlab.holding_runs``), read once at import
 as plain lists.
 """
 
@@ -13,9 +13,9 @@ from armlab.grading.purepy import cos, deg, dot, hypot, neg, sin, solve, sub
 from armlab.grading.references import ArmData, Case, reference
 
 ARM = ArmData.from_arm(tabletop_arm(), "the chapter's table-top arm")
-"""Seed 000's arm: rods of 0.30 m / 2.0 kg and 0.25 m / 1.0 kg."""
+"""The table-top arm: rods of 0.30 m / 2.0 kg and 0.25 m / 1.0 kg."""
 RODS = ArmData.from_arm(rod_arm(), "the chapter's two 1 m rods")
-"""Seed 002's arm: two 1 m, 1 kg rods."""
+"""The unit rods: two 1 m, 1 kg rods."""
 
 
 def _book_runs():
@@ -210,7 +210,7 @@ def _gains(rng, arm):
 
 
 @reference(worked=Case(arm=ARM, q=deg(30, 45), kp=[60.0, 30.0],
-                       label="seed 000's PD, Kp = (60, 30) N m/rad, holding the worked pose"),
+                       label="the chapter's PD, Kp = (60, 30) N m/rad, holding the worked pose"),
            allow=("gravity_torques", "gravity_stiffness"), rtol=1e-6, atol=1e-9,
            units={"return": "deg"},
            advice="at rest the PD's torque Kp e holds the arm at the pose it has, q - e: solve "
@@ -287,7 +287,7 @@ def _noisy_run(rng, arm, poses, noise):
 
 
 @reference(worked=Case(q=BOOK_Q, tau=BOOK_TAU,
-                       label="the chapter's empty run (20 poses, seed 67)"),
+                       label="the chapter's empty run of 20 poses"),
            rtol=1e-6, atol=1e-9,
            advice="stack two rows per pose, (cos q1, cos(q1 + q2)) for the shoulder and "
                   "(0, cos(q1 + q2)) for the elbow, and solve the least-squares problem")
@@ -348,7 +348,7 @@ def _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, lever=None, weight=T
 
 @reference(worked=Case(arm=ARM, q_empty=BOOK_Q, tau_empty=BOOK_TAU, q_loaded=BOOK_Q_LOADED,
                        tau_loaded=BOOK_TAU_LOADED,
-                       label="the chapter's two runs (seed 67), empty and with 0.5 kg"),
+                       label="the chapter's two runs of 20 poses, empty and with 0.5 kg"),
            uses={"fit_gravity_parameters": fit_gravity_parameters},
            units={"q_empty": "deg", "q_loaded": "deg", "tau_empty": "N m", "tau_loaded": "N m"},
            rtol=1e-6, atol=1e-9,

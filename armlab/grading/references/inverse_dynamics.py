@@ -12,7 +12,7 @@ from armlab.grading.purepy import cos, deg, matvec, sin
 from armlab.grading.references import ArmData, Case, reference
 
 RODS = ArmData.from_arm(rod_arm(), "the chapter's unit rods")
-"""Seeds 001 and 002's arm: two 1 m rods of 1 kg, uniform."""
+"""The unit rods: two 1 m rods of 1 kg, uniform."""
 TABLE_TOP = ArmData.from_arm(tabletop_arm(), "the table-top arm of Example 4")
 
 
@@ -329,7 +329,7 @@ def _recursion(arm, q, qd, qdd, base_sign=1.0, centripetal=-1.0, pass_moment=Tru
 
 
 @reference(worked=Case(arm=TABLE_TOP, q=deg(30, 45), qd=[1.0, 2.0], qdd=[3.0, -2.0],
-                       label="seed 000's worked instant of Example 4"),
+                       label="the worked instant of Example 4"),
            advice="outwards: each link's angular and linear accelerations, the base moving up "
                   "at g0; inwards: f_i = m_i a_ci + f_(i+1), n_i = I_i wd_i + r_ci x m_i a_ci "
                   "+ n_(i+1) + r_(i,i+1) x f_(i+1), tau_i = n_i")

@@ -12,7 +12,7 @@ from armlab.grading.purepy import (cos, deg, det2, matvec, neg, perp, pi, sin, s
 from armlab.grading.references import ArmData, Case, reference
 
 ARM = ArmData.from_arm(statics_arm(), "the chapter's arm")
-"""Seed 003's arm: L = (0.5, 0.4) m."""
+"""The chapter's arm: L = (0.5, 0.4) m."""
 
 
 WALL = Case(arm=ARM, q=deg(30, 60), label="the wall pose of Example 1")

@@ -14,11 +14,11 @@ from armlab.grading.purepy import cos, deg, inf, matvec, pi, sin, solve, sqrt
 from armlab.grading.references import ArmData, Case, reference
 
 RODS = ArmData.from_arm(rod_arm(), "the chapter's unit rods")
-"""Seed 001's arm: two 1 m, 1 kg uniform rods."""
+"""The unit rods: two 1 m, 1 kg uniform rods."""
 FLAT_RODS = ArmData.from_arm(rod_arm(gravity=0.0), "the unit rods without gravity")
 TABLE_TOP = ArmData.from_arm(tabletop_arm(), "the table-top arm")
-"""Seed 000's arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods."""
-SEED000_MOVE = ([-45.0 * pi / 180.0, 90.0 * pi / 180.0], [60.0 * pi / 180.0, -30.0 * pi / 180.0])
+"""The table-top arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods."""
+BOOK_MOVE = ([-45.0 * pi / 180.0, 90.0 * pi / 180.0], [60.0 * pi / 180.0, -30.0 * pi / 180.0])
 
 
 def _with(arm, label=None, **changes):
@@ -354,8 +354,8 @@ def _floor(arm, q_start, q_end):
     return top
 
 
-@reference(worked=Case(arm=TABLE_TOP, q_start=SEED000_MOVE[0], q_end=SEED000_MOVE[1],
-                       limit=[8.0, 2.0], label="Example 3, seed 000's move under (8, 2) N m"),
+@reference(worked=Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1],
+                       limit=[8.0, 2.0], label="Example 3's move under (8, 2) N m"),
            allow=("quintic", "Quintic", "inverse_dynamics", "gravity_torques", "torque_parts",
                   "mass_matrix", "coriolis_torques"),
            rtol=1e-4,
@@ -564,7 +564,7 @@ def _friction_coulomb_squared(arm, qd):
     return _friction(arm, qd, coulomb_power=2)
 
 
-@joint_friction.mistake("that is the friction torque itself, as seed 004's library returns it; "
+@joint_friction.mistake("that is the friction torque itself, as Robotics Toolbox for Python returns it; "
                         "the book's term is what the motor spends to overcome it, with the sign "
                         "of qd")
 def _friction_library_sign(arm, qd):

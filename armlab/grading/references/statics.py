@@ -11,7 +11,7 @@ from armlab.grading.purepy import (cos, deg, inf, matvec, neg, norm, pi, sin,
 from armlab.grading.references import ArmData, Case, chapter, reference
 
 ARM = ArmData.from_arm(statics_arm(), "the chapter's arm")
-"""Seed 003's arm: L = (0.5, 0.4) m, m = (3.0, 2.0) kg, centres of mass (0.25, 0.20) m."""
+"""The chapter's arm: L = (0.5, 0.4) m, m = (3.0, 2.0) kg, centres of mass (0.25, 0.20) m."""
 
 
 WALL = Case(arm=ARM, q=deg(30, 60), label="the wall pose of Example 1")

@@ -1,0 +1,69 @@
+"""Design parts: a student's design judged by what it does, with partial credit.
+
+A toy design part (a gain that must bring a first-order loop's time constant under a
+bound) registered for the test: several designs pass, a near miss earns part of the
+points in the grader's outputs (nbgrader's partial credit), and the words say what
+failed and by how much.
+"""
+
+import nbformat
+import pytest
+from nbgrader.utils import determine_grade
+
+from armlab.grading import check_function, execute, judge
+from armlab.grading.cases import Case
+from armlab.grading.references import _REGISTRY, Reference, lookup
+
+
+def settle(inertia, bound, answer):
+    """The gain kp gives the loop inertia * x' = -kp x a time constant inertia / kp [s]:
+    full marks within the bound, half at up to twice it, none beyond."""
+    tau = inertia / answer if answer > 0 else float("inf")
+    if tau <= bound:
+        return 1.0, f"the time constant is {tau:.3g} s, within {bound:g} s"
+    return (0.5 if tau <= 2 * bound else 0.0), (
+        f"the time constant is {tau:.3g} s, {tau - bound:.3g} s over the spec of {bound:g} s")
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    ref = Reference(settle, "toy.settle", worked=Case(inertia=2.0, bound=0.1, label="the book's"),
+                    allow=(), uses=None, rtol=0.0, atol=0.0, units={"bound": "s"},
+                    advice=None, is_design=True)
+    object.__setattr__(ref, "fresh_cases", lambda rng: [Case(inertia=1.0, bound=0.1),
+                                                        Case(inertia=4.0, bound=0.1)])
+    monkeypatch.setitem(_REGISTRY, "toy.settle", ref)
+    return ref
+
+
+def test_several_designs_pass_and_say_what_they_did(toy, capsys):
+    for gain in (25.0, 40.0, 1000.0):
+        check_function(lambda inertia, bound, g=gain: g * inertia / 2.0, "toy.settle", "worked",
+                       name="gain")
+    first = capsys.readouterr().out.split("\u2713 ")[1]
+    assert " ".join(first.split()) == (
+        "gain(inertia, bound) at the book's (inertia = 2, bound = 0.1 s): the time "
+        "constant is 0.08 s, within 0.1 s")
+
+
+def test_a_near_miss_says_by_how_much(toy):
+    with pytest.raises(AssertionError) as info:
+        check_function(lambda inertia, bound: 15.0, "toy.settle", "fresh", name="gain")
+    assert " ".join(str(info.value).split()) == (
+        "meets 1 of 2 cases' spec (50% of the points) gain(inertia, bound) at inertia = 4, "
+        "bound = 0.1 s: the time constant is 0.267 s, 0.167 s over the spec of 0.1 s")
+
+
+def test_the_grader_gives_partial_credit(toy):
+    ref = lookup("toy.settle")
+    cases = ref.cases("fresh", key="")
+    recs = [{"kind": "value", "value": 25.0}, {"kind": "value", "value": 25.0}]
+    fraction, message = judge.design_result(ref, cases, recs, show=False, label="gain")
+    assert fraction == 0.75
+    cell = nbformat.v4.new_code_cell("", metadata={"nbgrader": {
+        "grade": True, "solution": False, "points": 4, "grade_id": "t"}})
+    cell.outputs = execute.test_outputs([("partial", message, fraction)], 4)
+    assert determine_grade(cell) == (3.0, 4.0)
+    cell.outputs = execute.test_outputs([("fail", "nothing met", 0.0)], 4)
+    assert determine_grade(cell) == (0, 4.0)
+    assert judge.design_result(ref, cases, [{"kind": "none"}] * 2, show=False)[0] == 0.0
