@@ -10,7 +10,7 @@ Four questions, one section each:
 * **Time scaling.** :func:`shortest_duration` finds the fastest quintic
   rest-to-rest move between two poses that stays within the limits, and where
   along the move the limit binds.
-* **Static limits.** :func:`payload_capacity` (per joint, seed 004's meaning),
+* **Static limits.** :func:`payload_capacity` (per joint, as Robotics Toolbox for Python defines it),
   :func:`pose_capacity` (the pose's payload and the joint that limits it) and
   :func:`capacity_map` (over a grid of joint angles).
 * **Gears.** :class:`Motor` and :func:`reflect_motor` refer a motor's torque,
@@ -106,8 +106,9 @@ def scale_torques(tau, limit):
 
     Examples
     --------
-    Seed 001's horizontal request under 20 N m: every joint gets the same
-    factor, 20 / 22.286667 = 0.897397:
+    The request of the two 1 m, 1 kg rods held horizontal, asked for
+    qdd = (1, 0) under 20 N m: every joint gets the same factor,
+    20 / 22.286667 = 0.897397:
 
     >>> scale_torques([22.286667, 5.738333], 20).round(6)
     array([20.      ,  5.149566])
@@ -143,7 +144,7 @@ def realized_acceleration(arm, q, qd, qdd_request, limit, tip_force=None, policy
         Torque limits, as in :func:`clip_torques` [N m].
     tip_force : (..., 2) array_like, optional
         Force the tip applies to the environment [N]. A force the environment
-        applies to the arm (seed 001's ``F``) is ``-tip_force``.
+        applies to the arm (a support pushing on the tip) is ``-tip_force``.
     policy : {"clip", "scale"}
         ``"clip"``: each joint clipped on its own (:func:`clip_torques`);
         ``"scale"``: the whole vector shortened (:func:`scale_torques`).
@@ -159,7 +160,8 @@ def realized_acceleration(arm, q, qd, qdd_request, limit, tip_force=None, policy
 
     Examples
     --------
-    Seed 001: the horizontal rods asked for qdd = (1, 0) under a 20 N m limit.
+    The two 1 m, 1 kg rods, horizontal and still, asked for qdd = (1, 0) under a
+    20 N m limit.
     The shoulder clips and accelerates backwards; the elbow swings:
 
     >>> from armlab import rod_arm
@@ -185,7 +187,8 @@ def payload_capacity(arm, q, limit, tip_force=None):
     """How many units of a tip load each joint can hold, on top of the arm's own weight.
 
     Per joint, the largest ``k >= 0`` with ``g(q) + k J^T F`` inside the
-    torque limits (seed 004's meaning). With the default ``F``, the support
+    torque limits (the meaning of ``payload_capacity`` in Robotics Toolbox for
+    Python's documentation, with ``inf`` and ``nan`` as there). With the default ``F``, the support
     of a 1 kg mass against gravity, the answer is in kilograms.
 
     Parameters
@@ -209,7 +212,7 @@ def payload_capacity(arm, q, limit, tip_force=None):
 
     Examples
     --------
-    Seed 001's horizontal rods with 25 N m motors:
+    The two 1 m, 1 kg rods held horizontal with 25 N m motors:
 
     >>> from armlab import rod_arm
     >>> payload_capacity(rod_arm(), [0, 0], 25).round(4)
@@ -257,7 +260,7 @@ def pose_capacity(arm, q, limit, tip_force=None):
 
     Examples
     --------
-    The horizontal rods of seed 001: the shoulder limits at 25 N m, and at
+    The two 1 m, 1 kg rods held horizontal: the shoulder limits at 25 N m, and at
     15 N m it cannot hold the arm at all:
 
     >>> from armlab import rod_arm
@@ -320,7 +323,7 @@ def capacity_map(arm, q1, q2, limit, tip_force=None):
 
     Examples
     --------
-    Seed 000's table-top arm with (8, 2) N m motors, shoulder level or
+    The table-top arm with (8, 2) N m motors, shoulder level or
     raised 45 deg, elbow straight or bent 90 deg:
 
     >>> from armlab import tabletop_arm
@@ -413,7 +416,8 @@ class JointDrive(NamedTuple):
         """Torque the motor spends overcoming its own friction at joint speed ``qd`` [N m].
 
         ``G^2 B qd + G Tc sign(qd)``, the book's sign (with ``qd``). A library
-        that reports the friction torque itself (seed 004) gives the negative.
+        that reports the friction torque itself (Robotics Toolbox for Python's
+        ``friction``) gives the negative.
 
         Examples
         --------
@@ -500,7 +504,7 @@ def mass_matrix_with_rotors(arm, q, rotor_inertia):
 
     Examples
     --------
-    Seed 000's arm at (30, 45) deg with 5e-6 kg m^2 rotors through 50:1 gears:
+    The table-top arm at (30, 45) deg with 5e-6 kg m^2 rotors through 50:1 gears:
 
     >>> from armlab import PlanarArm
     >>> arm = PlanarArm((0.30, 0.25), (2.0, 1.0), gear_ratio=50)
@@ -628,9 +632,9 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=
 
     Examples
     --------
-    Seed 000's move, (-45, 90) deg to (60, -30) deg, on its table-top arm with
-    motors of (8, 2) N m: 0.8 s is too fast; the shoulder reaches its maximum
-    about a third of the way in:
+    The table-top arm's move, (-45, 90) deg to (60, -30) deg, with motors of
+    (8, 2) N m: 0.8 s is too fast; the shoulder reaches its maximum about a
+    third of the way in:
 
     >>> from armlab import tabletop_arm
     >>> move = np.radians([-45, 90]), np.radians([60, -30])

@@ -66,7 +66,7 @@ class Quintic:
 
         Examples
         --------
-        Half-way through seed 000's move the speed peaks at 15/8 of the mean:
+        Half-way through the table-top arm's move the speed peaks at 15/8 of the mean:
 
         >>> plan = quintic(np.radians([-45, 90]), np.radians([60, -30]), 0.8, hold=0.7)
         >>> q, qd, qdd = plan([0.0, 0.4, 1.5])
@@ -141,7 +141,7 @@ def quintic(q_start, q_end, duration, hold=0.0):
 
     Examples
     --------
-    Seed 000's move, (-45, 90) deg to (60, -30) deg in 0.8 s, held 0.7 s:
+    The table-top arm's move, (-45, 90) deg to (60, -30) deg in 0.8 s, held 0.7 s:
 
     >>> plan = quintic(np.radians([-45, 90]), np.radians([60, -30]), 0.8, hold=0.7)
     >>> plan.end_time

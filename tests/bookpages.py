@@ -126,11 +126,12 @@ def assert_figures_described(page, count):
         assert img is not None and len(img.get("alt", "")) > 40, fig.get("id")
 
 
-def assert_lab_view_before_live_cell(page, *names):
-    """The lab's still view (the figure and table ``names``, in order) is introduced as what
-    the page shows without a kernel and comes first; the live cell follows it as the same
-    view come alive."""
-    intro = block(page, "This page was built without a running kernel")
+def assert_lab_view_before_live_cell(page, *names,
+                                     intro="This page was built without a running kernel"):
+    """The lab's still view (the figure and table ``names``, in order) is introduced (by the
+    block containing ``intro``) as what the static page shows and comes first; the live cell
+    follows it as the same view come alive."""
+    intro = block(page, intro)
     live = block(page, "the same view comes alive")
     lines = [intro.sourceline] + [line_of(page, name) for name in names] + [live.sourceline]
     assert lines == sorted(lines) and len(set(lines)) == len(lines), lines

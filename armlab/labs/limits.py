@@ -3,7 +3,7 @@
 The lab: a state, a requested acceleration and a torque limit in; the torque
 the request needs, the torque the motors apply (clipped per joint or scaled as
 a vector), the acceleration the arm really gets, and the payload the pose can
-hold, out. Seed 001's two 1 m rods.
+hold, out. The two uniform 1 m, 1 kg rods.
 
 The figures (one function each, called by the chapter): the two policies side
 by side (:func:`policy_figure`), the torque along a move for a few durations
@@ -23,7 +23,7 @@ from armlab.trajectory import quintic
 
 __all__ = ["LimitsLab", "limits_lab", "LIMITS_PRESETS", "POLICY_NAMES", "GHOST_TIME",
            "capacity_text", "policy_figure", "duration_figure", "capacity_figure",
-           "gear_sweep", "gear_figure"]
+           "gear_sweep", "gear_optimum", "gear_figure"]
 
 #: The policy widget's labels -> :func:`armlab.realized_acceleration`'s ``policy``.
 POLICY_NAMES = {"clip each joint": "clip", "scale the vector": "scale"}
@@ -38,7 +38,7 @@ def _preset(q=(0.0, 0.0), qd=(0.0, 0.0), qdd=(1.0, 0.0), limit=25.0, gravity=Tru
                 gravity=gravity, policy=policy, payload=payload)
 
 
-#: The chapter's worked cases on seed 001's rods: angles [deg], speeds [deg/s], requested
+#: The chapter's worked cases on the two 1 m, 1 kg rods: angles [deg], speeds [deg/s], requested
 #: accelerations [rad/s^2], torque limit [N m], gravity on/off, policy, payload [kg].
 LIMITS_PRESETS = {
     "horizontal acceleration (25 N m)": _preset(),
@@ -281,7 +281,7 @@ def limits_lab(preset="horizontal acceleration (25 N m)", render=True):
 
     Examples
     --------
-    Seed 001's horizontal request, then the limit lowered to 20 N m:
+    The rods' horizontal request, then the limit lowered to 20 N m:
 
     >>> lab = limits_lab(render=False)
     >>> lab.values["qdd"].round(6) + 0.0
@@ -463,7 +463,7 @@ def capacity_figure(maps, path=None):
                       label="border: shoulder | elbow limits")]
     if path is not None:
         handles.append(Line2D([], [], color=plots.COLORS["force"], lw=2.5, marker="o",
-                              markevery=[1], label="seed 000's move"))
+                              markevery=[1], label="the move"))
     fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8,
                frameon=False)
     fig.colorbar(mesh, ax=list(axes), label="payload capacity of the pose [kg]", shrink=0.9)
@@ -529,6 +529,93 @@ def gear_sweep(motor, lengths, masses, q_start, q_end, ratios):
     return {"ratios": ratios, "torque": torque_T, "speed": speed_T, "best": best,
             "drive": drive, "T_ref": float(T_ref), "peak_speed": float(np.abs(qd[:, 0]).max()),
             "peak_acc": float(np.abs(qdd[:, 0]).max()), "need": float(need)}
+
+
+def _geared_durations(motor, lengths, masses, q_start, q_end, G, samples=201):
+    """The shortest durations the torque and the top speed allow through one ratio ``G`` [s]."""
+    arm = PlanarArm(lengths, masses, damping=motor.damping, coulomb=motor.coulomb,
+                    gear_ratio=G)
+    torque = shortest_duration(arm, q_start, q_end, G * motor.torque,
+                               rotor_inertia=motor.inertia, samples=samples).duration
+    speed = shortest_duration(PlanarArm(lengths, masses), q_start, q_end, 1e9,
+                              speed_limit=motor.speed / G, samples=3).duration
+    return torque, speed
+
+
+def gear_optimum(motor, lengths, masses, q_start, q_end, sweep):
+    """The gear ratios that matter for one motor on both joints, refined from a sweep.
+
+    Parameters
+    ----------
+    motor : Motor
+    lengths, masses : (2,) array_like
+        The arm's links [m] and masses [kg] (uniform rods).
+    q_start, q_end : (2,) array_like
+        The move [rad].
+    sweep : dict
+        :func:`gear_sweep`'s result for the same motor, arm and move; its ratios
+        must bracket both answers.
+
+    Returns
+    -------
+    dict
+        ``"crossing"``: the ratio where the durations the torque and the top
+        speed allow are equal, which is the fastest move, found by bisection
+        to 1e-9 of the ratio, with ``"T_crossing"`` [s] there;
+        ``"torque_best"``: the ratio with the shortest torque-limited duration
+        (golden-section search on ``log G`` to 1e-6), with ``"T_torque_best"``
+        [s]; ``"hold"``: the smallest ratio whose torque holds the arm all
+        along the move at any speed, ``max g_1 / (tau_m - Tc)`` over the path
+        (a turning motor's Coulomb friction included).
+
+    Examples
+    --------
+    >>> from armlab import Motor
+    >>> m = Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6)
+    >>> move = np.radians([-45, 90]), np.radians([60, -30])
+    >>> sweep = gear_sweep(m, (0.3, 0.25), (2.0, 1.0), *move, np.geomspace(30, 500, 12))
+    >>> best = gear_optimum(m, (0.3, 0.25), (2.0, 1.0), *move, sweep)
+    >>> round(best["crossing"], 2), round(best["T_crossing"], 4), round(best["hold"], 2)
+    (79.5, 0.6244, 46.89)
+    """
+    from armlab.dynamics import gravity_torques
+
+    ratios = sweep["ratios"]
+    durations = (motor, lengths, masses, q_start, q_end)
+    gaps = sweep["torque"] - sweep["speed"]
+    k = int(np.flatnonzero((gaps[:-1] > 0) & (gaps[1:] <= 0))[0])
+    lo, hi = float(ratios[k]), float(ratios[k + 1])
+    while hi - lo > 1e-9 * hi:
+        mid = 0.5 * (lo + hi)
+        torque, speed = _geared_durations(*durations, mid)
+        lo, hi = (mid, hi) if torque > speed else (lo, mid)
+    crossing = 0.5 * (lo + hi)
+
+    def torque_T(log_G):
+        return _geared_durations(*durations, np.exp(log_G))[0]
+
+    j = int(np.argmin(sweep["torque"]))
+    a, b = np.log(ratios[max(j - 1, 0)]), np.log(ratios[min(j + 1, ratios.size - 1)])
+    golden = (np.sqrt(5.0) - 1.0) / 2.0
+    c, d = b - golden * (b - a), a + golden * (b - a)
+    fc, fd = torque_T(c), torque_T(d)
+    while b - a > 1e-6:
+        if fc <= fd:
+            b, d, fd = d, c, fc
+            c = b - golden * (b - a)
+            fc = torque_T(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + golden * (b - a)
+            fd = torque_T(d)
+    torque_best = float(np.exp(0.5 * (a + b)))
+    q = quintic(q_start, q_end, 1.0)(np.linspace(0.0, 1.0, 20001))[0]
+    hold = gravity_torques(PlanarArm(lengths, masses), q)[:, 0].max() / (motor.torque
+                                                                        - motor.coulomb)
+    return {"crossing": float(crossing),
+            "T_crossing": float(max(_geared_durations(*durations, crossing))),
+            "torque_best": torque_best, "T_torque_best": float(torque_T(np.log(torque_best))),
+            "hold": float(hold)}
 
 
 def gear_figure(sweep, worked=None):
