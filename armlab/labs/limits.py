@@ -496,7 +496,8 @@ def gear_sweep(motor, lengths, masses, q_start, q_end, ratios):
         ``"drive"``: :func:`armlab.reflect_motor` over the ratios;
         ``"T_ref"`` [s], the fastest move of the sweep, with the shoulder's
         ``"peak_speed"`` [rad/s], ``"peak_acc"`` [rad/s^2] and the arm's own
-        ``"need"`` [N m] (its peak shoulder torque, without motor) in it.
+        ``"need"`` [N m] (its peak shoulder torque, without motor) in it;
+        ``"lengths"``, ``"masses"``, ``"move"`` (the arm and the move, as given).
 
     Examples
     --------
@@ -507,7 +508,6 @@ def gear_sweep(motor, lengths, masses, q_start, q_end, ratios):
     >>> s["torque"].round(3), s["speed"].round(3)
     (array([  inf, 0.621]), array([0.314, 0.628]))
     """
-    from armlab.dynamics import inverse_dynamics
 
     ratios = np.asarray(ratios, dtype=float)
     drive = reflect_motor(motor, ratios)
@@ -524,10 +524,19 @@ def gear_sweep(motor, lengths, masses, q_start, q_end, ratios):
     speed_T = direct * ratios
     best = np.maximum(torque_T, speed_T)
     T_ref = best[np.isfinite(best)].min()
-    q, qd, qdd = quintic(q_start, q_end, T_ref)(np.linspace(0, T_ref, 401))
-    need = np.abs(inverse_dynamics(PlanarArm(lengths, masses), q, qd, qdd)[:, 0]).max()
     return {"ratios": ratios, "torque": torque_T, "speed": speed_T, "best": best,
-            "drive": drive, "T_ref": float(T_ref), "peak_speed": float(np.abs(qd[:, 0]).max()),
+            "drive": drive, **_shoulder_peaks(lengths, masses, q_start, q_end, T_ref),
+            "lengths": lengths, "masses": masses, "move": (q_start, q_end)}
+
+
+def _shoulder_peaks(lengths, masses, q_start, q_end, T):
+    """The shoulder's peak speed and acceleration, and the arm's own peak torque there, in the
+    move run in ``T`` seconds: ``"T_ref"``, ``"peak_speed"``, ``"peak_acc"``, ``"need"``."""
+    from armlab.dynamics import inverse_dynamics
+
+    q, qd, qdd = quintic(q_start, q_end, T)(np.linspace(0, T, 401))
+    need = np.abs(inverse_dynamics(PlanarArm(lengths, masses), q, qd, qdd)[:, 0]).max()
+    return {"T_ref": float(T), "peak_speed": float(np.abs(qd[:, 0]).max()),
             "peak_acc": float(np.abs(qdd[:, 0]).max()), "need": float(need)}
 
 
@@ -618,7 +627,7 @@ def gear_optimum(motor, lengths, masses, q_start, q_end, sweep):
             "hold": float(hold)}
 
 
-def gear_figure(sweep, worked=None):
+def gear_figure(sweep, worked=None, fastest=None):
     """What a gear ratio buys and costs: friction and inertia at the joint, and the fastest move.
 
     Parameters
@@ -627,6 +636,10 @@ def gear_figure(sweep, worked=None):
         :func:`gear_sweep`'s result.
     worked : float, optional
         A ratio to mark.
+    fastest : float, optional
+        The duration of the fastest move [s] (:func:`gear_optimum`'s
+        ``"T_crossing"``), at whose peaks the left panel takes the speed and
+        the acceleration; default the sweep's fastest, ``sweep["T_ref"]``.
 
     Returns
     -------
@@ -643,6 +656,9 @@ def gear_figure(sweep, worked=None):
     from armlab import plots
 
     ratios, drive = sweep["ratios"], sweep["drive"]
+    if fastest is not None:
+        sweep = {**sweep, **_shoulder_peaks(sweep["lengths"], sweep["masses"], *sweep["move"],
+                                            fastest)}
     speed, acc, need = sweep["peak_speed"], sweep["peak_acc"], sweep["need"]
     fig, (ax_f, ax_t) = plots.figure(ncols=2, width=9.6, height=3.8)
     ax_f.loglog(ratios, drive.torque, color=plots.COLORS["torque"], lw=2,
@@ -655,7 +671,7 @@ def gear_figure(sweep, worked=None):
     ax_f.loglog(ratios, drive.inertia * acc, color=plots.COLORS["ellipse"],
                 label=f"rotor G²Jm q̈ at {acc:.0f} rad/s²")
     ax_f.set_ylabel("torque at the shoulder [N m]")
-    ax_f.set_title(f"the shoulder, during the fastest move ({sweep['T_ref']:.2f} s)",
+    ax_f.set_title(f"the shoulder, during the fastest move ({sweep['T_ref']:.3f} s)",
                    fontsize=10)
     ax_f.legend(frameon=False, fontsize=7)
     ax_t.plot(ratios, sweep["torque"], color=plots.COLORS["torque"], label="torque allows")
