@@ -7,7 +7,7 @@ and 002 print six decimals, seed 000 four; the page shows them so.
 import pytest
 
 from bookpages import (assert_exercise_section, assert_figures_described,
-                       assert_numbered_and_referred_to, clean, evals, soup, table)
+                       assert_numbered_and_referred_to, block, clean, evals, soup, table)
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
@@ -27,7 +27,7 @@ PAGE = "book/inverse_dynamics"
     # seed 001: accelerate from horizontal
     ("Only the first column of", ["(2.666667, 0.833333)", "(19.620, 4.905)", "9.81", "0.5",
                                   "1.5", "0.5", "(22.286667, 5.738333)"]),
-    ("The elbow motor is the only thing", ["0.833333"]),
+    ("only the elbow motor has a", ["0.833333"]),
     ("accelerates upward at", ["1.5", "1.5", "0.75", "0.083333", "0.833333"]),
     # the supported tip in the book's convention, and the reversed force
     ("reads row by row", ["(19.620, 4.905)", "(2.666667, 0.833333)", "(0, 5)", "(0, -5)",
@@ -116,3 +116,22 @@ def test_lab_static_view():
 def test_exercise_links():
     """The chapter ends with its exercise notebook, a Binder launch and the list of its parts"""
     assert_exercise_section(PAGE, "inverse_dynamics")
+
+
+def test_summary_splits_the_elbow_torque_into_gravity_and_coupling():
+    """The elbow's 5.738333 N m when the horizontal rods start the shoulder: 4.905 N m of it
+    holds link 2 up, and only the 0.833333 N m of inertia comes from the coupling"""
+    assert evals(PAGE, "The horizontal rods need") == [
+        "(22.286667, 5.738333)", "5.738333", "4.905", "0.833333", "14.851657", "0.583013"]
+    text = clean(block(PAGE, "The horizontal rods need").get_text(" "))
+    assert "coupling alone;" not in text and "hold link 2 up" in text
+
+
+def test_no_working_notes_and_an_honest_lab_note():
+    """No "seed" anywhere a reader sees; the lab section says what is true: the page was
+    executed, but a web page has no kernel for the sliders"""
+    text = clean(soup(PAGE).get_text(" ")).lower()
+    assert "seed" not in text
+    assert "without a running kernel" not in text
+    note = clean(block(PAGE, "The book ran that cell when this page was built").get_text(" "))
+    assert "a web page keeps no Python behind it" in note

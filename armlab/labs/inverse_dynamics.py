@@ -1,6 +1,6 @@
 """The inverse dynamics chapter's lab: one instant of motion, the torque it needs term by term.
 
-The arm is seeds 001 and 002's pair of 1 m rods (:func:`armlab.rod_arm`), link 1
+The arm is the pair of 1 m rods (:func:`armlab.rod_arm`), link 1
 of 1 kg and link 2 of adjustable mass. The reader sets the pose, the speeds and
 the accelerations, the damping, gravity and the force the tip applies; the lab
 draws the arm with its motor torques, the torque each term of
@@ -43,7 +43,7 @@ POWERS = (
 _ZERO_STATE = dict(qd1=0.0, qd2=0.0, qdd1=0.0, qdd2=0.0)
 _ROD = dict(m2=1.0, damping=0.0, fx=0.0, fy=0.0)
 
-#: The chapter's worked instants (seeds 001 and 002): angles [deg], speeds [rad/s],
+#: The chapter's worked instants: angles [deg], speeds [rad/s],
 #: accelerations [rad/s^2], link-2 mass [kg], damping [N m s/rad], gravity on or
 #: off, and the force the tip applies [N] (the book's convention).
 INVERSE_DYNAMICS_PRESETS = {
@@ -329,7 +329,7 @@ def inverse_dynamics_lab(preset="accelerate from horizontal", render=True):
 
     Examples
     --------
-    Seed 001's first case, the horizontal rods accelerating the shoulder at
+    The chapter's first case, the horizontal rods accelerating the shoulder at
     1 rad/s^2, then with the elbow's acceleration request instead:
 
     >>> lab = inverse_dynamics_lab(render=False)
