@@ -20,17 +20,19 @@ from armlab.gravity import (gravity_shares, gravity_stiffness, mount_gravity, mo
                             payload_torques, pd_sag)
 from armlab.identification import (GravityFit, fit_gravity, gravity_parameters, gravity_regressor,
                                    holding_runs, holding_torques, payload_mass)
-from armlab.kinematics import com_jacobians, com_positions, jacobian, joint_positions, tip_position
+from armlab.kinematics import (com_jacobians, com_positions, inverse_kinematics, jacobian,
+                               joint_positions, tip_position)
 from armlab.lagrange import (InertiaConstants, christoffel_symbols, coriolis_matrix,
                              inertia_constants, mass_matrix_derivatives, mass_matrix_det)
 from armlab.limits import (CapacityMap, DurationLimit, JointDrive, Motor, capacity_map,
                            clip_torques, mass_matrix_with_rotors, payload_capacity, pose_capacity,
                            realized_acceleration, reflect_motor, scale_torques, shortest_duration)
-from armlab.manipulability import is_singular, manipulability, reach, velocity_ellipse
+from armlab.manipulability import (condition_number, is_singular, manipulability, reach,
+                                   velocity_ellipse)
 from armlab.simulation import Simulation, simulate, tracking_error
-from armlab.statics import (force_ellipse, force_error_bound, force_polygon, max_tip_force,
-                            singular_values, static_torques, tip_force_from_torques,
-                            virtual_work_check)
+from armlab.statics import (cartesian_stiffness, force_ellipse, force_error_bound, force_polygon,
+                            joint_reactions, max_tip_force, singular_values, static_torques,
+                            tip_force_from_torques, virtual_work_check)
 from armlab.trajectory import Quintic, quintic
 from armlab.tuning import (GainMap, gain_map, natural_frequency, pd_gains, settled_error,
                            tracking_summary)
@@ -39,7 +41,8 @@ from armlab.urdf import to_urdf
 __all__ = [
     "PlanarArm", "tabletop_arm", "rod_arm", "statics_arm",
     "joint_positions", "tip_position", "com_positions", "jacobian", "com_jacobians",
-    "velocity_ellipse", "manipulability", "is_singular", "reach",
+    "inverse_kinematics",
+    "velocity_ellipse", "manipulability", "condition_number", "is_singular", "reach",
     "mass_matrix", "mass_matrix_rate", "coriolis_torques", "gravity_torques", "friction_torques",
     "torque_parts", "inverse_dynamics", "rnea", "forward_dynamics", "kinetic_energy",
     "potential_energy",
@@ -47,6 +50,7 @@ __all__ = [
     "inertia_constants", "mass_matrix_det", "PowerBalance", "power_balance",
     "static_torques", "tip_force_from_torques", "singular_values", "force_error_bound",
     "max_tip_force", "force_ellipse", "force_polygon", "virtual_work_check",
+    "joint_reactions", "cartesian_stiffness",
     "clip_torques", "scale_torques", "realized_acceleration", "payload_capacity", "pose_capacity",
     "capacity_map", "CapacityMap", "shortest_duration", "DurationLimit", "Motor", "JointDrive",
     "reflect_motor", "mass_matrix_with_rotors",

@@ -9,9 +9,9 @@ from labtests import arrow, drawn, table
 
 labs = pytest.importorskip("armlab.labs")
 
-STATICS = "statics arm (seed 003)"
-ROD = "rod arm (seeds 001, 002)"
-TABLETOP = "table-top arm (seed 000)"
+STATICS = "statics arm"
+ROD = "rod arm"
+TABLETOP = "table-top arm"
 
 
 @pytest.fixture

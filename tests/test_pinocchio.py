@@ -125,3 +125,24 @@ def test_urdf_model_is_the_book_arm():
     assert model.nq == model.nv == 2
     np.testing.assert_allclose(pin.rnea(model, data, q, np.array([1.0, 2.0]),
                                         np.array([3.0, -2.0])), [5.7796, 0.4443], atol=5e-5)
+
+
+@CASES
+@given(ARMS)
+def test_joint_reactions_match_pinocchio_joint_forces(case):
+    """At rest (zero speed and acceleration) Pinocchio's data.f[i], the spatial force that body
+    i's parent applies to it through joint i in joint i's frame, is armlab's reaction: its linear
+    part turned into the world frame is the force, its moment about the joint's z axis the joint
+    torque, and nothing is left out of the plane"""
+    arm, q, *_, force = case
+    model, data = model_of(arm)
+    zero = np.zeros(arm.n)
+    tau = pin.rnea(model, data, q, zero, zero, external(model, arm, q, force))
+    pin.forwardKinematics(model, data, q)
+    ours_force, ours_moment = al.joint_reactions(arm, q, force)
+    theirs_force = np.array([data.oMi[i].rotation @ data.f[i].linear for i in range(1, arm.n + 1)])
+    theirs_moment = np.array([data.f[i].angular for i in range(1, arm.n + 1)])
+    agree(ours_force, theirs_force[:, :2])
+    agree(ours_moment, theirs_moment[:, 2])
+    agree(ours_moment, tau)
+    agree(np.zeros((arm.n, 3)), np.column_stack([theirs_force[:, 2], theirs_moment[:, :2]]))

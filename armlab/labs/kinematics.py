@@ -11,21 +11,21 @@ __all__ = ["KinematicsLab", "kinematics_lab", "KINEMATICS_PRESETS", "KINEMATICS_
 
 #: The book's arms, by the name the lab's dropdown shows.
 KINEMATICS_ARMS = {
-    "statics arm (seed 003)": statics_arm,
-    "table-top arm (seed 000)": tabletop_arm,
-    "rod arm (seeds 001, 002)": rod_arm,
+    "statics arm": statics_arm,
+    "table-top arm": tabletop_arm,
+    "rod arm": rod_arm,
 }
 
 #: The kinematics chapter's worked examples: the arm, joint angles [deg] and
 #: joint speeds [rad/s].
 KINEMATICS_PRESETS = {
-    "wall pose": dict(arm="statics arm (seed 003)", q1=30.0, q2=60.0, qd1=1.0, qd2=-1.0),
-    "stretched": dict(arm="statics arm (seed 003)", q1=0.0, q2=0.0, qd1=0.4, qd2=-0.9),
-    "one degree from stretched": dict(arm="statics arm (seed 003)", q1=0.0, q2=1.0, qd1=1.0,
+    "wall pose": dict(arm="statics arm", q1=30.0, q2=60.0, qd1=1.0, qd2=-1.0),
+    "stretched": dict(arm="statics arm", q1=0.0, q2=0.0, qd1=0.4, qd2=-0.9),
+    "one degree from stretched": dict(arm="statics arm", q1=0.0, q2=1.0, qd1=1.0,
                                       qd2=0.0),
-    "bent 90°": dict(arm="statics arm (seed 003)", q1=0.0, q2=90.0, qd1=1.0, qd2=0.0),
-    "folded": dict(arm="statics arm (seed 003)", q1=0.0, q2=180.0, qd1=1.0, qd2=0.0),
-    "rod arm folded": dict(arm="rod arm (seeds 001, 002)", q1=0.0, q2=180.0, qd1=1.0, qd2=0.0),
+    "bent 90°": dict(arm="statics arm", q1=0.0, q2=90.0, qd1=1.0, qd2=0.0),
+    "folded": dict(arm="statics arm", q1=0.0, q2=180.0, qd1=1.0, qd2=0.0),
+    "rod arm folded": dict(arm="rod arm", q1=0.0, q2=180.0, qd1=1.0, qd2=0.0),
 }
 
 # The velocity arrow and ellipse show the tip's displacement in this time [s].
@@ -191,7 +191,7 @@ def kinematics_lab(preset="wall pose", render=True):
 
     Examples
     --------
-    The wall pose of seed 003's arm, joints turning at (1, -1) rad/s:
+    The wall pose of the statics chapter's arm, joints turning at (1, -1) rad/s:
 
     >>> lab = kinematics_lab(render=False)
     >>> lab.values["tip"].round(4), lab.values["velocity"].round(4)

@@ -9,7 +9,7 @@ from armlab.statics import force_error_bound, max_tip_force, singular_values, st
 
 __all__ = ["StaticsLab", "statics_lab", "STATICS_PRESETS"]
 
-#: The statics chapter's worked cases (seed 003): joint angles [deg], force
+#: The statics chapter's worked cases: joint angles [deg], force
 #: direction [deg from +x], force size [N], gravity on or off.
 STATICS_PRESETS = {
     "wall push": dict(q1=30.0, q2=60.0, angle=0.0, size=10.0, gravity=False),
@@ -178,7 +178,7 @@ def statics_lab(arm=None, preset="wall push", torque_error=0.5, limit=20.0, rend
     Parameters
     ----------
     arm : PlanarArm, optional
-        A two-joint arm; default :func:`armlab.statics_arm` (seed 003).
+        A two-joint arm; default :func:`armlab.statics_arm`, the chapter's arm.
     preset : str
         Starting case, a key of :data:`STATICS_PRESETS`.
     torque_error : float
