@@ -27,6 +27,8 @@ from armlab.lagrange import (InertiaConstants, christoffel_symbols, coriolis_mat
 from armlab.limits import (CapacityMap, DurationLimit, JointDrive, Motor, capacity_map,
                            clip_torques, mass_matrix_with_rotors, payload_capacity, pose_capacity,
                            realized_acceleration, reflect_motor, scale_torques, shortest_duration)
+from armlab.limits import (PhaseProfile, path_acceleration_bounds, path_dynamics,
+                           time_optimal_scaling)
 from armlab.manipulability import (condition_number, is_singular, manipulability, reach,
                                    velocity_ellipse)
 from armlab.simulation import Simulation, simulate, tracking_error
@@ -34,6 +36,7 @@ from armlab.statics import (cartesian_stiffness, force_ellipse, force_error_boun
                             joint_reactions, max_tip_force, singular_values, static_torques,
                             tip_force_from_torques, virtual_work_check)
 from armlab.trajectory import Quintic, quintic
+from armlab.trajectory import TimeScaledPath
 from armlab.tuning import (GainMap, gain_map, natural_frequency, pd_gains, settled_error,
                            tracking_summary)
 from armlab.urdf import to_urdf
@@ -54,6 +57,8 @@ __all__ = [
     "clip_torques", "scale_torques", "realized_acceleration", "payload_capacity", "pose_capacity",
     "capacity_map", "CapacityMap", "shortest_duration", "DurationLimit", "Motor", "JointDrive",
     "reflect_motor", "mass_matrix_with_rotors",
+    "path_dynamics", "path_acceleration_bounds", "time_optimal_scaling", "PhaseProfile",
+    "TimeScaledPath",
     "Quintic", "quintic",
     "simulate", "Simulation", "tracking_error", "Controller", "pd", "pid", "pd_gravity",
     "feedforward_pid", "computed_torque",

@@ -38,7 +38,8 @@ from armlab.kinematics import jacobian
 
 __all__ = ["clip_torques", "scale_torques", "realized_acceleration", "payload_capacity",
            "pose_capacity", "capacity_map", "CapacityMap", "shortest_duration", "DurationLimit",
-           "Motor", "JointDrive", "reflect_motor", "mass_matrix_with_rotors", "POLICIES"]
+           "Motor", "JointDrive", "reflect_motor", "mass_matrix_with_rotors", "POLICIES",
+           "path_dynamics", "path_acceleration_bounds", "time_optimal_scaling", "PhaseProfile"]
 
 #: The two ways to bring a torque request within the limits (see :func:`realized_acceleration`).
 POLICIES = ("clip", "scale")
@@ -723,3 +724,356 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=
     torque = DurationLimit(float(T), float(u_star), float(u_star * T), j, int(bounds[0, j]),
                            "torque")
     return speed if speed.duration > torque.duration else torque
+
+
+# ------------------------------------------------------------------ time-optimal time scaling
+def _straight_path(arm, q_start, q_end):
+    start = joint_vector(arm, "q_start", q_start)
+    end = joint_vector(arm, "q_end", q_end)
+    if start.shape != (arm.n,) or end.shape != (arm.n,):
+        raise ValueError(f"q_start and q_end have shapes {start.shape} and {end.shape}: "
+                         f"expected one pose each, shape ({arm.n},)")
+    return start, end
+
+
+def path_dynamics(arm, q_start, q_end, s, tip_force=None, rotor_inertia=0.0):
+    """The equation of motion along the straight joint-space path, in the path's coordinate.
+
+    On ``q(s) = q_start + s (q_end - q_start)``, ``0 <= s <= 1``, a motion
+    ``s(t)`` has ``qd = q' sd`` and ``qdd = q' sdd`` (``q' = q_end - q_start``,
+    ``q'' = 0``), so inverse dynamics becomes, per joint,
+
+        ``tau = m(s) sdd + c(s) sd^2 + d(s)``,
+
+    with ``m = M_r(q) q'`` (``M_r`` the mass matrix with the rotors' reflected
+    inertia, :func:`mass_matrix_with_rotors`), ``c = c(q, q')`` (the
+    velocity-product torques at ``qd = q'``; they are quadratic in the speed)
+    and ``d = g(q) + J^T F + G Tc sign(q')`` (gravity, the tip force and, for
+    a forward motion ``sd > 0``, Coulomb friction). This is section 9.4 of
+    Modern Robotics (Lynch and Park). Viscous friction, ``G^2 B q' sd``,
+    would add a term in ``sd``; the arm must have none (``damping = 0``).
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        Without viscous friction.
+    q_start, q_end : (n,) array_like
+        The path's ends [rad].
+    s : (...) array_like
+        Points of the path, ``0`` at the start and ``1`` at the end [-].
+    tip_force : (2,) array_like, optional
+        A constant force the tip applies to the environment [N].
+    rotor_inertia : float or (n,) array_like, optional
+        Motor rotor inertia, motor side [kg m^2], reflected as ``G^2 J_m``.
+
+    Returns
+    -------
+    m, c, d : (..., n) ndarray
+        [N m s^2], [N m s^2] and [N m] (``s`` is dimensionless, so ``sd`` is in
+        1/s).
+
+    Examples
+    --------
+    The two 1 m, 1 kg rods turned at the shoulder alone, from horizontal: ``m``
+    is the first column of ``M`` times the move, ``d`` the holding torque:
+
+    >>> from armlab import rod_arm
+    >>> m, c, d = path_dynamics(rod_arm(), [0, 0], [np.pi / 2, 0], 0.0)
+    >>> (m / (np.pi / 2)).round(6), c.round(6) + 0, d.round(3)
+    (array([2.666667, 0.833333]), array([0., 0.]), array([19.62 ,  4.905]))
+    """
+    start, end = _straight_path(arm, q_start, q_end)
+    if np.any(np.asarray(arm.damping) != 0):
+        raise ValueError(f"arm has viscous friction (damping {np.asarray(arm.damping).tolist()}): "
+                         "the phase plane here takes torques in sd^2, not in sd; use an arm "
+                         "with damping=0")
+    s = finite_array("s", s)
+    force = None if tip_force is None else planar_vector("tip_force", tip_force)
+    if force is not None and force.shape != (2,):
+        raise ValueError(f"tip_force has shape {force.shape}: expected one force, shape (2,)")
+    rotors = np.square(arm.gear_ratio) * per_joint(arm.n, "rotor_inertia", rotor_inertia,
+                                                   nonnegative=True)
+    delta = end - start
+    q = (1.0 - s[..., None]) * start + s[..., None] * end
+    ones = np.broadcast_to(delta, q.shape)
+    p = torque_parts(arm, q, ones, np.zeros_like(q), force)
+    m = np.einsum("...ij,j->...i", mass_matrix(arm, q), delta) + rotors * delta
+    dry = np.asarray(arm.gear_ratio) * np.asarray(arm.coulomb) * np.sign(delta)
+    return m, p["velocity"], p["gravity"] + p["tip"] + dry
+
+
+def path_acceleration_bounds(arm, q_start, q_end, limit, s, sd, tip_force=None,
+                             rotor_inertia=0.0):
+    """The smallest and largest path acceleration the torque limits allow, ``L(s, sd)`` and ``U(s, sd)``.
+
+    Each joint ``j`` must keep ``m_j sdd + c_j sd^2 + d_j`` (:func:`path_dynamics`)
+    within its limits. Where ``m_j > 0`` that bounds ``sdd`` between
+    ``(low_j - c_j sd^2 - d_j) / m_j`` and ``(high_j - c_j sd^2 - d_j) / m_j``
+    (the two swap where ``m_j < 0``); ``L`` is the largest lower bound over
+    the joints and ``U`` the smallest upper one (Modern Robotics, section 9.4).
+    A joint with ``m_j = 0`` (a zero-inertia point) bounds no acceleration but
+    must hold ``c_j sd^2 + d_j`` within its limits by itself. Where that fails,
+    or ``L > U``, the state ``(s, sd)`` is inadmissible: no torque within the
+    limits keeps the arm on the path there.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        Without viscous friction.
+    q_start, q_end : (n,) array_like
+        The path's ends [rad].
+    limit : float, (n,) or (2, n) array_like
+        Torque limits, as in :func:`clip_torques` [N m].
+    s, sd : (...) array_like
+        Path points [-] and path speeds [1/s], broadcast together.
+    tip_force, rotor_inertia : optional
+        As in :func:`path_dynamics`.
+
+    Returns
+    -------
+    L, U : (...) ndarray
+        [1/s^2]; ``L > U`` marks an inadmissible state (a zero-inertia joint
+        outside its limits gives ``L = inf``, ``U = -inf``).
+
+    Examples
+    --------
+    The horizontal rods at rest, to be turned 90 deg at the shoulder alone with
+    25 N m motors: ``m = (8/3, 5/6) pi/2`` and ``d = (19.62, 4.905)`` N m. The
+    shoulder binds both ways, ``U = (25 - 19.62) / (8/3 pi/2)`` and
+    ``L = (-25 - 19.62) / (8/3 pi/2)``; the elbow would allow more:
+
+    >>> from armlab import rod_arm
+    >>> L, U = path_acceleration_bounds(rod_arm(), [0, 0], [np.pi / 2, 0], 25, 0.0, 0.0)
+    >>> round(float(U), 6), round(float(L), 6)
+    (1.28438, -10.65224)
+    """
+    m, c, d = path_dynamics(arm, q_start, q_end, s, tip_force, rotor_inertia)
+    sd = finite_array("sd", sd)
+    low, high = torque_bounds(arm.n, limit)
+    rest = c * np.square(sd)[..., None] + d
+    return _bounds(m, rest, low, high)
+
+
+def _bounds(m, rest, low, high):
+    """``L`` and ``U`` from ``m`` and the torque ``rest = c sd^2 + d`` that needs no acceleration."""
+    scale = np.max(np.abs(m), axis=-1, keepdims=True)
+    zero = np.abs(m) <= 1e-12 * np.where(scale > 0, scale, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a, b = (low - rest) / m, (high - rest) / m
+    lower = np.where(zero, -np.inf, np.minimum(a, b))
+    upper = np.where(zero, np.inf, np.maximum(a, b))
+    stuck = (zero & ((rest < low) | (rest > high))).any(axis=-1)
+    L, U = lower.max(axis=-1), upper.min(axis=-1)
+    return np.where(stuck, np.inf, L), np.where(stuck, -np.inf, U)
+
+
+class PhaseProfile(NamedTuple):
+    """A time scaling of the straight path in the ``(s, sd)`` phase plane: see
+    :func:`time_optimal_scaling`.
+
+    Attributes
+    ----------
+    s : (N + 1,) ndarray
+        The path's grid, ``0`` to ``1`` [-].
+    sd : (N + 1,) ndarray
+        The path speed of the profile at each point [1/s].
+    sdd : (N,) ndarray
+        Its path acceleration on each segment, constant there [1/s^2].
+    t : (N + 1,) ndarray
+        The time at which the profile passes each point [s].
+    duration : float
+        ``t[-1]`` [s]; ``inf`` when no profile stays within the limits.
+    limit_curve : (N + 1,) ndarray
+        The velocity-limit curve: the largest ``sd`` admissible at each point
+        (``inf`` where none bounds it) [1/s].
+    reach : (N + 1,) ndarray
+        The largest ``sd`` at each point from which the arm can still stop at
+        ``s = 1`` within the limits [1/s]; the profile never exceeds it.
+    switches : (k,) ndarray
+        The points ``s`` where the profile stops accelerating: from the largest
+        acceleration ``U`` to the largest deceleration ``L`` (a bang-bang
+        switch), or to a coast along a speed limit [-].
+    plan : TimeScaledPath or None
+        The profile as a plan, ``plan(t) -> (q, qd, qdd)``
+        (:class:`armlab.TimeScaledPath`); ``None`` when ``duration`` is ``inf``.
+    """
+
+    s: np.ndarray
+    sd: np.ndarray
+    sdd: np.ndarray
+    t: np.ndarray
+    duration: float
+    limit_curve: np.ndarray
+    reach: np.ndarray
+    switches: np.ndarray
+    plan: object
+
+
+def _lp_x_range(A, r):
+    """Smallest and largest ``x`` over ``{(u, x): A @ (u, x) <= r}`` (rows of A: (a_u, a_x)).
+
+    A two-variable linear programme solved by its vertices; ``(nan, nan)`` when empty.
+    """
+    k = A.shape[0]
+    i, j = np.triu_indices(k, 1)
+    det = A[i, 0] * A[j, 1] - A[i, 1] * A[j, 0]
+    ok = np.abs(det) > 1e-14 * (np.abs(A[i]).max(axis=1) * np.abs(A[j]).max(axis=1))
+    i, j, det = i[ok], j[ok], det[ok]
+    u = (r[i] * A[j, 1] - r[j] * A[i, 1]) / det
+    x = (A[i, 0] * r[j] - A[j, 0] * r[i]) / det
+    slack = A @ np.stack([u, x]) - r[:, None]
+    tol = 1e-9 * (np.abs(A) @ np.abs(np.stack([u, x])) + np.abs(r)[:, None] + 1.0)
+    feasible = (slack <= tol).all(axis=0)
+    if not feasible.any():
+        return np.nan, np.nan
+    return x[feasible].min(), x[feasible].max()
+
+
+def time_optimal_scaling(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=0.0,
+                         speed_limit=None, segments=1000):
+    """The fastest motion along the straight joint-space path from rest to rest within the limits.
+
+    Time-optimal time scaling (Modern Robotics, Lynch and Park, section 9.4):
+    along ``q(s) = q_start + s (q_end - q_start)`` the torque is
+    ``m(s) sdd + c(s) sd^2 + d(s)`` (:func:`path_dynamics`), and the limits
+    bound the path acceleration between ``L(s, sd)`` and ``U(s, sd)``
+    (:func:`path_acceleration_bounds`). The fastest profile accelerates at
+    ``U`` as long as it can still stop, and decelerates at ``L`` from there
+    (bang-bang), never above the velocity-limit curve.
+
+    It is computed on ``segments`` equal steps of ``s`` with a constant path
+    acceleration on each, by reachability in ``x = sd^2`` (on each step
+    ``x`` grows by ``2 ds sdd``), as in "A New Approach to Time-Optimal Path
+    Parameterization Based on Reachability Analysis" (Pham and Pham): a
+    backward pass finds at each point the largest ``x`` from which the end
+    can still be reached at rest (``reach``), and a forward pass takes the
+    largest acceleration that stays below it. The torque limits hold at both
+    ends of every step; the duration converges as the steps shrink (first
+    order in ``1 / segments``).
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        Without viscous friction (:func:`path_dynamics`).
+    q_start, q_end : (n,) array_like
+        Start and end poses [rad]; the arm starts and ends at rest.
+    limit : float, (n,) or (2, n) array_like
+        Torque limits, as in :func:`clip_torques` [N m].
+    tip_force : (2,) array_like, optional
+        A constant force the tip applies to the environment [N].
+    rotor_inertia : float or (n,) array_like, optional
+        Motor rotor inertia, motor side [kg m^2], reflected as ``G^2 J_m``.
+    speed_limit : float or (n,) array_like, optional
+        Largest joint speed [rad/s], positive. Default: none.
+    segments : int, optional
+        Steps along the path (at least 2). Default 1000.
+
+    Returns
+    -------
+    PhaseProfile
+        The profile: ``s``, ``sd``, ``sdd``, ``t``, its ``duration`` [s], the
+        velocity-limit curve, the ``reach`` curve, the bang-bang ``switches``
+        and the ``plan`` to play on the arm.
+
+    Examples
+    --------
+    The table-top arm's move, (-45, 90) deg to (60, -30) deg, with (8, 2) N m
+    motors: far faster than the best quintic (0.9754 s), with one switch from
+    full acceleration to full deceleration, 88 % of the way:
+
+    >>> from armlab import tabletop_arm
+    >>> move = np.radians([-45, 90]), np.radians([60, -30])
+    >>> best = time_optimal_scaling(tabletop_arm(), *move, [8, 2])
+    >>> round(best.duration, 3), best.switches.round(3)
+    (0.586, array([0.881]))
+
+    The gravity-free rods turned 1 rad at the shoulder under 1.5 N m: the
+    shoulder's bound ``1.5 / M11 = 9/16`` rad/s^2 holds all along, so the
+    profile is half full acceleration, half full braking, ``2 sqrt(1 / (9/16))
+    = 8/3`` s:
+
+    >>> from armlab import rod_arm
+    >>> round(time_optimal_scaling(rod_arm(gravity=0), [0, 0], [1, 0], 1.5).duration, 12)
+    2.666666666667
+    """
+    start, end = _straight_path(arm, q_start, q_end)
+    if int(segments) != segments or segments < 2:
+        raise ValueError(f"segments must be an integer of at least 2, got {segments!r}")
+    N = int(segments)
+    low, high = torque_bounds(arm.n, limit)
+    delta = end - start
+    top = (np.full(arm.n, np.inf) if speed_limit is None
+           else per_joint(arm.n, "speed_limit", speed_limit, positive=True))
+    s = np.linspace(0.0, 1.0, N + 1)
+    m, c, d = path_dynamics(arm, start, end, s, tip_force, rotor_inertia)
+    with np.errstate(divide="ignore"):
+        x_top = np.min(np.where(delta != 0, np.square(top / np.abs(delta)), np.inf))
+    if not np.any(delta):
+        zero = np.zeros(N + 1)
+        return PhaseProfile(s, zero, zero[:-1], zero, 0.0, np.full(N + 1, np.inf), zero,
+                            np.array([]), None)
+    ds = 1.0 / N
+    big = 1e12 if not np.isfinite(x_top) else x_top
+    # Rows (a_u, a_x) <= r of stage i, for (u, x) = (sdd on step i, sd^2 at point i): the
+    # torque at point i and at point i + 1 (where sd^2 = x + 2 ds u), within the limits.
+    A_here = np.stack([m, c], axis=-1)                       # (N+1, n, 2)
+    A_next = np.stack([m[1:] + 2 * ds * c[1:], c[1:]], axis=-1)
+
+    def rows(i):
+        blocks = [A_here[i], -A_here[i], A_next[i], -A_next[i]]
+        rhs = [high - d[i], d[i] - low, high - d[i + 1], d[i + 1] - low]
+        return np.concatenate(blocks), np.concatenate(rhs)
+
+    bound_rows = np.array([[0.0, -1.0], [0.0, 1.0]])
+    # the velocity-limit curve: the largest admissible x at each point (u free)
+    limit_x = np.empty(N + 1)
+    for i in range(N + 1):
+        A = np.concatenate([A_here[i], -A_here[i], bound_rows])
+        r = np.concatenate([high - d[i], d[i] - low, [0.0, big]])
+        limit_x[i] = _lp_x_range(A, r)[1]
+    # backward pass: the set of x at point i from which the end at rest can be reached
+    lo_x, hi_x = np.full(N + 1, np.nan), np.full(N + 1, np.nan)
+    lo_x[N] = hi_x[N] = 0.0
+    if not (limit_x[N] >= 0):                     # cannot even stop at the end
+        hi_x[N] = np.nan
+    for i in range(N - 1, -1, -1):
+        if np.isnan(hi_x[i + 1]):
+            break
+        A, r = rows(i)
+        step = np.array([[2 * ds, 1.0], [-2 * ds, -1.0]])
+        A = np.concatenate([A, bound_rows, step])
+        r = np.concatenate([r, [0.0, big], [hi_x[i + 1], -lo_x[i + 1]]])
+        lo_x[i], hi_x[i] = _lp_x_range(A, r)
+    fail = PhaseProfile(s, np.full(N + 1, np.nan), np.full(N, np.nan), np.full(N + 1, np.nan),
+                        np.inf, np.sqrt(np.maximum(limit_x, 0.0)),
+                        np.sqrt(np.maximum(hi_x, 0.0)), np.array([]), None)
+    if np.isnan(hi_x[0]) or lo_x[0] > 1e-12 * max(1.0, hi_x[0]):
+        return fail                               # the start at rest cannot reach the end
+    # forward pass: the largest acceleration that keeps the next point reachable
+    x = np.zeros(N + 1)
+    u = np.zeros(N)
+    for i in range(N):
+        A, r = rows(i)
+        a_u = np.concatenate([A[:, 0], [2 * ds, -2 * ds]])
+        rhs = np.concatenate([r - A[:, 1] * x[i], [hi_x[i + 1] - x[i], x[i] - lo_x[i + 1]]])
+        with np.errstate(divide="ignore"):
+            cap = rhs / a_u
+        up = np.min(cap[a_u > 0], initial=np.inf)
+        down = np.max(cap[a_u < 0], initial=-np.inf)
+        if np.any((a_u == 0) & (rhs < -1e-9)) or down > up + 1e-9 * (1 + abs(up)):
+            return fail
+        u[i] = up
+        x[i + 1] = max(x[i] + 2 * ds * u[i], 0.0)
+    x[N] = 0.0
+    sd = np.sqrt(x)
+    with np.errstate(divide="ignore"):
+        dt = 2 * ds / (sd[:-1] + sd[1:])
+    t = np.concatenate([[0.0], np.cumsum(dt)])
+    # bang-bang switches: from accelerating to decelerating
+    accel = u > 0
+    switches = s[1:-1][accel[:-1] & ~accel[1:]]
+    from armlab.trajectory import TimeScaledPath
+
+    plan = TimeScaledPath(tuple(start.tolist()), tuple(end.tolist()), t, s, sd)
+    return PhaseProfile(s, sd, u, t, float(t[-1]), np.sqrt(np.maximum(limit_x, 0.0)),
+                        np.sqrt(np.maximum(hi_x, 0.0)), switches, plan)

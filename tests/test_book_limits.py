@@ -61,6 +61,13 @@ PAGE = "book/limits"
     ("the arm holds itself everywhere", ["0.165", "55", "0.5", "0.237", "47", "14", "28",
                                          "63"]),
     # Example 5: the worked motor through 50:1, seed 004's sign
+    # the time-optimal motion along the same path, its check and its play on the arm
+    ("The fastest motion takes", ["0.586", "40", "0.975", "0.88", "0.506", "3.01", "2.99",
+                                  "0.037", "2.99", "0.5858", "0.5859"]),
+    ("The largest torque along the plan", ["(1.000000, 0.815647)"]),
+    ("Rescaled uniformly, the cubic", ["0.738", "0.975", "1.151", "0.586", "14"]),
+    ("The drives never give more", ["(0.2, 0.1)", "8.35", "23"]),
+    ("no time law works either", ["0.5", "inf", "47", "-2.87"]),
     ("An assumed small servo motor", ["4,800"]),
     ("At the joint the motor gives", ["7.5", "10", "0.05", "0.2", "0.0125", "0.171", "0.246",
                                       "0.3", "-0.3", "0.3"]),
@@ -133,13 +140,14 @@ def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
     """Each figure and table has a number, and a {numref} link in the running text with that
     number points to it at or before the place where it appears"""
     assert_numbered_and_referred_to(PAGE, [
-        "fig-limits-policies", "fig-limits-durations", "fig-limits-capacity", "fig-limits-gear",
+        "fig-limits-policies", "fig-limits-durations", "fig-limits-phase", "fig-limits-capacity",
+        "fig-limits-gear",
         "fig-limits-lab", "tbl-limits-instants", "tbl-limits-move-parts", "tbl-limits-lab"])
 
 
 def test_every_figure_has_alt_text():
     """A screen reader gets a description, not a file name"""
-    assert_figures_described(PAGE, 5)
+    assert_figures_described(PAGE, 6)
 
 
 def test_static_lab_view_comes_before_the_live_cell():
@@ -151,7 +159,8 @@ def test_equations_are_numbered_and_referred_to():
     """The deficit check (the chapter's key equation) is numbered and cited from the lab text"""
     text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
     for label in ("eq-limits-request", "eq-limits-realized", "eq-limits-deficit",
-                  "eq-limits-scale", "eq-limits-time-scaling", "eq-limits-capacity",
+                  "eq-limits-scale", "eq-limits-time-scaling", "eq-limits-path",
+                  "eq-limits-bounds", "eq-limits-capacity",
                   "eq-limits-gear"):
         assert f'id="equation-{label}"' in text, label
         assert f'href="#equation-{label}"' in text, label

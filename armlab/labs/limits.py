@@ -17,13 +17,13 @@ from armlab.arm import PlanarArm, rod_arm
 from armlab.dynamics import mass_matrix
 from armlab.kinematics import joint_positions
 from armlab.labs._base import Lab, axis_top, pair
-from armlab.limits import (payload_capacity, pose_capacity, realized_acceleration,
-                           reflect_motor, shortest_duration)
+from armlab.limits import (path_acceleration_bounds, payload_capacity, pose_capacity,
+                           realized_acceleration, reflect_motor, shortest_duration)
 from armlab.trajectory import quintic
 
 __all__ = ["LimitsLab", "limits_lab", "LIMITS_PRESETS", "POLICY_NAMES", "GHOST_TIME",
            "capacity_text", "policy_figure", "duration_figure", "capacity_figure",
-           "gear_sweep", "gear_optimum", "gear_figure"]
+           "gear_sweep", "gear_optimum", "gear_figure", "phase_plane_figure"]
 
 #: The policy widget's labels -> :func:`armlab.realized_acceleration`'s ``policy``.
 POLICY_NAMES = {"clip each joint": "clip", "scale the vector": "scale"}
@@ -691,4 +691,81 @@ def gear_figure(sweep, worked=None, fastest=None):
         ax.grid(alpha=0.3, which="both")
         if worked is not None:
             ax.axvline(worked, color=plots.COLORS["weight"], ls=":", lw=1)
+    return fig
+
+
+def phase_plane_figure(arm, q_start, q_end, limit, profile, sim=None, quintic_duration=None):
+    """The time-optimal profile in the phase plane, and the torques it needs against the limits.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        Two joints, without viscous friction.
+    q_start, q_end : (2,) array_like
+        The straight path's ends [rad].
+    limit : (2,) array_like
+        Symmetric torque limits per joint [N m].
+    profile : PhaseProfile
+        :func:`armlab.time_optimal_scaling`'s result for this arm, path and limits.
+    sim : Simulation, optional
+        The profile played on the arm (:func:`armlab.simulate`): its applied
+        torques are drawn on the right.
+    quintic_duration : float, optional
+        A quintic's duration [s], drawn in the phase plane for comparison.
+
+    Returns
+    -------
+    BookFigure
+        Left: path speed ``sd`` against ``s``, with the inadmissible region
+        above the velocity-limit curve shaded, the braking curve (``reach``),
+        the profile and its switch, and the quintic. Right: each joint's torque
+        over its limit against time, from inverse dynamics along the plan and,
+        if given, as applied in the simulation.
+    """
+    from armlab import plots
+    from armlab.dynamics import inverse_dynamics
+
+    limit = np.broadcast_to(np.asarray(limit, dtype=float), (2,))
+    fig, (ax_p, ax_t) = plots.figure(ncols=2, width=9.6, height=3.8)
+    s, top = profile.s, 1.6 * profile.sd.max()
+    curve = np.minimum(profile.limit_curve, 2 * top)
+    ax_p.fill_between(s, curve, 2 * top, color="0.85", lw=0, label="inadmissible: L > U")
+    ax_p.plot(s, curve, color="0.35", lw=1.2, label="velocity-limit curve")
+    braking = np.where(profile.reach < profile.limit_curve * (1 - 1e-9), profile.reach, np.nan)
+    ax_p.plot(s, braking, color=plots.COLORS["limit"], ls="--", lw=1.2,
+              label="braking curve: stops at s = 1")
+    if quintic_duration is not None:
+        u = np.linspace(0.0, 1.0, 401)
+        ax_p.plot(u**3 * (10 - 15 * u + 6 * u**2), 30 * u**2 * (1 - u) ** 2 / quintic_duration,
+                  color=plots.COLORS["weight"], lw=1.5,
+                  label=f"quintic, T = {quintic_duration:.3f} s")
+    ax_p.plot(s, profile.sd, color=plots.COLORS["torque"], lw=2.5,
+              label=f"time-optimal, T = {profile.duration:.3f} s")
+    for sw in profile.switches:
+        ax_p.plot([sw], [np.interp(sw, s, profile.sd)], "o", ms=7, mfc="none", mew=2,
+                  mec=plots.COLORS["force"], label="switch: U to L")
+    ax_p.set_xlim(0, 1)
+    ax_p.set_ylim(0, top)
+    ax_p.set_xlabel("path coordinate s")
+    ax_p.set_ylabel("path speed ṡ [1/s]")
+    ax_p.set_title("the phase plane (s, ṡ)", fontsize=10)
+    ax_p.legend(frameon=False, fontsize=7, loc="lower center")
+    t = np.linspace(0.0, profile.duration, 1201)
+    tau = inverse_dynamics(arm, *profile.plan(t))
+    colors = [plots.COLORS["torque"], plots.COLORS["force"]]
+    for j in range(2):
+        if sim is not None:
+            ax_t.plot(sim.time, sim.tau[..., j] / limit[j], color=colors[j], lw=2.5, alpha=0.35,
+                      label=f"joint {j + 1}, applied in the simulation")
+        ax_t.plot(t, tau[:, j] / limit[j], color=colors[j], lw=1.2,
+                  label=f"joint {j + 1}, inverse dynamics of the plan")
+    for sign in (-1, 1):
+        ax_t.axhline(sign, color=plots.COLORS["limit"], ls="--", lw=1.2)
+    ax_t.set_ylim(-1.3, 1.5)
+    ax_t.set_xlim(0, sim.time[-1] if sim is not None else profile.duration)
+    ax_t.set_xlabel("time t [s]")
+    ax_t.set_ylabel("torque / its limit")
+    ax_t.set_title(f"torques, limits ±({limit[0]:g}, {limit[1]:g}) N m", fontsize=10)
+    ax_t.grid(alpha=0.3)
+    ax_t.legend(frameon=False, fontsize=7, loc="upper right", ncols=2)
     return fig
