@@ -10,7 +10,8 @@ import pytest
 
 from _bookbuild import HTML, build_book, toc_pages
 from bookpages import (assert_exercise_section, assert_figures_described,
-                       assert_lab_view_before_live_cell, assert_numbered_and_referred_to, block, clean, evals, soup, table)
+                       assert_lab_view_before_live_cell, assert_numbered_and_referred_to, block,
+                       clean, evals, headings, soup, table)
 
 pytestmark = pytest.mark.slow
 CHAPTERS = ["kinematics", "statics", "gravity", "inverse_dynamics", "forward_dynamics", "limits",
@@ -157,11 +158,10 @@ def test_statics_every_figure_and_table_is_numbered_and_referred_to(book):
 
 def test_statics_duality_comes_just_before_example_3(book):
     """The duality section follows Example 2 and comes right before Example 3"""
-    headings = [" ".join(h.get_text(" ").split()).rstrip("#").strip()
-                for h in soup(STATICS).find_all("h2")]
-    at = headings.index("Duality: forces, torques and the singular values")
-    assert headings[at - 1] == "Example 2: adding gravity"
-    assert headings[at + 1] == "Example 3: walking into the stretched singularity"
+    titles = headings(STATICS)
+    at = titles.index("Duality: forces, torques and the singular values")
+    assert titles[at - 1] == "Example 2: adding gravity"
+    assert titles[at + 1] == "Example 3: walking into the stretched singularity"
 
 
 def test_statics_lab_static_view_comes_before_the_live_cell(book):
