@@ -18,8 +18,10 @@ from armlab.dynamics import (coriolis_torques, forward_dynamics, friction_torque
 from armlab.energy import PowerBalance, power_balance
 from armlab.gravity import (gravity_shares, gravity_stiffness, mount_gravity, mounted,
                             payload_torques, pd_sag)
-from armlab.identification import (GravityFit, fit_gravity, gravity_parameters, gravity_regressor,
-                                   holding_runs, holding_torques, payload_mass)
+from armlab.identification import (DynamicsFit, GravityFit, base_parameter_names, base_parameters,
+                                   dynamics_regressor, fit_dynamics, fit_gravity,
+                                   gravity_parameters, gravity_regressor, holding_runs,
+                                   holding_torques, payload_mass)
 from armlab.kinematics import (com_jacobians, com_positions, inverse_kinematics, jacobian,
                                joint_positions, tip_position)
 from armlab.lagrange import (InertiaConstants, christoffel_symbols, coriolis_matrix,
@@ -65,7 +67,8 @@ __all__ = [
     "gravity_shares", "payload_torques", "gravity_stiffness", "pd_sag", "mount_gravity", "mounted",
     "gravity_regressor", "gravity_parameters", "holding_torques", "holding_runs", "GravityFit",
     "fit_gravity",
-    "payload_mass",
+    "payload_mass", "base_parameter_names", "base_parameters", "dynamics_regressor",
+    "DynamicsFit", "fit_dynamics",
     "to_urdf",
     "pd_gains", "natural_frequency", "settled_error", "tracking_summary", "GainMap", "gain_map",
 ]
