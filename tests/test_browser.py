@@ -142,8 +142,6 @@ PENDING = {
                               "fig-fall-strobe", "fig-fd-lab", "fig-spread"},
     "book/limits": {"fig-limits-capacity", "fig-limits-durations", "fig-limits-gear",
                     "fig-limits-lab", "fig-limits-policies"},
-    "book/control": {"fig-control-causes", "fig-control-errors", "fig-control-gain-maps",
-                     "fig-control-lab", "fig-control-payload", "fig-control-torques"},
 }
 
 #: The viewport of a laptop screen, where a chapter's figure column is 672 px wide.

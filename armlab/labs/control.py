@@ -75,7 +75,7 @@ _USES = {
 _GAINS = ("kp1", "kp2", "kd1", "kd2", "ki1", "ki2", "preload", "ct_kp", "ct_kd")
 
 
-def joint_time_figure(rows, plan, *, titles=("shoulder", "elbow"), width=8.0, row_height=2.8,
+def joint_time_figure(rows, plan, *, titles=("shoulder", "elbow"), width=None, row_height=2.8,
                       until=None, legend_loc="best"):
     """Runs over time, one column per joint and one row per quantity, the move shaded.
 
@@ -92,8 +92,10 @@ def joint_time_figure(rows, plan, *, titles=("shoulder", "elbow"), width=8.0, ro
         The move; ``0 <= t <= plan.duration`` is shaded grey.
     titles : sequence of str
         One per joint (column).
-    width, row_height : float
-        Figure width and the height of one row [inch].
+    width : float, optional
+        Figure width [inch]; default the page's, :data:`armlab.plots.PAGE_WIDTH`.
+    row_height : float
+        The height of one row [inch].
     until : float, optional
         The time axis ends here [s]; default ``plan.end_time``.
     legend_loc : str
@@ -107,7 +109,7 @@ def joint_time_figure(rows, plan, *, titles=("shoulder", "elbow"), width=8.0, ro
     from armlab import plots
 
     n = len(titles)
-    fig, axes = plots.figure(ncols=n, nrows=len(rows), width=width,
+    fig, axes = plots.figure(ncols=n, nrows=len(rows), width=width or plots.PAGE_WIDTH,
                              height=row_height * len(rows), sharex=True, squeeze=False)
     end = plan.end_time if until is None else until
     for r, (runs, ylabel, log) in enumerate(rows):
@@ -122,18 +124,18 @@ def joint_time_figure(rows, plan, *, titles=("shoulder", "elbow"), width=8.0, ro
             if log:
                 ax.set_yscale("log")
             if r == 0:
-                ax.set_title(titles[j], fontsize=10)
+                ax.set_title(titles[j])
             if r == len(rows) - 1:
                 ax.set_xlabel("time t [s]")
             ax.set_xlim(0, end)
             ax.grid(alpha=0.3)
         axes[r, 0].set_ylabel(ylabel)
         if legend_loc != "below":
-            axes[r, -1].legend(frameon=False, fontsize=9, loc=legend_loc)
+            axes[r, -1].legend(frameon=False, loc=legend_loc)
     if legend_loc == "below":
         handles, labels = axes[0, 0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="outside lower center", frameon=False, fontsize=9,
-                   ncol=min(len(labels), 4 if sum(map(len, labels)) < 80 else 2))
+        fig.legend(handles, labels, loc="outside lower center", frameon=False,
+                   ncol=min(len(labels), 2 if sum(map(len, labels)) < 60 else 1))
     return fig
 
 
@@ -192,7 +194,7 @@ def draw_gain_map(ax, gain_map, *, joint=0, vmin=0.01, vmax=30.0, mark=None):
     # the contours over the hatching, each label on a dark box so it reads over any cell
     lines = ax.contour(kd, kp, error.filled(np.nan), levels=levels, colors="white",
                        linewidths=1.2, zorder=3)
-    for text in ax.clabel(lines, fmt=lambda v: f"{v:g}°", fontsize=9, inline=True):
+    for text in ax.clabel(lines, fmt=lambda v: f"{v:g}°", inline=True):
         text.set_bbox(dict(boxstyle="round,pad=0.15", facecolor="black", alpha=0.75, lw=0))
         text.set_zorder(5)
     if mark is not None:
@@ -202,7 +204,7 @@ def draw_gain_map(ax, gain_map, *, joint=0, vmin=0.01, vmax=30.0, mark=None):
     ax.set_yscale("log")
     ax.set_xlim(x_edges[0], x_edges[-1])
     ax.set_ylim(y_edges[0], y_edges[-1])
-    ax.legend(handles=handles, loc="lower left", fontsize=7, framealpha=0.85)
+    ax.legend(handles=handles, loc="lower left", framealpha=0.85)
     return mesh
 
 
@@ -287,7 +289,7 @@ class ControlLab(Lab):
                                       value=start["rate"], description="control rate",
                                       style=style, layout=wide, continuous_update=False),
         })
-        self.figure, axes = plots.figure(ncols=2, nrows=2, width=8.4, height=5.4, sharex=True)
+        self.figure, axes = plots.figure(ncols=2, nrows=2, height=5.6, sharex=True)
         self._axes = axes.ravel()
         a = self.artists = {"error": [], "torque": [], "needed": []}
         for j, name in enumerate(("shoulder", "elbow")):
@@ -299,20 +301,19 @@ class ControlLab(Lab):
                 ax.set_xlim(0, self.plan.end_time)
             (line,) = ax_e.plot([], [], color="#D55E00", lw=1.5)
             a["error"].append(line)
-            (need,) = ax_t.plot([], [], color="0.45", lw=1.2, ls="--",
-                                label="needed (real arm, on plan)")
+            (need,) = ax_t.plot([], [], color="0.45", lw=1.2, ls="--", label="needed")
             (sent,) = ax_t.plot([], [], color="#0072B2", lw=1.5, label="sent")
             a["needed"].append(need)
             a["torque"].append(sent)
-            ax_e.set_title(f"{name} error q_plan − q", fontsize=9)
-            ax_t.set_title(f"{name} torque", fontsize=9)
+            ax_e.set_title(f"{name} error")
+            ax_t.set_title(f"{name} torque")
             ax_t.set_xlabel("time t [s]")
         axes[0, 0].set_ylabel("error [deg]")
         axes[1, 0].set_ylabel("torque [N m]")
-        axes[1, 1].legend(handles=[a["torque"][1], a["needed"][1]], frameon=False, fontsize=8,
+        axes[1, 1].legend(handles=[a["torque"][1], a["needed"][1]], frameon=False,
                           loc="upper right")
         a["status"] = axes[0, 0].text(0.5, 0.5, "", transform=axes[0, 0].transAxes,
-                                      ha="center", va="center", color="#D55E00", fontsize=9)
+                                      ha="center", va="center", color="#D55E00")
 
     # -- computing -----------------------------------------------------------------------------
     def settings(self):
