@@ -80,7 +80,7 @@ PAGE = "book/control"
                                  "10.52", "0.03"]),
     ("The bound is a design rule", ["5,685"]),
     ("keeps adding torque while an error persists", ["3.03", "2.87", "0.23", "0.46"]),
-    ("holding poses with", ["20", "0.05", "0.50", "0.21", "0.03"]),
+    ("holding poses with", ["20", "0.05", "0.49", "0.20", "0.05"]),
     # the gain maps
     ("Each map is", ["544", "26", "28"]),
     ("The cells at the chapter", ["3.180", "0.380"]),
