@@ -107,7 +107,7 @@ def test_table_markdown_and_rows(lab):
     """The static table (for the page) has the same values as the widget table"""
     md = lab.table_markdown()
     assert "(-6.50, -4.00)" in md and "0.8537, 0.2029" in md
-    assert len(lab.table_rows()) == 4
+    assert len(lab.table_rows()) == 6                   # two rows of bearing forces
 
 
 def test_bad_arm():
