@@ -79,7 +79,7 @@ def test_every_page_built_and_executed(book):
     # the residual torque is the part of tau along the tip-still joint speeds
     ("and their dot products with the carried force are", ["1", "0", "(0, 0)"]),
     # Example 4: the bearings of the wall push, by propagation from the tip
-    ("The elbow's bearing carries", ["(10.00, 19.62)", "19.62", "(10.00, 49.05)", "22.02",
+    ("the push passed on from the tip", ["(10.00, 19.62)", "19.62", "(10.00, 49.05)", "22.02",
                                     "50.06", "(8.3675, -4.0000)", "(8.3675, -4.0000)"]),
     ("Both bearings carry", ["2865", "(-20.00, -20.00)", "22.2", "129"]),
     # Example 5: the gravity chapter's PD as a tip stiffness
@@ -116,8 +116,8 @@ def test_statics_reactions_balance_and_stiffness_checks(book):
     assert float(force_gap) < 1e-13 and float(moment_gap) < 1e-13
     (fd_gap,) = evals(STATICS, "The finite differences agree with")
     assert float(fd_gap) < 1e-5
-    speed, gap, largest, share = evals(STATICS, "After 1.5 s no joint moves faster than")
-    assert float(speed) < 1e-5 and (gap, largest, share) == ("0.046", "5.98", "0.8")
+    duration, speed, gap, largest, share = evals(STATICS, "s no joint moves faster than")
+    assert float(speed) < 1e-5 and (duration, gap, largest, share) == ("1.5", "0.046", "5.98", "0.8")
 
 
 def test_statics_second_route_and_the_name(book):

@@ -88,7 +88,7 @@ def test_inverse_kinematics_checks_are_at_rounding_level():
 def test_isotropic_arm_checks():
     """The isotropic arm's columns are equally long and at right angles, and every joint speed
     of 1 rad/s moves the tip at L2 per second"""
-    lengths, dot, slowest, fastest = evals(PAGE, "The columns are")
+    lengths, dot, slowest, fastest = evals(PAGE, "long and their dot product is")
     assert lengths == "(0.4000, 0.4000)" and float(dot) < 1e-15
     assert slowest == fastest == "0.4000"
 

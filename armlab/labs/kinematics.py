@@ -53,14 +53,16 @@ _VELOCITY_TIME = 0.5
 class KinematicsLab(Lab):
     """The kinematics chapter's lab: where the tip is, how fast it can move, where it can reach.
 
-    Use :func:`kinematics_lab` to make one.
+    Use :func:`kinematics_lab` to make one. The button ``widgets["other_elbow"]``
+    (or :meth:`other_elbow`) moves the arm to the other pose that reaches the
+    same tip, the elbow mirrored.
 
     Attributes
     ----------
     widgets : dict of ipywidgets
         ``"arm"`` (dropdown of :data:`KINEMATICS_ARMS`), ``"q1"``, ``"q2"``
-        [deg], ``"qd1"``, ``"qd2"`` [rad/s], ``"preset"``, ``"table"``,
-        ``"image"``.
+        [deg], ``"qd1"``, ``"qd2"`` [rad/s], ``"other_elbow"`` (button),
+        ``"preset"``, ``"table"``, ``"image"``.
     figure : matplotlib.figure.Figure
         Left: the arm in its workspace, the tip velocity ``J qd`` and the
         velocity ellipse of joint speeds of the same size (both drawn as the
@@ -75,9 +77,6 @@ class KinematicsLab(Lab):
         ``"condition"`` (``sigma_1 / sigma_2``), ``"other_elbow"`` (the pose
         [rad] that reaches the same tip with the elbow bent the other way),
         ``"velocity"`` (2,) [m/s], ``"speed"`` [m/s], ``"singular"`` (bool).
-
-    The button ``widgets["other_elbow"]`` (or :meth:`other_elbow`) moves the
-    arm to that other pose: the same tip, the elbow mirrored.
     """
 
     presets = KINEMATICS_PRESETS
