@@ -75,7 +75,17 @@ def test_every_page_built_and_executed(book):
     # largest push and force error near the singularity (seed 003's table)
     ("One degree from stretched, a 20 N m limit", ["2865", "57", "50"]),
     ("Reading the contact force from measured joint torques", ["3.5", "282", "2.4", "186"]),
-    # seed 001's support, converted to the book's sign
+    # the duality at the stretched pose: the carried force is normal to every tip velocity, and
+    # the residual torque is the part of tau along the tip-still joint speeds
+    ("and their dot products with the carried force are", ["1", "0", "(0, 0)"]),
+    # Example 4: the bearings of the wall push, by propagation from the tip
+    ("the push passed on from the tip", ["(10.00, 19.62)", "19.62", "(10.00, 49.05)", "22.02",
+                                    "50.06", "(8.3675, -4.0000)", "(8.3675, -4.0000)"]),
+    ("Both bearings carry", ["2865", "(-20.00, -20.00)", "22.2", "129"]),
+    # Example 5: the gravity chapter's PD as a tip stiffness
+    ("has the rows", ["(1212.6, 1688.4)", "(1688.4, 2878.8)", "162.9", "(0.849, -0.528)",
+                      "-31.9", "3928.5", "24", "6.14", "0.255", "(4.50, -2.64)", "30.4"]),
+    # the reporter's support, converted to the book's sign
     ("The trap is easy to fall into with a support", ["5", "9.620", "-0.095", "29.620",
                                                       "9.905"]),
 ])
@@ -89,6 +99,25 @@ def test_statics_page_shows_worked_values(book, anchor, shown):
 #    force ellipse and the per-joint parallelogram (issue 17) -------------------------------------
 
 STATICS = "book/statics"
+
+
+def test_statics_duality_predicts_the_residual(book):
+    """The residual torque at the stretched pose is minus the part of tau along the joint speeds
+    that leave the tip still, to rounding"""
+    n, along, gap = evals(STATICS, "predicts the residual")
+    assert (n, along) == ("(0.4061, -0.9138)", "(0.1649, -0.3711)")
+    assert float(gap) < 1e-14
+
+
+def test_statics_reactions_balance_and_stiffness_checks(book):
+    """Every free body balances to rounding; the finite differences of the restoring force and
+    the simulated rests agree with K_x (the rests to first order, 0.8 % of the displacement)"""
+    force_gap, moment_gap = evals(STATICS, "No link has more than")
+    assert float(force_gap) < 1e-13 and float(moment_gap) < 1e-13
+    (fd_gap,) = evals(STATICS, "The finite differences agree with")
+    assert float(fd_gap) < 1e-5
+    duration, speed, gap, largest, share = evals(STATICS, "s no joint moves faster than")
+    assert float(speed) < 1e-5 and (duration, gap, largest, share) == ("1.5", "0.046", "5.98", "0.8")
 
 
 def test_statics_second_route_and_the_name(book):
@@ -151,9 +180,9 @@ def test_statics_every_figure_and_table_is_numbered_and_referred_to(book):
     """Each figure and table has a number, and a {numref} link in the running text with that number
     points to it at or before the place where it appears; each figure has an alt text"""
     assert_numbered_and_referred_to(STATICS, ["fig-wall", "fig-box", "fig-ellipses", "fig-sigma",
-                                              "fig-lab", "tbl-virtual-work", "tbl-stretch",
-                                              "tbl-lab"])
-    assert_figures_described(STATICS, 5)
+                                              "fig-reactions", "fig-stiffness", "fig-lab",
+                                              "tbl-virtual-work", "tbl-stretch", "tbl-lab"])
+    assert_figures_described(STATICS, 7)
 
 
 def test_statics_duality_comes_just_before_example_3(book):
