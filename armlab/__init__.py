@@ -29,7 +29,7 @@ from armlab.lagrange import (InertiaConstants, christoffel_symbols, coriolis_mat
 from armlab.limits import (CapacityMap, DurationLimit, JointDrive, Motor, capacity_map,
                            clip_torques, mass_matrix_with_rotors, payload_capacity, pose_capacity,
                            realized_acceleration, reflect_motor, scale_torques, shortest_duration)
-from armlab.limits import (PhaseProfile, path_acceleration_bounds, path_dynamics,
+from armlab.limits import (PhaseProfile, path_acceleration_bounds, path_dynamics, rms_torque,
                            time_optimal_scaling)
 from armlab.manipulability import (condition_number, is_singular, manipulability, reach,
                                    velocity_ellipse)
@@ -60,6 +60,7 @@ __all__ = [
     "capacity_map", "CapacityMap", "shortest_duration", "DurationLimit", "Motor", "JointDrive",
     "reflect_motor", "mass_matrix_with_rotors",
     "path_dynamics", "path_acceleration_bounds", "time_optimal_scaling", "PhaseProfile",
+    "rms_torque",
     "TimeScaledPath",
     "Quintic", "quintic",
     "simulate", "Simulation", "tracking_error", "Controller", "pd", "pid", "pd_gravity",

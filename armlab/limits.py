@@ -39,6 +39,7 @@ from armlab.kinematics import jacobian
 __all__ = ["clip_torques", "scale_torques", "realized_acceleration", "payload_capacity",
            "pose_capacity", "capacity_map", "CapacityMap", "shortest_duration", "DurationLimit",
            "Motor", "JointDrive", "reflect_motor", "mass_matrix_with_rotors", "POLICIES",
+           "rms_torque",
            "path_dynamics", "path_acceleration_bounds", "time_optimal_scaling", "PhaseProfile"]
 
 #: The two ways to bring a torque request within the limits (see :func:`realized_acceleration`).
@@ -357,20 +358,35 @@ class Motor:
     Parameters
     ----------
     torque : float
-        Largest torque the motor gives [N m]; positive.
+        Largest (peak) torque the motor gives [N m]; positive. For a DC motor
+        this is the amplifier's current limit times the torque constant.
     speed : float
-        Largest speed [rad/s]; positive.
+        Largest speed [rad/s]; positive. With ``stall_torque`` it is the
+        no-load speed, where the torque-speed line reaches zero.
     damping : float, optional
         Viscous friction [N m s/rad]. Default 0.
     coulomb : float, optional
         Coulomb (dry) friction [N m]. Default 0.
     inertia : float, optional
         Rotor inertia [kg m^2]. Default 0.
+    stall_torque : float, optional
+        Torque at zero speed on the motor's torque-speed line [N m], at least
+        ``torque``: with the supply voltage fixed, back-EMF leaves the motor
+        ``stall_torque (1 - omega / speed)`` at speed ``omega`` in the
+        direction of motion (and ``stall_torque (1 + omega / speed)`` against
+        it), never more than ``torque``. Default: none, the torque is
+        ``torque`` at every speed up to ``speed``.
+    continuous_torque : float, optional
+        The torque the motor can give for ever without overheating [N m], at
+        most ``torque``: the largest root-mean-square torque over a duty cycle
+        (:func:`rms_torque`). Default ``torque``.
 
     Examples
     --------
-    >>> Motor(torque=0.15, speed=500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6).speed
-    500.0
+    >>> m = Motor(torque=0.15, speed=500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6,
+    ...           stall_torque=0.3, continuous_torque=0.05)
+    >>> m.speed, m.stall_torque, m.continuous_torque
+    (500.0, 0.3, 0.05)
     """
 
     torque: float
@@ -378,11 +394,24 @@ class Motor:
     damping: float = 0.0
     coulomb: float = 0.0
     inertia: float = 0.0
+    stall_torque: float = None
+    continuous_torque: float = None
 
     def __post_init__(self):
         for name in ("torque", "speed", "damping", "coulomb", "inertia"):
             check = positive_scalar if name in ("torque", "speed") else nonnegative_scalar
             object.__setattr__(self, name, check(name, getattr(self, name), what="number"))
+        stall = (np.inf if self.stall_torque is None
+                 else positive_scalar("stall_torque", self.stall_torque, what="number"))
+        if stall < self.torque:
+            raise ValueError(f"stall_torque {stall!r} must be at least torque {self.torque!r}")
+        object.__setattr__(self, "stall_torque", stall)
+        cont = (self.torque if self.continuous_torque is None
+                else positive_scalar("continuous_torque", self.continuous_torque,
+                                     what="number"))
+        if cont > self.torque:
+            raise ValueError(f"continuous_torque {cont!r} must be at most torque {self.torque!r}")
+        object.__setattr__(self, "continuous_torque", cont)
 
 
 class JointDrive(NamedTuple):
@@ -404,6 +433,11 @@ class JointDrive(NamedTuple):
         ``G Tc``: Coulomb friction at the joint [N m].
     inertia : ndarray
         ``G^2 J_m``: rotor inertia at the joint [kg m^2].
+    stall_torque : ndarray
+        ``G tau_stall``: the torque-speed line's torque at rest [N m] (``inf``
+        without a line).
+    continuous_torque : ndarray
+        ``G tau_cont``: the joint's thermal limit on the RMS torque [N m].
     """
 
     gear_ratio: np.ndarray
@@ -412,6 +446,34 @@ class JointDrive(NamedTuple):
     damping: np.ndarray
     coulomb: np.ndarray
     inertia: np.ndarray
+    stall_torque: np.ndarray
+    continuous_torque: np.ndarray
+
+    def torque_range(self, qd):
+        """The joint torques the motor can apply at joint speed ``qd``: ``(low, high)`` [N m].
+
+        ``high = min(G tau_m, G tau_stall (1 - qd / speed))`` and ``low =
+        max(-G tau_m, -G tau_stall (1 + qd / speed))``, ``speed`` the joint's
+        no-load speed ``omega_0 / G``: back-EMF takes ``G^2 (tau_stall /
+        omega_0) qd`` off both ends, like a viscous brake, and the current limit
+        caps both. Friction is not taken off (it is the arm's, in its equation
+        of motion).
+
+        Examples
+        --------
+        A 0.15 N m motor with a 0.3 N m, 500 rad/s line, through 50:1: at
+        7 rad/s (350 rad/s at the motor) 4.5 N m forward, the full 7.5 N m
+        backward:
+
+        >>> m = Motor(0.15, 500.0, stall_torque=0.3)
+        >>> [round(float(x), 6) for x in reflect_motor(m, 50).torque_range(7.0)]
+        [-7.5, 4.5]
+        """
+        qd = finite_array("qd", qd)
+        with np.errstate(invalid="ignore"):
+            high = np.minimum(self.torque, self.stall_torque * (1 - qd / self.speed))
+            low = np.maximum(-self.torque, -self.stall_torque * (1 + qd / self.speed))
+        return low, high
 
     def friction(self, qd):
         """Torque the motor spends overcoming its own friction at joint speed ``qd`` [N m].
@@ -437,8 +499,13 @@ class JointDrive(NamedTuple):
         >>> drive = reflect_motor(Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3), 50)
         >>> float(drive.available_torque(2.0))
         7.2
+
+        With a torque-speed line, the line's torque at ``|qd|`` (forward)
+        replaces ``G tau_m`` where it is smaller (:meth:`torque_range`).
         """
-        return self.torque - np.abs(self.friction(qd))
+        return (np.minimum(self.torque, self.stall_torque * (1 - np.abs(finite_array("qd", qd))
+                                                              / self.speed))
+                - np.abs(self.friction(qd)))
 
 
 def reflect_motor(motor, gear_ratio):
@@ -470,7 +537,7 @@ def reflect_motor(motor, gear_ratio):
     >>> m = Motor(torque=0.15, speed=500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6)
     >>> d = reflect_motor(m, 50)
     >>> [round(float(x), 6) for x in d]
-    [50.0, 7.5, 10.0, 0.05, 0.2, 0.0125]
+    [50.0, 7.5, 10.0, 0.05, 0.2, 0.0125, inf, 7.5]
     """
     if not isinstance(motor, Motor):
         raise ValueError(f"motor must be an armlab.Motor, got {type(motor).__name__}")
@@ -478,7 +545,49 @@ def reflect_motor(motor, gear_ratio):
     if np.any(G <= 0):
         raise ValueError(f"gear_ratio must be positive, got {gear_ratio!r}")
     return JointDrive(G, G * motor.torque, motor.speed / G, G**2 * motor.damping,
-                      G * motor.coulomb, G**2 * motor.inertia)
+                      G * motor.coulomb, G**2 * motor.inertia, G * motor.stall_torque,
+                      G * motor.continuous_torque)
+
+
+def rms_torque(tau, t):
+    """The root-mean-square torque over a duty cycle: what heats a motor.
+
+    ``sqrt(1/(t_end - t_0) integral tau^2 dt)`` per joint, by the trapezoidal
+    rule on the samples. A motor's winding heats with the square of its
+    current, and its torque is proportional to the current, so over a cycle
+    that repeats the RMS torque must stay within the motor's continuous rating
+    (:class:`Motor`'s ``continuous_torque``, times ``G`` at the joint), however
+    briefly the peaks reach its peak torque.
+
+    Parameters
+    ----------
+    tau : (..., k, n) array_like
+        Torques at the ``k`` sample times [N m].
+    t : (k,) array_like
+        Sample times, increasing, at least two [s].
+
+    Returns
+    -------
+    rms : (..., n) ndarray
+        [N m].
+
+    Examples
+    --------
+    Holding 6 N m for 3 s and 0 N m for 1 s: the RMS is 6 sqrt(3/4):
+
+    >>> t = np.array([0.0, 3.0, 3.0, 4.0])
+    >>> rms_torque([[6.0], [6.0], [0.0], [0.0]], t).round(6)
+    array([5.196152])
+    """
+    tau = finite_array("tau", tau)
+    t = finite_array("t", t)
+    if t.ndim != 1 or t.size < 2 or np.any(np.diff(t) < 0) or t[-1] <= t[0]:
+        raise ValueError(f"t has shape {t.shape}: expected increasing times, shape (k,), k >= 2")
+    if tau.ndim < 2 or tau.shape[-2] != t.size:
+        raise ValueError(f"tau has shape {tau.shape}: expected (..., {t.size}, n), one row per "
+                         "time")
+    square = np.moveaxis(np.square(tau), -2, -1)
+    return np.sqrt(np.trapezoid(square, t, axis=-1) / (t[-1] - t[0]))
 
 
 def mass_matrix_with_rotors(arm, q, rotor_inertia):
@@ -574,20 +683,26 @@ def _first_exit(a, b, d):
     return np.where(np.isnan(x), np.inf, x)
 
 
-def _exits(x_parts, low, high):
+def _exits(x_parts, low, high, stall=None, brake=None):
     """Per sample and joint, the first ``x = 1/T`` at which the torque leaves its bounds.
 
-    ``x_parts = (A, B, C)`` with torque ``A x^2 + B x + C``. Returns the exit
-    ``x`` and the bound (+1 upper, -1 lower), both ``(..., n)``.
+    ``x_parts = (a2, a1, a0, qd1)`` with torque ``a2 x^2 + a1 x + a0`` and joint
+    speed ``qd1 x``. With a torque-speed line (``stall`` S and ``brake`` k =
+    S / no-load speed, per joint) the torque must also stay within
+    ``-S - k qd1 x`` and ``S - k qd1 x``: the line adds ``k qd1`` to ``a1``.
+    Returns the exit ``x`` and the bound (+1 upper, -1 lower), both ``(..., n)``.
     """
-    A, B, C = x_parts
-    up = _first_exit(A, B, high - C)
-    down = _first_exit(-A, -B, C - low)
+    a2, a1, a0, qd1 = x_parts
+    up = _first_exit(a2, a1, high - a0)
+    down = _first_exit(-a2, -a1, a0 - low)
+    if stall is not None:
+        up = np.minimum(up, _first_exit(a2, a1 + brake * qd1, stall - a0))
+        down = np.minimum(down, _first_exit(-a2, -(a1 + brake * qd1), stall + a0))
     return np.minimum(up, down), np.where(up <= down, 1, -1)
 
 
 def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=0.0,
-                      speed_limit=None, samples=801):
+                      speed_limit=None, samples=801, stall_torque=None):
     """Shortest duration of a quintic rest-to-rest move that stays within torque and speed limits.
 
     Along the quintic ``q(t) = q_start + (q_end - q_start) s(t/T)`` (see
@@ -624,6 +739,12 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=
         over ``G``: :func:`reflect_motor`). Default: none.
     samples : int, optional
         Points along the path before refinement (at least 3). Default 801.
+    stall_torque : float or (n,) array_like, optional
+        A motor torque-speed line at each joint (joint side, ``G tau_stall``)
+        [N m], at least the largest ``limit``: at joint speed ``qd`` the torque
+        must also stay between ``-S (1 + qd / v)`` and ``S (1 - qd / v)``, with
+        ``v`` the ``speed_limit`` (then the no-load speed, required).
+        Default: none.
 
     Returns
     -------
@@ -663,6 +784,10 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=
     low, high = torque_bounds(arm.n, limit)
     rotors = np.square(arm.gear_ratio) * per_joint(arm.n, "rotor_inertia", rotor_inertia,
                                                    nonnegative=True)
+    if stall_torque is not None and speed_limit is None:
+        raise ValueError("stall_torque needs speed_limit, the no-load speed of the line")
+    stall = (None if stall_torque is None
+             else per_joint(arm.n, "stall_torque", stall_torque, positive=True))
     top_speed = (np.full(arm.n, np.inf) if speed_limit is None
                  else per_joint(arm.n, "speed_limit", speed_limit, positive=True))
     delta = end - start
@@ -671,7 +796,8 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=
     dry = np.asarray(arm.gear_ratio) * np.asarray(arm.coulomb)
 
     def parts(u):
-        """Torque coefficients ``(A, B, C)`` of ``x = 1/T`` at path points ``u``, (k, n) each."""
+        """Torque coefficients ``(A, B, C)`` of ``x = 1/T`` at path points ``u``, and the
+        one-second move's speeds there, (k, n) each."""
         u = np.asarray(u, dtype=float)[:, None]
         s = u**3 * (10 - 15 * u + 6 * u**2)
         q = (1.0 - s) * start + s * end
@@ -680,16 +806,17 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=
         p = torque_parts(arm, q, qd1, qdd1, force)
         A = p["inertia"] + rotors * qdd1 + p["velocity"]
         C = p["gravity"] + p["tip"] + dry * np.sign(qd1)
-        return A, viscous * qd1, C
+        return A, viscous * qd1, C, qd1
 
+    brake = None if stall is None else stall / top_speed
     u = np.linspace(0.0, 1.0, int(samples))
-    A, B, C = parts(u)
+    A, B, C, qd1 = parts(u)
     outside = np.maximum(C - high, low - C) / (high - low)        # > 0: the floor is outside
     if np.any(outside > 0):
         k, j = np.unravel_index(np.argmax(outside), outside.shape)
         return DurationLimit(np.inf, float(u[k]), np.nan, int(j),
                              1 if C[k, j] > high[j] else -1, "floor")
-    x, _ = _exits((A, B, C), low, high)
+    x, _ = _exits((A, B, C, qd1), low, high, stall, brake)
     best = x.min(axis=1)
     k = int(np.argmin(best))
     # the speed limit: the peak speed 15/8 |delta| / T at the middle of the move
@@ -701,7 +828,7 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=
         return speed if speed.duration > 0 else DurationLimit(0.0, np.nan, np.nan, -1, 0, "")
 
     def exit_at(v):
-        return float(_exits(parts([v]), low, high)[0].min())
+        return float(_exits(parts([v]), low, high, stall, brake)[0].min())
 
     # Golden-section search for the smallest exit between the neighbours of the best sample.
     lo, hi = u[max(k - 1, 0)], u[min(k + 1, u.size - 1)]
@@ -718,7 +845,7 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=
             d = lo + ratio * (hi - lo)
             fd = exit_at(d)
     x_star, u_star = min([(float(best[k]), float(u[k])), (fc, c), (fd, d)])
-    xs, bounds = _exits(parts([u_star]), low, high)
+    xs, bounds = _exits(parts([u_star]), low, high, stall, brake)
     j = int(np.argmin(xs[0]))
     T = 1.0 / x_star if x_star > 0 else np.inf     # 0: on the limit at rest, any motion leaves
     torque = DurationLimit(float(T), float(u_star), float(u_star * T), j, int(bounds[0, j]),

@@ -69,6 +69,16 @@ PAGE = "book/limits"
     ("The drives never give more", ["(0.2, 0.1)", "8.35", "23"]),
     ("no time law works either", ["0.5", "inf", "47", "-2.87"]),
     ("An assumed small servo motor", ["4,800"]),
+    # the worked motor with a back-EMF line and a continuous rating: the best ratio moves from
+    # 79.5:1 (0.624 s) to 64:1 (0.795 s); 50:1 is unchanged, below the 250 rad/s corner; the
+    # fastest move touches the line (0.000 N m over it)
+    ("motor the data a real data sheet", ["0.3", "500", "0.15", "0.05"]),
+    ("The line crosses the peak torque", ["250", "1.59", "108", "64", "0.795", "79.5", "0.624",
+                                          "0.000"]),
+    # the cycle's heat: RMS 5.35 N m, 1.7 x the 3.2 N m rating; gravity alone 5.02; the holds
+    # (4.00 and 5.03 N m, 1 s each of 3.59 s) 3.39 by hand; cool from 106.8:1 (1.000 s, 5.34)
+    ("The heat is another matter", ["64", "5.35", "1.7", "3.2", "5.02", "4.00", "5.03",
+                                    "3.59", "3.39", "106.8", "1.000", "5.34", "64"]),
     ("At the joint the motor gives", ["7.5", "10", "0.05", "0.2", "0.0125", "0.171", "0.246",
                                       "0.3", "-0.3", "0.3"]),
     ("Is 50:1 a good choice?", ["7.11", "7.5", "1.59"]),
@@ -141,13 +151,13 @@ def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
     number points to it at or before the place where it appears"""
     assert_numbered_and_referred_to(PAGE, [
         "fig-limits-policies", "fig-limits-durations", "fig-limits-phase", "fig-limits-capacity",
-        "fig-limits-gear",
+        "fig-limits-gear", "fig-limits-motor",
         "fig-limits-lab", "tbl-limits-instants", "tbl-limits-move-parts", "tbl-limits-lab"])
 
 
 def test_every_figure_has_alt_text():
     """A screen reader gets a description, not a file name"""
-    assert_figures_described(PAGE, 6)
+    assert_figures_described(PAGE, 7)
 
 
 def test_static_lab_view_comes_before_the_live_cell():
@@ -160,7 +170,7 @@ def test_equations_are_numbered_and_referred_to():
     text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
     for label in ("eq-limits-request", "eq-limits-realized", "eq-limits-deficit",
                   "eq-limits-scale", "eq-limits-time-scaling", "eq-limits-path",
-                  "eq-limits-bounds", "eq-limits-capacity",
+                  "eq-limits-bounds", "eq-limits-capacity", "eq-limits-line", "eq-limits-rms",
                   "eq-limits-gear"):
         assert f'id="equation-{label}"' in text, label
         assert f'href="#equation-{label}"' in text, label

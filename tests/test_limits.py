@@ -646,3 +646,65 @@ def test_time_optimal_when_nothing_works_or_nothing_moves():
 def test_time_optimal_bad_input(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# ------------------------------------------------------------------ torque-speed line and heat
+def test_motor_line_and_rating_are_checked():
+    with pytest.raises(ValueError, match="stall_torque"):
+        al.Motor(0.15, 500.0, stall_torque=0.1)
+    with pytest.raises(ValueError, match="continuous_torque"):
+        al.Motor(0.15, 500.0, continuous_torque=0.2)
+    plain = al.Motor(0.15, 500.0)
+    assert plain.stall_torque == np.inf and plain.continuous_torque == 0.15
+
+
+def test_torque_range_is_the_dc_motor_equations():
+    """From k_t, R, k_e, V_max and i_max: tau = k_t (V - k_e omega) / R, capped by k_t i_max,
+    through a 40:1 gear, at speeds forward and backward"""
+    kt, ke, R, V, imax, G = 0.02, 0.02, 2.0, 12.0, 2.5, 40.0
+    motor = al.Motor(kt * imax, V / ke, stall_torque=kt * V / R)
+    qd = np.linspace(-V / ke / G, V / ke / G, 41)
+    omega = G * qd
+    high = G * np.minimum(kt * imax, kt * (V - ke * omega) / R)
+    low = G * np.maximum(-kt * imax, kt * (-V - ke * omega) / R)
+    got = al.reflect_motor(motor, G).torque_range(qd)
+    np.testing.assert_allclose(got[0], low, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got[1], high, rtol=1e-12, atol=1e-12)
+
+
+def test_shortest_duration_with_a_torque_speed_line():
+    """Brute force on the quintic: at the returned T the torque stays within the line's range
+    at its own speed, 1 % faster it does not; and the line only ever lengthens the move"""
+    G = 64.0
+    motor = al.Motor(0.15, 500.0, coulomb=4e-3, inertia=5e-6, stall_torque=0.3)
+    arm = al.PlanarArm((0.3, 0.25), (2.0, 1.0), coulomb=4e-3, gear_ratio=G)
+    drive = al.reflect_motor(motor, G)
+    kwargs = dict(rotor_inertia=5e-6, speed_limit=float(drive.speed))
+    lim = al.shortest_duration(arm, *TABLE_MOVE, float(drive.torque),
+                               stall_torque=float(drive.stall_torque), **kwargs)
+    rect = al.shortest_duration(arm, *TABLE_MOVE, float(drive.torque), **kwargs)
+    assert lim.duration > rect.duration
+
+    def excess(T):
+        q, qd, qdd = al.quintic(*TABLE_MOVE, T)(np.linspace(0, T, 20001))
+        tau = al.inverse_dynamics(arm, q, qd, qdd) + G**2 * 5e-6 * qdd
+        low, high = drive.torque_range(qd)
+        return np.max(np.maximum(tau - high, low - tau))
+
+    assert excess(lim.duration) <= 1e-9
+    assert excess(0.99 * lim.duration) > 1e-3
+    with pytest.raises(ValueError, match="speed_limit"):
+        al.shortest_duration(arm, *TABLE_MOVE, 9.6, stall_torque=19.2)
+
+
+def test_rms_torque():
+    """A sine's RMS is its amplitude over sqrt(2); a batch row by row; bad times refused"""
+    t = np.linspace(0, 2 * np.pi, 20001)
+    tau = np.stack([3 * np.sin(t), 4 * np.ones_like(t)], axis=-1)
+    np.testing.assert_allclose(al.rms_torque(tau, t), [3 / np.sqrt(2), 4], rtol=1e-8)
+    batch = al.rms_torque(np.stack([tau, 2 * tau]), t)
+    np.testing.assert_allclose(batch, [[3 / np.sqrt(2), 4], [6 / np.sqrt(2), 8]], rtol=1e-8)
+    with pytest.raises(ValueError, match="t has shape"):
+        al.rms_torque(tau[:2], [1.0, 0.0])
+    with pytest.raises(ValueError, match="tau has shape"):
+        al.rms_torque(tau, t[:-1])

@@ -23,7 +23,8 @@ from armlab.trajectory import quintic
 
 __all__ = ["LimitsLab", "limits_lab", "LIMITS_PRESETS", "POLICY_NAMES", "GHOST_TIME",
            "capacity_text", "policy_figure", "duration_figure", "capacity_figure",
-           "gear_sweep", "gear_optimum", "gear_figure", "phase_plane_figure"]
+           "gear_sweep", "gear_optimum", "gear_figure", "phase_plane_figure", "duty_cycle",
+           "motor_figure"]
 
 #: The policy widget's labels -> :func:`armlab.realized_acceleration`'s ``policy``.
 POLICY_NAMES = {"clip each joint": "clip", "scale the vector": "scale"}
@@ -511,12 +512,8 @@ def gear_sweep(motor, lengths, masses, q_start, q_end, ratios):
 
     ratios = np.asarray(ratios, dtype=float)
     drive = reflect_motor(motor, ratios)
-    torque_T = np.array([
-        shortest_duration(PlanarArm(lengths, masses, damping=motor.damping,
-                                    coulomb=motor.coulomb, gear_ratio=G),
-                          q_start, q_end, float(top), rotor_inertia=motor.inertia,
-                          samples=201).duration
-        for G, top in zip(ratios, drive.torque)])
+    torque_T = np.array([_geared_durations(motor, lengths, masses, q_start, q_end, G)[0]
+                         for G in ratios])
     # The speed alone (a torque limit no motion of this arm comes near): the joint's top
     # speed is the motor's over G, so the duration it allows grows in proportion to G.
     direct = shortest_duration(PlanarArm(lengths, masses), q_start, q_end, 1e9,
@@ -544,8 +541,10 @@ def _geared_durations(motor, lengths, masses, q_start, q_end, G, samples=201):
     """The shortest durations the torque and the top speed allow through one ratio ``G`` [s]."""
     arm = PlanarArm(lengths, masses, damping=motor.damping, coulomb=motor.coulomb,
                     gear_ratio=G)
+    line = ({} if np.isinf(motor.stall_torque)
+            else {"stall_torque": G * motor.stall_torque, "speed_limit": motor.speed / G})
     torque = shortest_duration(arm, q_start, q_end, G * motor.torque,
-                               rotor_inertia=motor.inertia, samples=samples).duration
+                               rotor_inertia=motor.inertia, samples=samples, **line).duration
     speed = shortest_duration(PlanarArm(lengths, masses), q_start, q_end, 1e9,
                               speed_limit=motor.speed / G, samples=3).duration
     return torque, speed
@@ -569,13 +568,16 @@ def gear_optimum(motor, lengths, masses, q_start, q_end, sweep):
     -------
     dict
         ``"crossing"``: the ratio where the durations the torque and the top
-        speed allow are equal, which is the fastest move, found by bisection
-        to 1e-9 of the ratio, with ``"T_crossing"`` [s] there;
+        speed allow are equal, found by bisection to 1e-9 of the ratio, with
+        ``"T_crossing"`` [s] there (``nan`` when the curves do not cross: with
+        a torque-speed line the torque's duration already includes the speed);
         ``"torque_best"``: the ratio with the shortest torque-limited duration
         (golden-section search on ``log G`` to 1e-6), with ``"T_torque_best"``
         [s]; ``"hold"``: the smallest ratio whose torque holds the arm all
         along the move at any speed, ``max g_1 / (tau_m - Tc)`` over the path
-        (a turning motor's Coulomb friction included).
+        (a turning motor's Coulomb friction included); ``"best"`` and
+        ``"T_best"``: the ratio of the fastest move and its duration [s] (the
+        crossing where there is one, else the torque's best).
 
     Examples
     --------
@@ -592,13 +594,15 @@ def gear_optimum(motor, lengths, masses, q_start, q_end, sweep):
     ratios = sweep["ratios"]
     durations = (motor, lengths, masses, q_start, q_end)
     gaps = sweep["torque"] - sweep["speed"]
-    k = int(np.flatnonzero((gaps[:-1] > 0) & (gaps[1:] <= 0))[0])
-    lo, hi = float(ratios[k]), float(ratios[k + 1])
-    while hi - lo > 1e-9 * hi:
-        mid = 0.5 * (lo + hi)
-        torque, speed = _geared_durations(*durations, mid)
-        lo, hi = (mid, hi) if torque > speed else (lo, mid)
-    crossing = 0.5 * (lo + hi)
+    bracket = np.flatnonzero((gaps[:-1] > 0) & (gaps[1:] <= 0))
+    crossing = np.nan
+    if bracket.size:
+        lo, hi = float(ratios[bracket[0]]), float(ratios[bracket[0] + 1])
+        while hi - lo > 1e-9 * hi:
+            mid = 0.5 * (lo + hi)
+            torque, speed = _geared_durations(*durations, mid)
+            lo, hi = (mid, hi) if torque > speed else (lo, mid)
+        crossing = 0.5 * (lo + hi)
 
     def torque_T(log_G):
         return _geared_durations(*durations, np.exp(log_G))[0]
@@ -621,9 +625,12 @@ def gear_optimum(motor, lengths, masses, q_start, q_end, sweep):
     q = quintic(q_start, q_end, 1.0)(np.linspace(0.0, 1.0, 20001))[0]
     hold = gravity_torques(PlanarArm(lengths, masses), q)[:, 0].max() / (motor.torque
                                                                         - motor.coulomb)
-    return {"crossing": float(crossing),
-            "T_crossing": float(max(_geared_durations(*durations, crossing))),
-            "torque_best": torque_best, "T_torque_best": float(torque_T(np.log(torque_best))),
+    T_torque_best = float(torque_T(np.log(torque_best)))
+    T_crossing = (float(max(_geared_durations(*durations, crossing))) if bracket.size
+                  else np.nan)
+    best, T_best = (crossing, T_crossing) if bracket.size else (torque_best, T_torque_best)
+    return {"crossing": float(crossing), "T_crossing": T_crossing, "torque_best": torque_best,
+            "T_torque_best": T_torque_best, "best": float(best), "T_best": float(T_best),
             "hold": float(hold)}
 
 
@@ -768,4 +775,142 @@ def phase_plane_figure(arm, q_start, q_end, limit, profile, sim=None, quintic_du
     ax_t.set_title(f"torques, limits ±({limit[0]:g}, {limit[1]:g}) N m", fontsize=10)
     ax_t.grid(alpha=0.3)
     ax_t.legend(frameon=False, fontsize=7, loc="upper right", ncols=2)
+    return fig
+
+
+def duty_cycle(motor, lengths, masses, q_start, q_end, G, dwell):
+    """One cycle of a geared arm's work: the fastest quintic move out, a hold, the move back, a
+    hold, and the joint torques the motors give along it.
+
+    Both joints get ``motor`` through a gear ``G``; the move's duration is the shortest the
+    motor allows (:func:`armlab.shortest_duration` with its torque-speed line, if it has one);
+    the torque is the arm's inverse dynamics (its friction the motor's, reflected) plus the
+    rotors' ``G^2 J_m qdd``.
+
+    Parameters
+    ----------
+    motor : Motor
+    lengths, masses : (2,) array_like
+        The arm's links [m] and masses [kg] (uniform rods).
+    q_start, q_end : (2,) array_like
+        The move [rad].
+    G : float
+        Gear ratio.
+    dwell : float
+        Time held at each end [s].
+
+    Returns
+    -------
+    dict
+        ``"duration"`` [s] of each move; ``"t"`` (k,) [s], ``"q"``, ``"qd"`` and
+        ``"tau"`` (k, 2) [rad], [rad/s], [N m] over the cycle; ``"rms"`` (2,) [N m]
+        (:func:`armlab.rms_torque`) and ``"peak"`` (2,) [N m].
+
+    Examples
+    --------
+    >>> from armlab import Motor
+    >>> m = Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6, stall_torque=0.3)
+    >>> c = duty_cycle(m, (0.3, 0.25), (2.0, 1.0), np.radians([-45, 90]),
+    ...                np.radians([60, -30]), 64.0, 1.0)
+    >>> round(c["duration"], 4), c["rms"].round(2)
+    (0.7947, array([5.35, 1.03]))
+    """
+    from armlab.dynamics import gravity_torques, inverse_dynamics
+    from armlab.limits import rms_torque
+
+    arm = PlanarArm(lengths, masses, damping=motor.damping, coulomb=motor.coulomb, gear_ratio=G)
+    line = ({} if np.isinf(motor.stall_torque)
+            else {"stall_torque": G * motor.stall_torque})
+    T = shortest_duration(arm, q_start, q_end, G * motor.torque, rotor_inertia=motor.inertia,
+                          speed_limit=motor.speed / G, **line).duration
+    times, poses, speeds, torques, t0 = [], [], [], [], 0.0
+    for a, b in ((q_start, q_end), (q_end, q_start)):
+        t = np.linspace(0.0, T, 2001)
+        q, qd, qdd = quintic(a, b, T)(t)
+        torques.append(inverse_dynamics(arm, q, qd, qdd) + G**2 * motor.inertia * qdd)
+        speeds.append(qd)
+        poses.append(q)
+        times.append(t0 + t)
+        t0 += T
+        hold = gravity_torques(arm, np.asarray(b, dtype=float))
+        torques.append(np.array([hold, hold]))
+        speeds.append(np.zeros((2, 2)))
+        poses.append(np.array([b, b], dtype=float))
+        times.append(np.array([t0, t0 + dwell]))
+        t0 += dwell
+    tau, t = np.concatenate(torques), np.concatenate(times)
+    return {"duration": float(T), "t": t, "q": np.concatenate(poses),
+            "qd": np.concatenate(speeds), "tau": tau,
+            "rms": rms_torque(tau, t), "peak": np.abs(tau).max(axis=0)}
+
+
+def motor_figure(motor, cycle, G, sweeps, thermal=None):
+    """A motor's torque-speed envelope at the shoulder with a duty cycle in it, and what the
+    torque-speed line and the heat do to the choice of gear.
+
+    Parameters
+    ----------
+    motor : Motor
+        With a torque-speed line and a continuous rating.
+    cycle : dict
+        :func:`duty_cycle` at ratio ``G``.
+    G : float
+        The ratio of ``cycle``.
+    sweeps : sequence of (label, sweep)
+        :func:`gear_sweep` results to compare, each drawn as its shortest move.
+    thermal : float, optional
+        The smallest ratio whose continuous rating covers the cycle's RMS; ratios
+        below it are shaded.
+
+    Returns
+    -------
+    BookFigure
+        Left: joint 1's torque against its speed: the envelope with and
+        without the line, the continuous rating, the cycle's path and its
+        RMS. Right: the shortest move against the gear ratio for each sweep.
+    """
+    from armlab import plots
+
+    drive = reflect_motor(motor, G)
+    fig, (ax_e, ax_g) = plots.figure(ncols=2, width=9.6, height=3.8)
+    v, T, S = float(drive.speed), float(drive.torque), float(drive.stall_torque)
+    w = np.linspace(-v, v, 401)
+    low, high = drive.torque_range(w)
+    ax_e.plot(w, high, color=plots.COLORS["torque"], lw=2, label="peak, with back-EMF")
+    ax_e.plot(w, low, color=plots.COLORS["torque"], lw=2)
+    ax_e.plot([-v, v, v, -v, -v], [-T, -T, T, T, -T], color="0.5", ls=":", lw=1.2,
+              label="peak, without back-EMF")
+    cont = float(drive.continuous_torque)
+    ax_e.axhspan(-cont, cont, color=plots.COLORS["weight"], alpha=0.15, lw=0,
+                 label=f"continuous, ±{cont:.1f} N m")
+    ax_e.plot(cycle["qd"][:, 0], cycle["tau"][:, 0], color=plots.COLORS["force"], lw=1.5,
+              label="the cycle")
+    ax_e.axhline(cycle["rms"][0], color=plots.COLORS["force"], ls="--", lw=1.2,
+                 label=f"its RMS, {cycle['rms'][0]:.2f} N m")
+    ax_e.set_xlabel("shoulder speed q̇1 [rad/s]")
+    ax_e.set_ylabel("shoulder torque [N m]")
+    ax_e.set_title(f"the shoulder's motor through {G:.0f}:1", fontsize=10)
+    ax_e.set_xlim(-1.05 * v, 1.05 * v)
+    ax_e.set_ylim(-1.25 * T, 1.6 * T)
+    ax_e.grid(alpha=0.3)
+    ax_e.legend(frameon=False, fontsize=7, loc="upper right", ncols=2)
+    shades = [plots.COLORS["arm"], plots.COLORS["torque"]]
+    for (label, sweep), color in zip(sweeps, shades):
+        ax_g.plot(sweep["ratios"], sweep["best"], color=color, lw=2, label=label)
+    if thermal is not None:
+        ax_g.axvspan(sweeps[0][1]["ratios"][0], thermal, color=plots.COLORS["limit"],
+                     alpha=0.15, lw=0, label=f"too hot for the cycle, below {thermal:.0f}:1")
+    ax_g.set_xscale("log")
+    ticks = [t for t in (30, 50, 100, 200, 300, 500)
+             if sweeps[0][1]["ratios"][0] <= t <= sweeps[0][1]["ratios"][-1]]
+    ax_g.set_xticks(ticks, [str(t) for t in ticks])
+    from matplotlib.ticker import NullFormatter
+
+    ax_g.xaxis.set_minor_formatter(NullFormatter())
+    ax_g.set_ylim(0, 2.0)
+    ax_g.set_xlabel("gear ratio G")
+    ax_g.set_ylabel("shortest move [s]")
+    ax_g.set_title("the shortest move, by gear ratio", fontsize=10)
+    ax_g.grid(alpha=0.3, which="both")
+    ax_g.legend(frameon=False, fontsize=8, loc="upper right")
     return fig
