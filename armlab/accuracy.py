@@ -15,8 +15,9 @@ accuracy, and this module measures how much:
   steps, and measures each run's error against a reference;
 * :func:`observed_order` reads an integrator's order off errors measured at
   several step sizes (the slope of the log-log line);
-* :func:`growth_rate` measures how fast a difference grows (the slope of
-  its logarithm against time), for the spread of nearby starts.
+* :func:`growth_fit` and :func:`growth_rate` measure how fast a difference
+  grows (the line through its logarithm against time), for the spread of
+  nearby starts.
 
 Conventions: SI units; norms are the largest absolute entry (infinity norms).
 """
@@ -30,7 +31,7 @@ import numpy as np
 from armlab._checks import finite_array, joint_vector, positive_scalar
 
 __all__ = ["cholesky_solve", "solve_errors", "StepSweep", "step_sweep", "observed_order",
-           "growth_rate"]
+           "growth_fit", "growth_rate"]
 
 
 def _system(M, b):
@@ -79,9 +80,9 @@ def cholesky_solve(M, b):
 
     Examples
     --------
-    Seed 000's worked instant backwards: the torque (5.7796, 0.4443) N m at
-    q = (30, 45) deg, qd = (1, 2) rad/s leaves ``b`` for the mass matrix,
-    and the solve gives back the acceleration (3, -2) rad/s^2:
+    The table-top arm's worked instant backwards: the torque (5.7796, 0.4443)
+    N m at q = (30, 45) deg, qd = (1, 2) rad/s leaves ``b`` for the mass
+    matrix, and the solve gives back the acceleration (3, -2) rad/s^2:
 
     >>> import armlab as al
     >>> arm, q, qd = al.tabletop_arm(), np.radians([30, 45]), [1.0, 2.0]
@@ -335,8 +336,9 @@ def step_sweep(arm, q0, duration, steps, method, *, qd0=None, reference=None):
 
     Examples
     --------
-    Seed 000's fall for 0.25 s, by semi-implicit Euler at 1 ms and 0.1 ms,
-    against RK4 at 0.01 ms: a tenfold smaller step, a tenfold smaller error:
+    The table-top arm's zero-torque fall from (30, 45) deg for 0.25 s, by
+    semi-implicit Euler at 1 ms and 0.1 ms, against RK4 at 0.01 ms: a
+    tenfold smaller step, a tenfold smaller error:
 
     >>> from armlab import tabletop_arm
     >>> arm, q0 = tabletop_arm(damping=0.02), np.radians([30, 45])
@@ -381,12 +383,13 @@ def step_sweep(arm, q0, duration, steps, method, *, qd0=None, reference=None):
                      evaluations=(counts * per_step).astype(int))
 
 
-def growth_rate(time, size, low, high):
-    """How fast a size grows exponentially: the slope of ``log(size)`` against time.
+def growth_fit(time, size, low, high):
+    """Fit exponential growth, ``size ~ start * exp(rate t)``: the line through ``log(size)``.
 
     Fitted by least squares on the samples whose size lies between ``low`` and
     ``high``: above the start's own scale, below saturation. A size that grows
-    like ``exp(rate t)`` doubles every ``log(2) / rate`` seconds.
+    like ``exp(rate t)`` doubles every ``log(2) / rate`` seconds. To draw the
+    fit, plot ``start * exp(rate * t)`` over the fitted times.
 
     Parameters
     ----------
@@ -397,6 +400,45 @@ def growth_rate(time, size, low, high):
         angles of runs started close together [deg].
     low, high : float
         The window of sizes fitted (same unit as ``size``), ``0 < low < high``.
+
+    Returns
+    -------
+    rate : float
+        [1/s], the slope of the fitted line.
+    start : float
+        The fitted line's size at ``t = 0`` (unit of ``size``), ``exp`` of its
+        intercept: not a sample, the line's own value.
+
+    Examples
+    --------
+    A spread of 0.01 deg that doubles every 0.25 s:
+
+    >>> t = np.linspace(0, 2, 201)
+    >>> rate, start = growth_fit(t, 0.01 * 2 ** (t / 0.25), 0.02, 1.0)
+    >>> round(rate, 4), round(math.log(2) / rate, 4), round(start, 6)
+    (2.7726, 0.25, 0.01)
+    """
+    t = finite_array("time", time)
+    s = np.asarray(size, dtype=float)
+    if t.ndim != 1 or s.shape != t.shape:
+        raise ValueError(f"time has shape {t.shape} and size {s.shape}: expected the same (k,)")
+    lo = float(finite_array("low", low))
+    hi = float(finite_array("high", high))
+    if not 0 < lo < hi:
+        raise ValueError(f"low and high must satisfy 0 < low < high, got {low!r}, {high!r}")
+    inside = np.isfinite(s) & (s >= lo) & (s <= hi)
+    if np.count_nonzero(inside) < 2 or np.ptp(t[inside]) == 0:
+        raise ValueError(f"fewer than two samples of size lie between low = {lo:g} and "
+                         f"high = {hi:g}: widen the window")
+    slope, intercept = np.polyfit(t[inside], np.log(s[inside]), 1)
+    return float(slope), float(np.exp(intercept))
+
+
+def growth_rate(time, size, low, high):
+    """How fast a size grows exponentially: the slope of ``log(size)`` against time.
+
+    The ``rate`` of :func:`growth_fit`, which has the parameters and also
+    returns the fitted line's value at ``t = 0``.
 
     Returns
     -------
@@ -412,16 +454,5 @@ def growth_rate(time, size, low, high):
     >>> round(rate, 4), round(math.log(2) / rate, 4)
     (2.7726, 0.25)
     """
-    t = finite_array("time", time)
-    s = np.asarray(size, dtype=float)
-    if t.ndim != 1 or s.shape != t.shape:
-        raise ValueError(f"time has shape {t.shape} and size {s.shape}: expected the same (k,)")
-    lo = float(finite_array("low", low))
-    hi = float(finite_array("high", high))
-    if not 0 < lo < hi:
-        raise ValueError(f"low and high must satisfy 0 < low < high, got {low!r}, {high!r}")
-    inside = np.isfinite(s) & (s >= lo) & (s <= hi)
-    if np.count_nonzero(inside) < 2 or np.ptp(t[inside]) == 0:
-        raise ValueError(f"fewer than two samples of size lie between low = {lo:g} and "
-                         f"high = {hi:g}: widen the window")
-    return float(np.polyfit(t[inside], np.log(s[inside]), 1)[0])
+    return growth_fit(time, size, low, high)[0]
+

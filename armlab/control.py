@@ -38,7 +38,7 @@ angle positive.
 import numpy as np
 
 from armlab import _kernels as K
-from armlab._checks import finite_array
+from armlab._checks import finite_array, torque_bounds
 from armlab.trajectory import Quintic, quintic
 
 __all__ = ["Controller", "pd", "pid", "pd_gravity", "feedforward_pid", "computed_torque"]
@@ -223,31 +223,60 @@ class _PID(_PlanFollower):
     by ``Ki e dt`` before it is used (``dt``: time since the previous call; 0
     on the first call after a reset). ``extra`` is nothing, the model's
     ``g(q)`` at the measured pose, or the model's inverse dynamics of the plan.
+    With ``torque_limit`` the integral is clamped: a joint's integral does not
+    advance at a tick where the torque it would give is beyond a limit and the
+    step pushes it further out (conditional integration, an anti-windup).
     """
 
-    def __init__(self, n, plan, kp, kd, ki=0.0, integral=None, model=None, extra=None):
+    def __init__(self, n, plan, kp, kd, ki=0.0, integral=None, model=None, extra=None,
+                 torque_limit=None):
         super().__init__(n, plan, {"kp": kp, "kd": kd, "ki": ki}, model, integral)
         self.extra = extra
         self._integrates = integral is not None or np.any(self._gain_arrays["ki"] != 0)
+        self.torque_limit = None
+        if torque_limit is not None:
+            try:
+                low, high = torque_bounds(n, torque_limit)
+            except ValueError as err:
+                raise ValueError("torque_limit: " + str(err)) from None
+            self.torque_limit = (low.tolist(), high.tolist())
 
     def _torque(self, t, q, qd):
         q_ref, qd_ref, qdd_ref = self._plan_at(t)
         g = self._gains
         kp, kd, ki = g["kp"], g["kd"], g["ki"]
         out = [kp[i] * (q_ref[i] - q[i]) + kd[i] * (qd_ref[i] - qd[i]) for i in range(self.n)]
+        extra = None
+        if self.extra == "gravity":
+            extra = K.gravity(self._k, self._ops, q)
+        elif self.extra == "feedforward":
+            extra = K.inverse(self._k, K.FLOATS, q_ref, qd_ref, qdd_ref)   # the plan: floats
         if self._integrates:
             dt = 0.0 if self._t_last is None else t - self._t_last
             self._t_last = t
             integral = self._start_integral()
             for i in range(self.n):
-                integral[i] = integral[i] + ki[i] * (q_ref[i] - q[i]) * dt
+                step = ki[i] * (q_ref[i] - q[i]) * dt
+                if self.torque_limit is not None:
+                    trial = out[i] + integral[i] + step + (0.0 if extra is None else extra[i])
+                    step = _clamped(step, trial, self.torque_limit[0][i],
+                                    self.torque_limit[1][i])
+                integral[i] = integral[i] + step
                 out[i] = out[i] + integral[i]
-        if self.extra == "gravity":
-            out = [a + b for a, b in zip(out, K.gravity(self._k, self._ops, q))]
-        elif self.extra == "feedforward":
-            ff = K.inverse(self._k, K.FLOATS, q_ref, qd_ref, qdd_ref)   # the plan: floats
-            out = [a + b for a, b in zip(out, ff)]
+        if extra is not None:
+            out = [a + b for a, b in zip(out, extra)]
         return out
+
+
+def _clamped(step, trial, low, high):
+    """The integral's step, or 0 where the trial torque is beyond a limit and the step
+    pushes it further out (floats, or ``(B,)`` arrays for a batch)."""
+    if isinstance(trial, np.ndarray) or isinstance(step, np.ndarray):
+        out = ((trial > high) & (step > 0)) | ((trial < low) & (step < 0))
+        return np.where(out, 0.0, step)
+    if (trial > high and step > 0) or (trial < low and step < 0):
+        return 0.0
+    return step
 
 
 class _ComputedTorque(_PlanFollower):
@@ -284,7 +313,7 @@ def pd(plan, kp, kd):
 
     Examples
     --------
-    Seed 000's PD holding (30, 45) deg sags under gravity, 5.5 and 0.9 deg:
+    The table-top arm's PD holding (30, 45) deg sags under gravity, 5.5 and 0.9 deg:
 
     >>> from armlab import simulate, tabletop_arm, tracking_error
     >>> target = np.radians([30, 45])
@@ -295,7 +324,7 @@ def pd(plan, kp, kd):
     return _PID(_plan_joints(plan), plan, kp, kd)
 
 
-def pid(plan, kp, kd, ki, integral=None):
+def pid(plan, kp, kd, ki, integral=None, torque_limit=None):
     """PID control on the plan: ``tau = Kp e + Kd de + I``, ``dI/dt = Ki e``.
 
     Parameters
@@ -307,6 +336,13 @@ def pid(plan, kp, kd, ki, integral=None):
     integral : (n,) or (*batch, n) array_like, optional
         The integral torque ``I`` at the start [N m], e.g. ``g(q0)`` for an
         arm that has stood still at ``q0`` long enough. Default zero.
+    torque_limit : float, (n,) or (2, n) array_like, optional
+        The motors' limits [N m], as in :func:`armlab.clip_torques`: with
+        them the integral is clamped (an anti-windup). At a tick where the
+        torque ``Kp e + Kd de + I + Ki e dt`` would be beyond a joint's limit
+        and ``Ki e dt`` pushes it further out, that joint's ``I`` stays as it
+        is. The torque returned is not clipped (pass the same limits to
+        :func:`armlab.simulate`). Default: no clamping.
 
     Returns
     -------
@@ -316,18 +352,31 @@ def pid(plan, kp, kd, ki, integral=None):
 
     Examples
     --------
-    With ``I`` pre-loaded with ``g``, a PID holds seed 000's arm without sag:
+    With ``I`` pre-loaded with ``g``, a PID holds the table-top arm without sag:
 
     >>> from armlab import tabletop_arm, gravity_torques
     >>> arm, target = tabletop_arm(damping=0.02), np.radians([30, 45])
     >>> c = pid(target, [60, 30], [4, 1.5], [60, 30], integral=gravity_torques(arm, target))
     >>> c(0.0, target, [0, 0]).round(4)
     array([5.4148, 0.3174])
+
+    Clamped: 10 deg behind at the shoulder, a spring of 30 N m/rad asks for
+    5.236 N m of a 5 N m motor, so the integral stays at zero; unclamped, one
+    tick of Ki = 100 N m/(rad s) adds 0.0175 N m:
+
+    >>> behind = target - np.radians([10, 0])
+    >>> for limit in (5, None):
+    ...     c = pid(target, 30, 0, 100, torque_limit=limit)
+    ...     first, second = c(0.0, behind, [0, 0]), c(1e-3, behind, [0, 0])
+    ...     print(first.round(4), second.round(4))
+    [5.236 0.   ] [5.236 0.   ]
+    [5.236 0.   ] [5.2534 0.    ]
     """
-    return _PID(_plan_joints(plan), plan, kp, kd, ki, integral=integral)
+    return _PID(_plan_joints(plan), plan, kp, kd, ki, integral=integral,
+                torque_limit=torque_limit)
 
 
-def pd_gravity(model, plan, kp, kd, ki=0.0):
+def pd_gravity(model, plan, kp, kd, ki=0.0, torque_limit=None):
     """PD (or PID) plus gravity compensation: ``tau = g_model(q) + Kp e + Kd de (+ I)``.
 
     The model's gravity torque at the *measured* pose. With ``kp = kd = 0``
@@ -343,6 +392,8 @@ def pd_gravity(model, plan, kp, kd, ki=0.0):
         [N m/rad], [N m s/rad].
     ki : float, (n,) or (*batch, n) array_like, optional
         Integral gain [N m/(rad s)]; default 0 (PD).
+    torque_limit : float, (n,) or (2, n) array_like, optional
+        The motors' limits [N m]: the integral is clamped as in :func:`pid`.
 
     Returns
     -------
@@ -359,10 +410,11 @@ def pd_gravity(model, plan, kp, kd, ki=0.0):
     >>> sim.tau[-1].round(4), np.abs(tracking_error(sim, target)[-1]).max() < 1e-12
     (array([5.4148, 0.3174]), np.True_)
     """
-    return _PID(model.n, plan, kp, kd, ki, model=model, extra="gravity")
+    return _PID(model.n, plan, kp, kd, ki, model=model, extra="gravity",
+                torque_limit=torque_limit)
 
 
-def feedforward_pid(model, plan, kp, kd, ki, integral=None):
+def feedforward_pid(model, plan, kp, kd, ki, integral=None, torque_limit=None):
     """Inverse dynamics of the plan plus PID: ``tau = ID_model(plan) + Kp e + Kd de + I``.
 
     Parameters
@@ -375,6 +427,9 @@ def feedforward_pid(model, plan, kp, kd, ki, integral=None):
         Gains [N m/rad], [N m s/rad], [N m/(rad s)].
     integral : (n,) or (*batch, n) array_like, optional
         Starting integral torque [N m]; default zero.
+    torque_limit : float, (n,) or (2, n) array_like, optional
+        The motors' limits [N m]: the integral is clamped as in :func:`pid`
+        (the feed-forward counts in the torque it tests).
 
     Returns
     -------
@@ -382,7 +437,8 @@ def feedforward_pid(model, plan, kp, kd, ki, integral=None):
 
     Examples
     --------
-    At the start of seed 000's move the feed-forward is the holding torque:
+    At the start of the control chapter's move the feed-forward is the holding
+    torque:
 
     >>> from armlab import quintic, tabletop_arm
     >>> plan = quintic(np.radians([-45, 90]), np.radians([60, -30]), 0.8)
@@ -390,7 +446,8 @@ def feedforward_pid(model, plan, kp, kd, ki, integral=None):
     >>> c(0.0, np.radians([-45, 90]), [0, 0]).round(4)
     array([5.0291, 0.8671])
     """
-    return _PID(model.n, plan, kp, kd, ki, integral=integral, model=model, extra="feedforward")
+    return _PID(model.n, plan, kp, kd, ki, integral=integral, model=model, extra="feedforward",
+                torque_limit=torque_limit)
 
 
 def computed_torque(model, plan, kp, kd):
@@ -416,7 +473,8 @@ def computed_torque(model, plan, kp, kd):
 
     Examples
     --------
-    Seed 000's 20 rad/s tuning, Kp = 400 and Kd = 40, on the worked instant:
+    The control chapter's 20 rad/s tuning, Kp = 400 and Kd = 40, holding
+    (30, 45) deg on the table-top arm at rest there:
 
     >>> from armlab import tabletop_arm
     >>> c = computed_torque(tabletop_arm(), np.radians([30, 45]), 400, 40)

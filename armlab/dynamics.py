@@ -61,7 +61,7 @@ def mass_matrix(arm, q):
 
     Examples
     --------
-    Seed 000's arm at (30 deg, 45 deg):
+    The table-top arm at (30 deg, 45 deg):
 
     >>> from armlab import tabletop_arm
     >>> mass_matrix(tabletop_arm(), np.radians([30, 45])).round(4)
@@ -88,7 +88,7 @@ def mass_matrix_rate(arm, q, qd):
 
     Examples
     --------
-    Seed 002's rods bending at the elbow at 1 rad/s from q2 = 90 deg:
+    Two 1 m, 1 kg rods bending at the elbow at 1 rad/s from q2 = 90 deg:
 
     >>> from armlab import rod_arm
     >>> mass_matrix_rate(rod_arm(), np.radians([0, 90]), [0, 1]).round(6)
@@ -127,7 +127,7 @@ def coriolis_torques(arm, q, qd):
 
     Examples
     --------
-    Seed 000's worked instant, q = (30, 45) deg, qd = (1, 2) rad/s:
+    The table-top arm's worked instant, q = (30, 45) deg, qd = (1, 2) rad/s:
 
     >>> from armlab import tabletop_arm
     >>> coriolis_torques(tabletop_arm(), np.radians([30, 45]), [1, 2]).round(4)
@@ -173,7 +173,7 @@ def friction_torques(arm, qd):
     ``G^2 B qd + G Tc sign(qd)`` for motor-side viscous ``B``, Coulomb ``Tc``
     and gear ratio ``G``. This is the *negative* of the friction torque itself
     (which opposes motion); a library that returns the friction torque (as
-    seed 004's does) gives the opposite sign.
+    Robotics Toolbox for Python's does) gives the opposite sign.
 
     Parameters
     ----------
@@ -188,7 +188,7 @@ def friction_torques(arm, qd):
 
     Examples
     --------
-    Seed 002's damping of 0.25 N m s/rad at qd = (1, -0.5) rad/s:
+    A damping of 0.25 N m s/rad at qd = (1, -0.5) rad/s:
 
     >>> from armlab import rod_arm
     >>> friction_torques(rod_arm(damping=0.25), [1, -0.5])
@@ -218,7 +218,7 @@ def torque_parts(arm, q, qd, qdd, tip_force=None):
 
     Examples
     --------
-    Seed 000's worked instant: q = (30, 45) deg, qd = (1, 2), qdd = (3, -2):
+    The table-top arm's worked instant: q = (30, 45) deg, qd = (1, 2), qdd = (3, -2):
 
     >>> from armlab import tabletop_arm
     >>> parts = torque_parts(tabletop_arm(), np.radians([30, 45]), [1, 2], [3, -2])
@@ -252,7 +252,7 @@ def inverse_dynamics(arm, q, qd, qdd, tip_force=None):
 
     Examples
     --------
-    Seed 000's worked instant:
+    The table-top arm's worked instant:
 
     >>> from armlab import tabletop_arm
     >>> inverse_dynamics(tabletop_arm(), np.radians([30, 45]), [1, 2], [3, -2]).round(4)
@@ -335,7 +335,7 @@ def forward_dynamics(arm, q, qd, tau, tip_force=None):
 
     Examples
     --------
-    Feeding back seed 000's worked torques gives the acceleration (3, -2):
+    Feeding back the table-top arm's worked torques gives the acceleration (3, -2):
 
     >>> from armlab import tabletop_arm
     >>> arm, q = tabletop_arm(), np.radians([30, 45])
@@ -375,7 +375,7 @@ def kinetic_energy(arm, q, qd):
 
     Examples
     --------
-    Seed 002's bent and moving instant:
+    The rods' bent and moving instant:
 
     >>> from armlab import rod_arm
     >>> kinetic_energy(rod_arm(), np.radians([30, -60]), [1, -0.5]).round(6)

@@ -80,7 +80,7 @@ def power_balance(arm, q, qd, qdd, tip_force=None):
 
     Examples
     --------
-    Seed 002's bent and moving instant: q = (30, -60) deg, qd = (1, -0.5) rad/s,
+    Two 1 m, 1 kg rods, bent and moving: q = (30, -60) deg, qd = (1, -0.5) rad/s,
     qdd = (0.5, -1) rad/s^2, damping 0.25 N m s/rad. The motors give
     15.592571 W; the energy rises by 15.280071 W and friction takes 0.3125 W:
 

@@ -53,7 +53,7 @@ def gravity_shares(arm, q):
 
     Examples
     --------
-    Seed 002's two 1 m, 1 kg rods held horizontal: link 1's weight acts 0.5 m
+    Two 1 m, 1 kg rods held horizontal: link 1's weight acts 0.5 m
     from the shoulder, link 2's 1.5 m from the shoulder and 0.5 m from the elbow:
 
     >>> from armlab import rod_arm
@@ -88,7 +88,7 @@ def payload_torques(arm, q, mass):
 
     Examples
     --------
-    Seed 000's table-top arm at (30, 45) deg with 0.5 kg in its gripper:
+    The table-top arm at (30, 45) deg with 0.5 kg in its gripper:
 
     >>> from armlab import tabletop_arm
     >>> payload_torques(tabletop_arm(), np.radians([30, 45]), 0.5).round(4)
@@ -130,7 +130,7 @@ def gravity_stiffness(arm, q):
 
     Examples
     --------
-    Seed 002's rods pointing straight up: both eigenvalues negative, unstable.
+    Two 1 m, 1 kg rods pointing straight up: both eigenvalues negative, unstable.
 
     >>> from armlab import rod_arm
     >>> K = gravity_stiffness(rod_arm(), np.radians([90, 0]))
@@ -194,7 +194,7 @@ def pd_sag(arm, q, kp, *, tol=1e-12, max_iter=100):
 
     Examples
     --------
-    Seed 000's PD, Kp = (60, 30) N m/rad, holding the table-top arm at
+    A PD with Kp = (60, 30) N m/rad holding the table-top arm at
     (30, 45) deg: the arm rests 5.5 deg low at the shoulder and 0.9 deg at
     the elbow.
 
@@ -313,7 +313,7 @@ def mounted(arm, angle):
 
     Examples
     --------
-    Seed 002's rods held horizontal on a ceiling: every torque changes sign.
+    Two 1 m, 1 kg rods held horizontal on a ceiling: every torque changes sign.
 
     >>> from armlab import gravity_torques, rod_arm
     >>> gravity_torques(mounted(rod_arm(), np.pi), [0.0, 0.0]).round(3)

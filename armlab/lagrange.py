@@ -77,7 +77,7 @@ def inertia_constants(arm):
 
     Examples
     --------
-    Seeds 001 and 002's unit rods: ``alpha = 1/3 + 4 m2/3``, ``beta = m2/2``,
+    Two 1 m rods, link 1 of 1 kg and link 2 of m2 kg: ``alpha = 1/3 + 4 m2/3``, ``beta = m2/2``,
     ``delta = m2/3``; with ``m2 = 1`` kg:
 
     >>> from armlab import rod_arm
@@ -112,7 +112,7 @@ def mass_matrix_det(arm, q):
 
     Examples
     --------
-    Seed 002's rods with link 2 of mass m: ``m/9 + m^2 (1/3 - cos^2 q2 / 4)``,
+    Two 1 m rods, link 1 of 1 kg and link 2 of m kg: ``m/9 + m^2 (1/3 - cos^2 q2 / 4)``,
     0.194444 straight and 0.444444 at a right angle for m = 1 kg:
 
     >>> from armlab import rod_arm
@@ -236,7 +236,7 @@ def coriolis_matrix(arm, q, qd):
     Examples
     --------
     Two links: ``C = [[-h qd2, -h (qd1 + qd2)], [h qd1, 0]]`` with
-    ``h = beta sin q2``. Seed 002's rods at q2 = -60 deg, qd = (1, -0.5) rad/s,
+    ``h = beta sin q2``. Two 1 m, 1 kg rods at q2 = -60 deg, qd = (1, -0.5) rad/s,
     where ``h = -sqrt(3)/4``:
 
     >>> from armlab import rod_arm

@@ -7,7 +7,8 @@ ellipse with half-axes ``sigma_i`` along the columns ``u_i`` of ``U``. A pose
 where the smallest singular value is zero is *singular*: the tip cannot move
 along ``u_2`` at all. For a planar arm that rotates freely at every joint, the
 tip reaches an annulus about the base, and its two boundary circles are made of
-singular poses.
+singular poses. The ratio ``sigma_1 / sigma_2`` (the condition number) says how
+far the ellipse is from a circle; where it is 1 the pose is *isotropic*.
 
 Conventions: SI units, angles in radians; ``q[..., 0]`` from +x
 counter-clockwise, each later angle relative to the previous link; no joint
@@ -19,7 +20,7 @@ import numpy as np
 from armlab._checks import positive_scalar
 from armlab.kinematics import jacobian
 
-__all__ = ["velocity_ellipse", "manipulability", "is_singular", "reach"]
+__all__ = ["velocity_ellipse", "manipulability", "condition_number", "is_singular", "reach"]
 
 
 def _principal_axes(arm, q):
@@ -66,7 +67,7 @@ def velocity_ellipse(arm, q, joint_speed=1.0):
 
     Examples
     --------
-    Seed 003's arm with the elbow bent 90 degrees, joints at up to 1 rad/s:
+    The statics chapter's arm with the elbow bent 90 degrees, joints at up to 1 rad/s:
 
     >>> from armlab import statics_arm
     >>> half, directions = velocity_ellipse(statics_arm(), np.radians([0, 90]))
@@ -98,7 +99,7 @@ def manipulability(arm, q):
 
     Examples
     --------
-    Seed 003's arm at q2 = 90 degrees: L1 L2 = 0.5 m x 0.4 m:
+    The statics chapter's arm at q2 = 90 degrees: L1 L2 = 0.5 m x 0.4 m:
 
     >>> from armlab import statics_arm
     >>> manipulability(statics_arm(), np.radians([0, 90])).round(4)
@@ -106,6 +107,51 @@ def manipulability(arm, q):
     """
     sigma, _ = _principal_axes(arm, q)
     return sigma[..., 0] * sigma[..., 1]
+
+
+#: A smallest singular value below this fraction of the largest counts as zero.
+_RANK_TOL = 1e-12
+
+
+def condition_number(arm, q):
+    """The condition number of the tip Jacobian, ``kappa = sigma_1 / sigma_2``.
+
+    The ratio of the velocity ellipse's longest half-axis to its shortest:
+    how much faster the tip moves, per rad/s of joint speed, in its best
+    direction than in its worst. ``kappa = 1`` at an *isotropic* pose, where
+    the ellipse is a circle and the tip moves (and, by duality, pushes) equally
+    well in every direction; it grows without bound towards a singular pose.
+    Unlike the manipulability it has no unit and does not grow with the arm.
+    Its inverse ``1 / kappa`` runs from 0 (singular) to 1 (isotropic).
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        Joint angles [rad].
+
+    Returns
+    -------
+    kappa : (...) ndarray
+        ``>= 1``, no unit; ``inf`` where ``sigma_2 <= 1e-12 sigma_1`` (a
+        singular pose, to rounding, and always for a one-joint arm).
+
+    Examples
+    --------
+    A two-link arm with ``L1 = sqrt(2) L2`` at ``q2 = 135`` degrees is
+    isotropic; the statics chapter's arm bent at 90 degrees is not:
+
+    >>> from armlab import PlanarArm, statics_arm
+    >>> iso = PlanarArm(lengths=(np.sqrt(2) * 0.4, 0.4), masses=(1.0, 1.0))
+    >>> condition_number(iso, np.radians([0, 135])).round(6)
+    np.float64(1.0)
+    >>> condition_number(statics_arm(), np.radians([0, 90])).round(4)
+    np.float64(2.4402)
+    """
+    sigma, _ = _principal_axes(arm, q)
+    singular = sigma[..., 1] <= _RANK_TOL * sigma[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(singular, np.inf, sigma[..., 0] / np.where(singular, 1.0, sigma[..., 1]))
 
 
 def is_singular(arm, q, tol=1e-9):

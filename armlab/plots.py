@@ -9,19 +9,54 @@ Conventions: world frame x right, y up, metres; angles in radians; a tip force
 is the force the tip applies to the environment [N]; a positive joint torque
 turns its joint counter-clockwise [N m].
 
+**The book's figure size.** A figure is drawn at the size the page shows it.
+Sizes are in inches of :data:`DPI` = 96 screen pixels (the CSS inch), so a
+figure ``width`` inches wide is shown ``96 * width`` pixels wide and a text of
+``s`` points is ``96 / 72 * s`` pixels high on the page. A chapter's figure
+column is :data:`PAGE_WIDTH` = 7 inches (672 pixels); no figure is wider. The
+PNG for a page carries :data:`PIXEL_RATIO` = 2 image pixels per screen pixel
+(sharp on high-density screens) and its display size in its metadata, which
+the book and Jupyter honour. No text is smaller than :data:`MIN_TEXT_PT` =
+12 pt, 16 pixels: the size of the book's footnotes. Importing this module sets
+matplotlib's default text sizes to that (:data:`STYLE`), so axis labels, ticks,
+titles and legends follow without a ``fontsize``; :func:`smallest_text` finds
+the smallest text of a figure.
+
 ``import armlab`` does not import this module (it needs matplotlib).
 """
 
+import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.legend_handler import HandlerTuple
+from matplotlib.lines import Line2D
 from matplotlib.patches import Ellipse, FancyArrowPatch, Polygon, Rectangle, Wedge
+from matplotlib.path import Path
+from matplotlib.text import Text
 
 from armlab.kinematics import com_positions, jacobian, joint_positions, tip_position
 from armlab.manipulability import manipulability, reach, velocity_ellipse
 from armlab.statics import force_ellipse, force_polygon, max_tip_force, static_torques
 
-__all__ = ["ArmDrawing", "BookFigure", "StrobeDrawing", "Workspace", "animation_html", "figure",
-           "force_box", "manipulability_map", "time_plot"]
+__all__ = ["ArmDrawing", "BookFigure", "DPI", "MARKER_WORDS", "MIN_TEXT_PT", "PAGE_WIDTH",
+           "PIXEL_RATIO", "PNG", "Player", "StrobeDrawing", "Workspace", "animation_html",
+           "encode_png", "figure", "force_box", "manipulability_map", "marker_legend",
+           "render_png", "smallest_text", "time_plot"]
+
+#: Screen pixels per inch of a figure: the CSS inch (96 px), so 1 pt of text is 4/3 px.
+DPI = 96
+#: Width of a chapter's figure column [inch]: 672 px, measured in the built book (a
+#: 1280 px window; wider windows keep the figure at its drawn width).
+PAGE_WIDTH = 7.0
+#: Image pixels per screen pixel in a page's PNG.
+PIXEL_RATIO = 2
+#: The smallest text a figure may hold [pt]: 16 px at :data:`DPI`, the book's footnotes.
+MIN_TEXT_PT = 12.0
+#: matplotlib's text sizes for the book (set on import).
+STYLE = {key: MIN_TEXT_PT for key in (
+    "font.size", "axes.titlesize", "axes.labelsize", "xtick.labelsize", "ytick.labelsize",
+    "legend.fontsize", "legend.title_fontsize", "figure.titlesize", "figure.labelsize")}
+matplotlib.rcParams.update(STYLE)
 
 # One palette for the whole book (colour-blind safe, Okabe-Ito).
 COLORS = {
@@ -41,6 +76,155 @@ COLORS = {
 # Largest sweep of a torque arrow, reached at ``torque_scale`` [rad].
 _MAX_SWEEP = np.radians(300.0)
 
+#: How a caption or a legend names the two markers of an arm drawing.
+MARKER_WORDS = {"joint": "open circles: joints",
+                "com": "quartered circles: centres of mass"}
+
+# The centre-of-mass symbol: a circle with its first and third quarters filled.
+_COM_QUARTERS = Path.make_compound_path(Path.wedge(0, 90), Path.wedge(180, 270))
+
+
+def joint_style(color=None):
+    """Line2D keywords of the joint marker: an open circle with a dark rim."""
+    return dict(ls="none", marker="o", ms=8, mfc=COLORS["joint"], mec=color or COLORS["arm"],
+                mew=2)
+
+
+def com_styles(color=None):
+    """Line2D keywords of the two layers of the centre-of-mass marker: a white disc with a
+    thin rim, then its first and third quarters filled (the engineering symbol)."""
+    dark = color or COLORS["arm"]
+    return (dict(ls="none", marker="o", ms=9, mfc="white", mec=dark, mew=1.2),
+            dict(ls="none", marker=_COM_QUARTERS, ms=9, mfc=dark, mec="none"))
+
+
+def marker_legend(ax, **kwargs):
+    """A legend that names the joint and centre-of-mass markers (:data:`MARKER_WORDS`).
+
+    Keywords go to :meth:`Axes.legend` (``loc``, ...). Returns the legend.
+    """
+    face, quarters = com_styles()
+    com = (Line2D([], [], **face), Line2D([], [], **quarters))
+    kwargs.setdefault("frameon", False)
+    return ax.legend([Line2D([], [], **joint_style()), com], ["joint", "centre of mass"],
+                     handler_map={tuple: HandlerTuple(ndivide=1)},
+                     **kwargs)
+
+
+# ------------------------------------------------------------------------ PNG for the page
+class PNG(bytes):
+    """PNG bytes that the book and Jupyter show at their display size.
+
+    ``_repr_png_`` gives the display size as output metadata (myst-nb and
+    JupyterLab honour it), so a cell whose value is a PNG shows it ``width``
+    screen pixels wide, whatever its pixel count.
+
+    Attributes
+    ----------
+    width, height : int
+        Display size [screen px].
+    dpi : float
+        Image pixels per inch of the figure.
+    smallest_text : float or None
+        The smallest text in the image [pt] (None: no text).
+    """
+
+    def __new__(cls, data, width, height, dpi, smallest_text):
+        self = super().__new__(cls, data)
+        self.width, self.height = int(width), int(height)
+        self.dpi, self.smallest_text = float(dpi), smallest_text
+        return self
+
+    def _repr_png_(self):
+        return bytes(self), {"width": self.width, "height": self.height}
+
+
+def smallest_text(fig):
+    """The smallest font size of the visible, non-empty texts of a figure [pt], or None.
+
+    Tick labels get their text when the figure is drawn: call this after a draw.
+    """
+    sizes = [t.get_fontsize() for t in fig.findobj(Text)
+             if t.get_visible() and t.get_text().strip()
+             and (t.axes is None or t.axes.get_visible())]
+    return min(sizes) if sizes else None
+
+
+def encode_png(rgba, dpi, text=None, *, colors=None, compress_level=6):
+    """Encode an RGBA image of a figure as a :class:`PNG`: the one encoder of the book.
+
+    Parameters
+    ----------
+    rgba : (h, w, 4) uint8 array_like
+        The pixels (a canvas's ``buffer_rgba()``).
+    dpi : float
+        Its pixels per inch of the figure; the display size is ``w * DPI / dpi``.
+    text : float, optional
+        The smallest text in it [pt], written in the PNG's metadata with ``dpi``
+        (``armlab:smallest-text-pt``, ``armlab:dpi``) so a test of the page can
+        tell how large it is shown.
+    colors : int, optional
+        Reduce to this many colours (small animation frames).
+    compress_level : int
+        zlib level, 1 (fast, for a lab's live image) to 9.
+    """
+    import io
+
+    from PIL import Image, PngImagePlugin
+
+    pixels = np.asarray(rgba)
+    image = Image.fromarray(pixels, "RGBA")
+    image = (image.convert("P", palette=Image.Palette.ADAPTIVE, colors=colors) if colors
+             else image.convert("RGB"))
+    info = PngImagePlugin.PngInfo()
+    info.add_text("armlab:dpi", f"{dpi:g}")
+    if text is not None:
+        info.add_text("armlab:smallest-text-pt", f"{text:g}")
+    buffer = io.BytesIO()
+    image.save(buffer, format="png", pnginfo=info, compress_level=compress_level,
+               optimize=bool(colors))
+    h, w = pixels.shape[:2]
+    return PNG(buffer.getvalue(), round(w * DPI / dpi), round(h * DPI / dpi), dpi, text)
+
+
+def render_png(fig, pixel_ratio=PIXEL_RATIO, dpi=None):
+    """Draw the whole figure afresh (animated artists too) and encode it for a page.
+
+    Parameters
+    ----------
+    fig : matplotlib Figure
+    pixel_ratio : int
+        Image pixels per screen pixel.
+    dpi : float, optional
+        Image pixels per inch instead (``DPI * pixel_ratio`` by default).
+
+    Returns
+    -------
+    PNG
+        Shown at the figure's size in inches times :data:`DPI`.
+    """
+    import io
+
+    dpi = float(dpi or DPI * pixel_ratio)
+    buffer = io.BytesIO()
+    own = fig.dpi
+    fig.dpi = dpi                                  # the canvas's pixel size at this dpi
+    try:
+        w, h = fig.canvas.get_width_height(physical=True)
+        fig.savefig(buffer, format="rgba", dpi=dpi)    # saving draws animated artists too
+    finally:
+        fig.dpi = own
+    rgba = np.frombuffer(buffer.getvalue(), np.uint8).reshape(h, w, 4)
+    return encode_png(rgba, dpi, smallest_text(fig))
+
+
+def canvas_png(fig, compress_level=1):
+    """The figure's canvas as it was last drawn (blitting included), as a :class:`PNG`."""
+    canvas = fig.canvas
+    w, h = canvas.get_width_height(physical=True)
+    rgba = np.asarray(canvas.buffer_rgba()).reshape(h, w, 4)
+    return encode_png(rgba, fig.dpi, smallest_text(fig), compress_level=compress_level)
+
 
 def _place_ellipse(patch, centre, half, directions):
     """Move an Ellipse patch: half-axes ``half`` (2,) [drawing units] along the columns."""
@@ -52,29 +236,32 @@ def _place_ellipse(patch, centre, half, directions):
 
 
 class BookFigure(Figure):
-    """A matplotlib Figure that shows itself as a PNG in Jupyter without pyplot."""
+    """A matplotlib Figure at the book's :data:`DPI` that shows itself as a PNG in Jupyter
+    without pyplot, at its size (:func:`render_png`)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("dpi", DPI)
+        super().__init__(*args, **kwargs)
 
     def _repr_png_(self):
-        import io
-
-        buffer = io.BytesIO()
-        self.savefig(buffer, format="png", dpi=100)
-        return buffer.getvalue()
+        return render_png(self)._repr_png_()
 
 
-def figure(ncols=1, nrows=1, *, width=6.4, height=4.0, **kwargs):
+def figure(ncols=1, nrows=1, *, width=PAGE_WIDTH, height=4.0, **kwargs):
     """A new figure and its axes, kept out of pyplot's global state.
 
     The figure draws on an Agg canvas. In Jupyter it shows as a PNG when it is
-    a cell's last value (or through ``display(fig)``); it never shows by
-    itself, so a lab can keep redrawing it without new outputs.
+    a cell's last value (or through ``display(fig)``), ``width * DPI`` pixels
+    wide; it never shows by itself, so a lab can keep redrawing it without new
+    outputs.
 
     Parameters
     ----------
     ncols, nrows : int
         Grid of axes.
     width, height : float
-        Figure size [inch].
+        Figure size [inch of :data:`DPI` screen pixels]; a chapter's column is
+        :data:`PAGE_WIDTH` wide.
     **kwargs
         Passed to :meth:`Figure.subplots` (``sharey``, ``gridspec_kw``, ...).
 
@@ -109,6 +296,10 @@ class ArmDrawing:
         Draw the ellipse of tip forces held with ``|tau| <= ellipse_torque`` [N m].
     weights : bool
         Draw each link's weight at its centre of mass.
+    coms : bool, optional
+        Mark each link's centre of mass with the quartered-circle symbol, distinct
+        from the joints' open circles (:data:`MARKER_WORDS` names both for a
+        caption, :func:`marker_legend` for a legend). Default: with ``weights``.
     force_scale : float
         Length of the force arrow per newton [m/N].
     torque_scale : float
@@ -136,7 +327,8 @@ class ArmDrawing:
     artists : dict
         ``"links"``, ``"joints"``, ``"force"``, ``"torque_arcs"``,
         ``"torque_heads"``, ``"torque_labels"``, ``"torque_text"``, ``"ellipse"``,
-        ``"weights"``; with ``velocity``, ``"velocity"`` and
+        ``"weights"``, ``"coms"`` and ``"com_quarters"`` (the centre-of-mass
+        marker's two layers; empty without ``coms``); with ``velocity``, ``"velocity"`` and
         ``"velocity_ellipse"``; with ``columns``, ``"columns"``, ``"levers"`` and
         ``"column_labels"`` (lists, one per joint).
     """
@@ -144,7 +336,7 @@ class ArmDrawing:
     def __init__(self, ax, arm, q, tip_force=None, tau=None, *, ellipse_torque=None,
                  weights=False, force_scale=0.01, torque_scale=20.0, torque_radius=0.07,
                  labels=True, color=None, qd=None, velocity=False, columns=False,
-                 velocity_time=0.25):
+                 velocity_time=0.25, coms=None):
         self.ax, self.arm = ax, arm
         self.velocity_time = velocity_time
         self.force_scale, self.torque_scale = force_scale, torque_scale
@@ -159,18 +351,21 @@ class ArmDrawing:
                         zorder=1)
         (a["links"],) = ax.plot([], [], color=color or COLORS["arm"], lw=5,
                                 solid_capstyle="round", zorder=3)
-        (a["joints"],) = ax.plot([], [], "o", ms=8, mfc=COLORS["joint"],
-                                 mec=color or COLORS["arm"], mew=2, zorder=4)
+        (a["joints"],) = ax.plot([], [], **joint_style(color), zorder=4)
+        self.coms = weights if coms is None else bool(coms)
+        face, quarters = com_styles(color)
+        (a["coms"],) = ax.plot([], [], **face, zorder=6, visible=self.coms)
+        (a["com_quarters"],) = ax.plot([], [], **quarters, zorder=6, visible=self.coms)
         a["ellipse"] = Ellipse((0, 0), 0, 0, facecolor=COLORS["ellipse"] + "33",
                                edgecolor=COLORS["ellipse"], lw=1.5, zorder=0, visible=False)
         ax.add_patch(a["ellipse"])
         a["force"] = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=18,
                                      color=COLORS["force"], lw=2.5, zorder=6, visible=False)
         ax.add_patch(a["force"])
-        a["force_label"] = ax.text(0, 0, "", color=COLORS["force"], fontsize=9, zorder=7,
+        a["force_label"] = ax.text(0, 0, "", color=COLORS["force"], zorder=7,
                                    ha="center", va="bottom")
         a["torque_text"] = ax.text(0.03, 0.97, "", transform=ax.transAxes, ha="left", va="top",
-                                   color=COLORS["torque"], fontsize=9, zorder=7,
+                                   color=COLORS["torque"], zorder=7,
                                    bbox=dict(facecolor="white", edgecolor="none", alpha=0.8))
         a["torque_arcs"], a["torque_heads"], a["torque_labels"] = [], [], []
         for _ in range(arm.n):
@@ -180,7 +375,7 @@ class ArmDrawing:
             ax.add_patch(head)
             a["torque_arcs"].append(arc)
             a["torque_heads"].append(head)
-            a["torque_labels"].append(ax.text(0, 0, "", color=COLORS["torque"], fontsize=9,
+            a["torque_labels"].append(ax.text(0, 0, "", color=COLORS["torque"],
                                               ha="right", va="top", zorder=7))
         a["weights"] = []
         if weights:
@@ -206,7 +401,7 @@ class ArmDrawing:
                 ax.add_patch(arrow)
                 a["levers"].append(lever)
                 a["columns"].append(arrow)
-                a["column_labels"].append(ax.text(0, 0, f"J col {j + 1}", color=c, fontsize=9,
+                a["column_labels"].append(ax.text(0, 0, f"J col {j + 1}", color=c,
                                                   ha="center", va="center", zorder=7))
         ax.set_aspect("equal")
         ax.set_xlabel("x [m]")
@@ -305,6 +500,10 @@ class ArmDrawing:
                 a["column_labels"][j].set_position(tuple(tip + 1.25 * self.velocity_time
                                                          * J[:, j]))
 
+        if self.coms:
+            com = com_positions(self.arm, self.q)
+            a["coms"].set_data(com[:, 0], com[:, 1])
+            a["com_quarters"].set_data(com[:, 0], com[:, 1])
         if a["weights"]:
             com = com_positions(self.arm, self.q)
             g = np.asarray(self.arm.gravity)
@@ -362,10 +561,10 @@ class Workspace:
         ax.add_patch(a["area"])
         (a["outer"],) = ax.plot([], [], ls=":", lw=1.2, color=COLORS["arm"], zorder=1)
         (a["inner"],) = ax.plot([], [], ls=":", lw=1.2, color=COLORS["arm"], zorder=1)
-        a["outer_label"] = ax.text(0, 0, "", fontsize=8, color=COLORS["arm"], ha="center",
-                                   va="bottom", zorder=7)
-        a["inner_label"] = ax.text(0, 0, "", fontsize=8, color=COLORS["arm"], ha="center",
-                                   va="top", zorder=7)
+        a["outer_label"] = ax.text(0, 0, "", color=COLORS["arm"], ha="center", va="bottom",
+                                   zorder=7)
+        a["inner_label"] = ax.text(0, 0, "", color=COLORS["arm"], ha="center", va="top",
+                                   zorder=7)
         self.update(arm)
 
     def update(self, arm):
@@ -465,7 +664,7 @@ def force_box(ax_torque, ax_force, arm, q, limit, direction=(1.0, 0.0), *, force
     ax_torque.plot(*tau_push, "o", color=COLORS["force"])
     ax_torque.annotate(f"Jᵀ F = ({tau_push[0]:.0f}, {tau_push[1]:.0f}) N m", tau_push,
                        textcoords="offset points", xytext=(0, -8 if tau_push[1] < 0 else 8),
-                       fontsize=8, ha="center" if abs(tau_push[0]) < 0.5 * limit else
+                       ha="center" if abs(tau_push[0]) < 0.5 * limit else
                        ("left" if tau_push[0] < 0 else "right"),
                        va="top" if tau_push[1] < 0 else "bottom", color=COLORS["force"])
     top = 1.5 * limit
@@ -486,8 +685,7 @@ def force_box(ax_torque, ax_force, arm, q, limit, direction=(1.0, 0.0), *, force
     (ray,) = ax_force.plot([0, push[0]], [0, push[1]], color=COLORS["force"], lw=2)
     ax_force.plot(*push, "o", color=COLORS["force"])
     ax_force.annotate(f"largest push {np.linalg.norm(push):.0f} N", push,
-                      textcoords="offset points", xytext=(6, -14), fontsize=8,
-                      color=COLORS["force"])
+                      textcoords="offset points", xytext=(6, -14), color=COLORS["force"])
     top = force_top or 1.15 * np.abs(corners).max()
     ax_force.set_xlim(-top, top)
     ax_force.set_ylim(-top, top)
@@ -619,7 +817,7 @@ class StrobeDrawing:
         return self
 
 
-_PLAYER = """<div class="armlab-animation" id="{uid}" style="max-width:{px}px">
+_PLAYER = """<div class="armlab-animation" id="{uid}" style="max-width:{px}px;margin:0 auto">
 <img id="{uid}-img" src="{first}" alt="{alt}" style="width:100%;height:auto">
 <div style="display:flex;align-items:center;gap:0.5em;white-space:nowrap">
 <button type="button" id="{uid}-play" aria-label="play or pause"
@@ -658,15 +856,26 @@ _PLAYER = """<div class="armlab-animation" id="{uid}" style="max-width:{px}px">
 </div>"""
 
 
-def animation_html(arm, time, q, *, frames=50, interval=80, width=4.4, dpi=90, title=None,
-                   alt="an animation of the arm's motion"):
+class Player(str):
+    """The HTML of an animation player (a ``str``), shown as the player when it is a cell's
+    value. In a chapter, the cell's ``mystnb: figure`` metadata (``name``, ``caption``)
+    numbers and captions it like any figure, and ``image: alt`` is not needed: the player's
+    frames carry the alt text given to :func:`animation_html`."""
+
+    def _repr_html_(self):
+        return str(self)
+
+
+def animation_html(arm, time, q, *, frames=50, interval=80, width=4.4, pixel_ratio=1,
+                   dpi=None, title=None, alt="an animation of the arm's motion"):
     """A self-contained HTML player of a motion: every frame inside the page, nothing fetched.
 
     The frames are PNG images in data URIs, played by a few lines of inline
     JavaScript (a play/pause button and a frame slider), so the page shows the
     motion offline, without a kernel and without loading anything from
     another host. Each frame redraws only the moving artists over a cached
-    background.
+    background. The player is as wide as the figure (``width * DPI`` screen
+    pixels, or the column if that is narrower), like every figure of the book.
 
     Parameters
     ----------
@@ -681,9 +890,12 @@ def animation_html(arm, time, q, *, frames=50, interval=80, width=4.4, dpi=90, t
         Time between frames when playing [ms]. The motion is slowed down by
         ``interval`` divided by the simulated time between frames.
     width : float
-        Figure size (square) [inch].
-    dpi : int
-        Resolution of the frames; the page grows by about one small PNG per frame.
+        Figure size (square) [inch of :data:`DPI` screen pixels].
+    pixel_ratio : int
+        Image pixels per screen pixel; the page grows by about one small PNG
+        per frame, four times larger at 2.
+    dpi : float, optional
+        Image pixels per inch instead (a small test player).
     title : str, optional
         Above the arm.
     alt : str
@@ -691,17 +903,14 @@ def animation_html(arm, time, q, *, frames=50, interval=80, width=4.4, dpi=90, t
 
     Returns
     -------
-    html : str
-        A ``<div>`` with the frames, the controls and their script, for
-        ``IPython.display.HTML``.
+    html : Player
+        A ``<div>`` with the frames, the controls and their script; a ``str``
+        that shows itself as HTML in Jupyter.
     """
     import base64
     import hashlib
     import html as html_lib
-    import io
     import json
-
-    from PIL import Image
 
     t = np.asarray(time, dtype=float)
     q = np.asarray(q, dtype=float)
@@ -712,12 +921,12 @@ def animation_html(arm, time, q, *, frames=50, interval=80, width=4.4, dpi=90, t
         raise ValueError(f"frames must be an integer of at least 2, got {frames!r}")
     rows = np.round(np.linspace(0, t.size - 1, frames)).astype(int)
     fig, ax = figure(width=width, height=width)
-    fig.set_dpi(dpi)
+    fig.set_dpi(float(dpi or DPI * pixel_ratio))
     drawing = ArmDrawing(ax, arm, q[rows[0]], labels=False)
     drawing.frame(margin=0.05)
     (path,) = ax.plot([], [], color=COLORS["force"], lw=1.0, ls="--")
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title)
     moving = [drawing.artists["links"], drawing.artists["joints"], path]
     for artist in moving:
         artist.set_animated(True)
@@ -725,7 +934,9 @@ def animation_html(arm, time, q, *, frames=50, interval=80, width=4.4, dpi=90, t
     canvas.draw()
     fig.set_layout_engine("none")
     background = canvas.copy_from_bbox(fig.bbox)
+    text = smallest_text(fig)
     tips = joint_positions(arm, q)[:, -1]
+    w, h = canvas.get_width_height(physical=True)
     images = []
     for k in rows:
         drawing.update(q[k])
@@ -733,15 +944,12 @@ def animation_html(arm, time, q, *, frames=50, interval=80, width=4.4, dpi=90, t
         canvas.restore_region(background)
         for artist in moving:
             ax.draw_artist(artist)
-        w, h = canvas.get_width_height(physical=True)
-        image = Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-        buffer = io.BytesIO()
-        image.convert("P", palette=Image.Palette.ADAPTIVE, colors=64).save(
-            buffer, format="png", optimize=True)
-        images.append("data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode())
+        png = encode_png(np.asarray(canvas.buffer_rgba()).reshape(h, w, 4), fig.dpi, text,
+                         colors=64)
+        images.append("data:image/png;base64," + base64.b64encode(png).decode())
     labels = [f"{t[k]:.3f} s" for k in rows]
     uid = "anim-" + hashlib.sha1("".join(images).encode()).hexdigest()[:10]   # same page, same id
-    return _PLAYER.format(uid=uid, px=w, first=images[0],
-                          alt=html_lib.escape(alt, quote=True), last=len(images) - 1,
-                          t0=labels[0], frames=json.dumps(images), times=json.dumps(labels),
-                          interval=float(interval))
+    return Player(_PLAYER.format(uid=uid, px=png.width, first=images[0],
+                                 alt=html_lib.escape(alt, quote=True), last=len(images) - 1,
+                                 t0=labels[0], frames=json.dumps(images),
+                                 times=json.dumps(labels), interval=float(interval)))

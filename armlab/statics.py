@@ -2,7 +2,9 @@
 
 ``F`` (``tip_force``) is always the force the arm's tip applies to the
 environment. A library that reports the force the environment applies to the
-arm needs ``-F``. Gravity is not included here; add :func:`gravity_torques`.
+arm needs ``-F``. Gravity is not included here; add :func:`gravity_torques`
+(except in :func:`joint_reactions`, which balances every link's free body,
+weight included unless told otherwise).
 """
 
 import itertools
@@ -11,12 +13,13 @@ import numpy as np
 
 from armlab._checks import (batch_shape, finite_array, joint_vector, joint_vectors, per_joint,
                             planar_vector, positive_scalar, torque_bounds)
-from armlab.kinematics import jacobian, tip_position
+from armlab.kinematics import _com_positions, _frames, jacobian, tip_position
 from armlab.manipulability import _principal_axes
 
 __all__ = [
     "static_torques", "tip_force_from_torques", "singular_values", "force_error_bound",
-    "max_tip_force", "force_ellipse", "force_polygon", "virtual_work_check",
+    "max_tip_force", "force_ellipse", "force_polygon", "virtual_work_check", "joint_reactions",
+    "cartesian_stiffness",
 ]
 
 # A singular value below this fraction of the largest counts as zero.
@@ -41,7 +44,7 @@ def static_torques(arm, q, tip_force):
 
     Examples
     --------
-    Pushing a wall with 10 N at q = (30 deg, 60 deg) (seed 003):
+    The statics chapter's arm pushing a wall with 10 N at q = (30 deg, 60 deg):
 
     >>> from armlab import statics_arm
     >>> static_torques(statics_arm(), np.radians([30, 60]), [10, 0]).round(4)
@@ -75,7 +78,7 @@ def tip_force_from_torques(arm, q, tau):
 
     Examples
     --------
-    At seed 003's stretched pose no force balances tau = (1, 0) N m:
+    At the statics chapter's stretched pose no force balances tau = (1, 0) N m:
 
     >>> from armlab import statics_arm
     >>> force, residual = tip_force_from_torques(statics_arm(), [0, 0], [1, 0])
@@ -137,7 +140,7 @@ def force_error_bound(arm, q, torque_error):
 
     Examples
     --------
-    Seed 003, +-0.5 N m, one degree from the stretched pose:
+    The statics chapter's arm, +-0.5 N m, one degree from the stretched pose:
 
     >>> from armlab import statics_arm
     >>> force_error_bound(statics_arm(), np.radians([0, 1]), 0.5).round(0)
@@ -181,7 +184,7 @@ def max_tip_force(arm, q, direction, limit):
 
     Examples
     --------
-    Seed 003, pushing along the arm one degree from stretched, 20 N m limits:
+    The statics chapter's arm pushing along itself one degree from stretched, 20 N m limits:
 
     >>> from armlab import statics_arm
     >>> max_tip_force(statics_arm(), np.radians([0, 1]), [1, 0], 20).round(0)
@@ -236,7 +239,7 @@ def force_ellipse(arm, q, torque=1.0):
 
     Examples
     --------
-    Seed 003's arm at q2 = 90 degrees, torques of size 1 N m:
+    The statics chapter's arm at q2 = 90 degrees, torques of size 1 N m:
 
     >>> from armlab import statics_arm
     >>> half, _ = force_ellipse(statics_arm(), np.radians([0, 90]), 1.0)
@@ -281,8 +284,8 @@ def force_polygon(arm, q, limit):
 
     Examples
     --------
-    Seed 003's arm at q = (0, 90 deg), +-20 N m: the push along x at the
-    first corner is the 50 N the statics chapter reports.
+    The statics chapter's arm at q = (0, 90 deg), +-20 N m: the push along x
+    at the first corner is the 50 N the chapter reports.
 
     >>> from armlab import statics_arm
     >>> force_polygon(statics_arm(), np.radians([0, 90]), 20).round(4) + 0.0
@@ -340,14 +343,15 @@ def virtual_work_check(arm, q, tip_force, direction, eps):
 
     Examples
     --------
-    Seed 003's wall push with the direction ``default_rng(0).standard_normal(2)``:
+    The statics chapter's wall push, moved along the direction that
+    ``np.random.default_rng(0).standard_normal(2)`` draws:
 
     >>> from armlab import statics_arm
     >>> u = np.random.default_rng(0).standard_normal(2)
     >>> w_joint, w_tip, rel = virtual_work_check(
     ...     statics_arm(), np.radians([30, 60]), [10, 0], u, [1e-1, 1e-4])
-    >>> rel.round(6)
-    array([-6.4089e-02, -6.5000e-05])
+    >>> [f"{r:.4e}" for r in rel]
+    ['-6.4089e-02', '-6.4975e-05']
     """
     q = joint_vector(arm, "q", q)
     u = joint_vector(arm, "direction", direction)
@@ -370,3 +374,160 @@ def virtual_work_check(arm, q, tip_force, direction, eps):
     moved = tip_position(arm, q + eps[:, None] * u)
     tip_work = (moved - tip_position(arm, q)) @ force
     return joint_work, tip_work, (joint_work - tip_work) / joint_work
+
+
+def _cross(r, f):
+    """z-component of the planar cross product ``r x f`` over the last axis."""
+    return r[..., 0] * f[..., 1] - r[..., 1] * f[..., 0]
+
+
+def joint_reactions(arm, q, tip_force=None, *, gravity=True):
+    """The force and moment each joint passes on, by balancing the links from the tip inwards.
+
+    Cut the arm at every joint. Link ``j``'s free body carries three loads:
+    the force ``f_j`` and moment ``n_j`` that the link before it (the base,
+    for the first link) applies at joint ``j``; the opposite of those it
+    applies to the next link at joint ``j + 1`` (for the last link, ``-F``
+    from the environment at the tip, since the tip applies ``F``); and its
+    weight ``m_j a_g`` at its centre of mass ``c_j``. Rest needs the forces and
+    the moments about joint ``j`` to sum to zero:
+
+        f_j = f_{j+1} - m_j a_g,
+        n_j = n_{j+1} + (p_{j+1} - p_j) x f_{j+1} - (c_j - p_j) x m_j a_g,
+
+    with ``f_{n+1} = F`` and ``n_{n+1} = 0``. The moment ``n_j`` (about the
+    joint's axis, normal to the plane) is what the motor at joint ``j`` holds:
+    ``g(q) + J^T F``. The force ``f_j`` is what the joint's bearing carries:
+    the part of the load that ``tau = J^T F`` leaves out.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        Joint angles [rad].
+    tip_force : (..., 2) array_like, optional
+        Force the tip applies to the environment, world frame [N]; default 0.
+    gravity : bool, optional
+        Include the links' weights (``arm.gravity``); default True.
+
+    Returns
+    -------
+    force : (..., n, 2) ndarray
+        ``force[..., j, :]``: the force that link ``j - 1`` (the base, for
+        ``j = 0``) applies to link ``j`` at joint ``j``, world frame [N]. Link
+        ``j`` applies the opposite force to link ``j - 1``.
+    moment : (..., n) ndarray
+        The moment about joint ``j``'s axis that link ``j - 1`` (the motor)
+        applies to link ``j`` [N m]: the joint torque that holds the arm at rest.
+
+    Examples
+    --------
+    The statics chapter's wall push, F = (10, 0) N at q = (30, 60) deg, without
+    gravity: every joint carries the whole push, and the moments are J^T F.
+
+    >>> from armlab import statics_arm
+    >>> force, moment = joint_reactions(statics_arm(), np.radians([30, 60]), [10, 0],
+    ...                                 gravity=False)
+    >>> force.round(4) + 0.0, moment.round(4)
+    (array([[10.,  0.],
+           [10.,  0.]]), array([-6.5, -4. ]))
+
+    With gravity the shoulder also holds up both links, (3 + 2) kg x 9.81 m/s^2:
+
+    >>> force, moment = joint_reactions(statics_arm(), np.radians([30, 60]), [10, 0])
+    >>> force.round(4) + 0.0, moment.round(4)
+    (array([[10.  , 49.05],
+           [10.  , 19.62]]), array([ 8.3675, -4.    ]))
+    """
+    q = joint_vector(arm, "q", q)
+    load = np.zeros(2) if tip_force is None else planar_vector("tip_force", tip_force)
+    batch = batch_shape(q=q, tip_force=load)
+    if not isinstance(gravity, (bool, np.bool_)):
+        raise ValueError(f"gravity must be True or False, got {gravity!r}")
+    p, e = _frames(arm, q)                                   # (..., n+1, 2), (..., n, 2)
+    c = _com_positions(arm, p, e)                            # (..., n, 2)
+    weight = (np.asarray(arm.masses)[:, None] * np.asarray(arm.gravity) if gravity
+              else np.zeros((arm.n, 2)))                     # (n, 2) [N]
+    force = np.empty(batch + (arm.n, 2))
+    moment = np.empty(batch + (arm.n,))
+    f_next = np.broadcast_to(load, batch + (2,))             # what link j passes on
+    n_next = np.zeros(batch)
+    for j in range(arm.n - 1, -1, -1):                       # from the tip inwards
+        f_j = f_next - weight[j]
+        n_j = (n_next + _cross(p[..., j + 1, :] - p[..., j, :], f_next)
+               - _cross(c[..., j, :] - p[..., j, :], weight[j]))
+        force[..., j, :], moment[..., j] = f_j, n_j
+        f_next, n_next = f_j, n_j
+    return force + 0.0, moment + 0.0
+
+
+def cartesian_stiffness(arm, q, joint_stiffness):
+    """The stiffness the tip feels when the joints are springs: ``K_x = J^{-T} K_q J^{-1}``.
+
+    Joint springs ``tau = -K_q (q - q0)``, unloaded at ``q0`` (or a controller
+    that acts as such springs at rest, like a PD with exact gravity
+    compensation): a small tip displacement ``dx = J dq`` makes the tip push
+    back with ``F = -K_x dx`` to first order (``F`` the force the tip
+    applies). For any number of joints ``K_x`` is the inverse of the
+    compliance ``J K_q^{-1} J^T``, which for two joints is
+    ``J^{-T} K_q J^{-1}``. With ``K_q = k I`` the principal stiffnesses are
+    ``k / sigma_i^2`` along the velocity ellipse's axes ``u_i``: the tip is
+    stiffest where it moves slowest. Springs that already carry a load at
+    ``q0`` add a term ``-(dJ^T/dq) F`` to ``K_q`` that this function leaves out.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        Two joints or more.
+    q : (..., n) array_like
+        Joint angles [rad]; not singular.
+    joint_stiffness : float, (n,) or (n, n) array_like
+        ``K_q`` [N m/rad]: one stiffness for every joint, one per joint
+        (a diagonal matrix), or a symmetric positive definite matrix.
+
+    Returns
+    -------
+    K_x : (..., 2, 2) ndarray
+        Symmetric positive definite [N/m], world frame.
+
+    Raises
+    ------
+    ValueError
+        At a singular pose (``sigma_2 <= 1e-12 sigma_1``), where the tip is
+        rigid along the lost direction and ``K_x`` is unbounded (the compliance
+        ``J K_q^{-1} J^T`` is finite there, and singular); for an arm with one
+        joint; and for a ``joint_stiffness`` that is not positive (definite).
+
+    Examples
+    --------
+    The gravity chapter's PD gains, Kp = (60, 30) N m/rad, holding the table-top
+    arm at q = (30, 45) deg with gravity compensated, act as joint springs:
+
+    >>> from armlab import tabletop_arm
+    >>> cartesian_stiffness(tabletop_arm(), np.radians([30, 45]), [60, 30]).round(1)
+    array([[1212.6, 1688.4],
+           [1688.4, 2878.8]])
+    """
+    q = joint_vector(arm, "q", q)
+    K = finite_array("joint_stiffness", joint_stiffness)
+    n = arm.n
+    if n < 2:
+        raise ValueError("arm has 1 joint: its tip cannot move along the link, so it has "
+                         "no 2 x 2 Cartesian stiffness")
+    if K.ndim <= 1:
+        K = np.diag(per_joint(n, "joint_stiffness", K, positive=True))
+    elif K.shape != (n, n):
+        raise ValueError(f"joint_stiffness has shape {K.shape}: expected a scalar, "
+                         f"shape ({n},) or ({n}, {n}) [N m/rad]")
+    elif not np.array_equal(K, K.T) or np.linalg.eigvalsh(K)[0] <= 0:
+        raise ValueError("joint_stiffness must be a symmetric positive definite matrix, "
+                         f"got {K.tolist()}")
+    J = jacobian(arm, q)
+    sigma = np.linalg.svd(J, compute_uv=False)
+    if np.any(sigma[..., 1] <= _RANK_TOL * sigma[..., 0]):
+        raise ValueError("q: a singular pose, where the tip is rigid along the direction it "
+                         "cannot move and the Cartesian stiffness is unbounded; the compliance "
+                         "J K_q^-1 J^T is finite there")
+    compliance = J @ np.linalg.solve(K, np.swapaxes(J, -1, -2))   # J K_q^-1 J^T [m/N]
+    stiffness = np.linalg.inv(compliance)
+    return (stiffness + np.swapaxes(stiffness, -1, -2)) / 2      # symmetric to rounding

@@ -1,4 +1,5 @@
-"""Planned motions: a quintic rest-to-rest move between two poses, then a hold.
+"""Planned motions: a quintic rest-to-rest move between two poses, then a hold; and a
+straight joint-space path run with any time law (:class:`TimeScaledPath`).
 
 A quintic move from ``q_start`` to ``q_end`` in time ``T`` follows
 
@@ -16,7 +17,7 @@ import numpy as np
 
 from armlab._checks import finite_array, nonnegative_scalar
 
-__all__ = ["Quintic", "quintic"]
+__all__ = ["Quintic", "quintic", "TimeScaledPath"]
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class Quintic:
 
         Examples
         --------
-        Half-way through seed 000's move the speed peaks at 15/8 of the mean:
+        Half-way through the table-top arm's move the speed peaks at 15/8 of the mean:
 
         >>> plan = quintic(np.radians([-45, 90]), np.radians([60, -30]), 0.8, hold=0.7)
         >>> q, qd, qdd = plan([0.0, 0.4, 1.5])
@@ -141,7 +142,7 @@ def quintic(q_start, q_end, duration, hold=0.0):
 
     Examples
     --------
-    Seed 000's move, (-45, 90) deg to (60, -30) deg in 0.8 s, held 0.7 s:
+    The table-top arm's move, (-45, 90) deg to (60, -30) deg in 0.8 s, held 0.7 s:
 
     >>> plan = quintic(np.radians([-45, 90]), np.radians([60, -30]), 0.8, hold=0.7)
     >>> plan.end_time
@@ -159,3 +160,96 @@ def quintic(q_start, q_end, duration, hold=0.0):
     return Quintic(tuple(start.tolist()), tuple(end.tolist()),
                    nonnegative_scalar("duration", duration, "s", "time"),
                    nonnegative_scalar("hold", hold, "s", "time"))
+
+
+@dataclass(frozen=True, eq=False)
+class TimeScaledPath:
+    """The straight joint-space path from ``start`` to ``end`` run with a time law ``s(t)``.
+
+    ``q(t) = start + s(t) (end - start)``, with ``s`` going from 0 to 1. The
+    time law is given at knots: the times ``t``, the path points ``s`` and the
+    path speeds ``sd`` there, with a constant path acceleration between two
+    knots (so ``s`` is piecewise quadratic in time, as a phase-plane profile's
+    steps are: :func:`armlab.time_optimal_scaling` makes one). Before ``t[0]``
+    the plan sits at ``start``; after ``t[-1]`` it holds ``end``.
+
+    Attributes
+    ----------
+    start, end : tuple of float
+        The path's ends [rad].
+    t : (k,) ndarray
+        Knot times, increasing [s].
+    s : (k,) ndarray
+        Path points at the knots, ``0`` to ``1`` [-].
+    sd : (k,) ndarray
+        Path speeds at the knots [1/s]; consistent with ``s``:
+        ``s[i+1] - s[i] = (sd[i] + sd[i+1]) (t[i+1] - t[i]) / 2``.
+
+    Examples
+    --------
+    One step of constant acceleration from rest, 0.5 of the path in 1 s:
+
+    >>> plan = TimeScaledPath((0.0,), (2.0,), np.array([0.0, 1.0]), np.array([0.0, 0.5]),
+    ...                       np.array([0.0, 1.0]))
+    >>> [x.round(6) for x in plan(0.5)]
+    [array([0.25]), array([1.]), array([2.])]
+    """
+
+    start: tuple
+    end: tuple
+    t: np.ndarray
+    s: np.ndarray
+    sd: np.ndarray
+
+    def __post_init__(self):
+        t, s, sd = (np.asarray(getattr(self, k), dtype=float) for k in ("t", "s", "sd"))
+        if not (t.ndim == 1 and t.size >= 2 and s.shape == t.shape and sd.shape == t.shape):
+            raise ValueError(f"t, s and sd have shapes {t.shape}, {s.shape} and {sd.shape}: "
+                             "expected the same shape (k,), k >= 2")
+        if np.any(np.diff(t) <= 0):
+            raise ValueError("t must increase")
+        for name, value in (("t", t), ("s", s), ("sd", sd)):
+            object.__setattr__(self, name, finite_array(name, value))
+
+    @property
+    def n(self):
+        """Number of joints."""
+        return len(self.start)
+
+    @property
+    def duration(self):
+        """``t[-1]`` [s]: the time the path takes."""
+        return float(self.t[-1])
+
+    @property
+    def end_time(self):
+        """The same as :attr:`duration` [s] (the plan holds ``end`` after it)."""
+        return float(self.t[-1])
+
+    def __call__(self, t):
+        """Planned angles, speeds and accelerations at the times ``t``.
+
+        Parameters
+        ----------
+        t : float or (...) array_like
+            Times [s]; any shape.
+
+        Returns
+        -------
+        q, qd, qdd : (..., n) ndarray
+            [rad], [rad/s], [rad/s^2]; ``(n,)`` each for one time.
+        """
+        t = finite_array("t", t)
+        k = np.clip(np.searchsorted(self.t, t, side="right") - 1, 0, self.t.size - 2)
+        tau = np.clip(t, self.t[0], self.t[-1]) - self.t[k]
+        step = self.t[k + 1] - self.t[k]
+        acc = (self.sd[k + 1] - self.sd[k]) / step
+        inside = (t >= self.t[0]) & (t < self.t[-1])
+        s = np.where(t >= self.t[-1], self.s[-1], self.s[k] + self.sd[k] * tau + acc * tau**2 / 2)
+        s = np.where(t < self.t[0], self.s[0], s)
+        sd = np.where(inside, self.sd[k] + acc * tau, 0.0)
+        sdd = np.where(inside, acc, 0.0)
+        start, end = np.array(self.start), np.array(self.end)
+        delta = end - start
+        return ((1.0 - s[..., None]) * start + s[..., None] * end, sd[..., None] * delta,
+                sdd[..., None] * delta)

@@ -10,6 +10,11 @@
   largest error during the move and the error at the end.
 * :func:`gain_map`: a grid of gains run in one batched simulation, with how
   far each run errs and where the motors' limits bind.
+* :func:`lyapunov`: the function ``V = qd^T M qd / 2 + e^T Kp e / 2`` that
+  proves PD plus gravity compensation stable, at any state.
+* :func:`model_error_acceleration` and :func:`error_bound`: the disturbance a
+  model error puts into computed torque's error equation, and the largest
+  error a bounded disturbance can cause.
 
 Conventions: SI units, radians; the error is plan minus measured
 (``e = q_plan - q``), positive where the arm is behind (below) the plan.
@@ -20,14 +25,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from armlab._checks import finite_array, joint_vector, per_joint
-from armlab.dynamics import gravity_torques, mass_matrix
+from armlab.dynamics import gravity_torques, inverse_dynamics, kinetic_energy, mass_matrix
 from armlab.gravity import gravity_stiffness, pd_sag
 from armlab.lagrange import mass_matrix_derivatives
 from armlab.simulation import simulate, tracking_error
 from armlab.trajectory import Quintic
 
 __all__ = ["pd_gains", "natural_frequency", "settled_error", "tracking_summary", "GainMap",
-           "gain_map"]
+           "gain_map", "lyapunov", "model_error_acceleration", "error_bound"]
 
 
 def _positive(name, value, strict=True):
@@ -66,13 +71,13 @@ def pd_gains(omega, zeta=1.0, inertia=1.0):
 
     Examples
     --------
-    Seed 000's computed torque, both joints at 20 rad/s, critically damped:
+    The control chapter's computed torque, both joints at 20 rad/s, critically damped:
 
     >>> kp, kd = pd_gains(20.0)
     >>> float(kp), float(kd)
     (400.0, 40.0)
 
-    The same frequency for a PD loop on seed 000's elbow, which feels
+    The same frequency for a PD loop on the table-top arm's elbow, which feels
     0.0208 kg m^2, with damping 0.7:
 
     >>> [round(float(k), 3) for k in pd_gains(20.0, 0.7, 0.0208)]
@@ -108,7 +113,7 @@ def natural_frequency(kp, kd, inertia=1.0):
 
     Examples
     --------
-    Seed 000's PD gains at the shoulder, Kp = 60 N m/rad and Kd = 4 N m s/rad,
+    The control chapter's PD gains at the shoulder, Kp = 60 N m/rad and Kd = 4 N m s/rad,
     on the 0.171 kg m^2 the shoulder feels with the elbow at 90 deg:
 
     >>> from armlab import tabletop_arm
@@ -168,7 +173,7 @@ def settled_error(arm, q_target, kp, model=None, computed_torque=False):
 
     Examples
     --------
-    Seed 000's PD holding (30, 45) deg sags 5.5 deg at the shoulder and
+    The table-top arm's PD holding (30, 45) deg sags 5.5 deg at the shoulder and
     0.9 deg at the elbow:
 
     >>> from armlab import tabletop_arm
@@ -176,9 +181,9 @@ def settled_error(arm, q_target, kp, model=None, computed_torque=False):
     >>> np.degrees(e).round(4)
     array([5.5436, 0.8545])
 
-    Computed torque (Kp = 400 /s^2) holding seed 000's end pose with 0.5 kg in
-    the gripper that its model does not know: the elbow rests 10.5 deg low,
-    the shoulder 1.1 deg above the target:
+    Computed torque (Kp = 400 /s^2) holding the control chapter's end pose
+    with 0.5 kg in the gripper that its model does not know: the elbow rests
+    10.5 deg low, the shoulder 1.1 deg above the target:
 
     >>> arm = tabletop_arm()
     >>> e = settled_error(arm.with_payload(0.5), np.radians([60, -30]), 400, model=arm,
@@ -244,7 +249,7 @@ def tracking_summary(sim, plan):
 
     Examples
     --------
-    PID alone on seed 000's move, its integral preloaded with the holding
+    PID alone on the control chapter's move, its integral preloaded with the holding
     torque at the start: the shoulder falls 4.95 deg behind:
 
     >>> from armlab import tabletop_arm, quintic, pid, simulate
@@ -340,7 +345,7 @@ def gain_map(arm, plan, controller, kp, kd, *, knock=None, duration=None, **simu
 
     Examples
     --------
-    Computed torque on seed 000's move at two frequencies, critically damped:
+    Computed torque on the control chapter's move at two frequencies, critically damped:
     the elbow's largest error falls about threefold from 10 to 20 rad/s.
 
     >>> from armlab import tabletop_arm, quintic, computed_torque
@@ -387,3 +392,151 @@ def _grid(n, name, value):
     if np.any(arr < 0):
         raise ValueError(f"{name} must not be negative, got {arr.tolist()}")
     return arr
+
+
+# ----------------------------------------------------------------------------- stability
+
+def lyapunov(arm, q, qd, q_target, kp):
+    """The Lyapunov function of PD plus gravity compensation holding ``q_target``.
+
+    ``V = qd^T M(q) qd / 2 + e^T Kp e / 2`` with ``e = q_target - q``: the
+    arm's kinetic energy plus the energy stored in the controller's springs.
+    Along a motion under ``tau = g(q) + Kp e - Kd qd`` (an exact gravity
+    model, a fixed target) its rate is ``dV/dt = -qd^T (Kd + B) qd <= 0``,
+    ``B`` the arm's viscous friction (the skew-symmetry of ``dM/dt - 2 C``
+    cancels the velocity-product torques).
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        The real arm (its mass matrix).
+    q, qd : (..., n) array_like
+        Joint angles [rad] and speeds [rad/s].
+    q_target : (n,) or (..., n) array_like
+        The pose held [rad].
+    kp : float or (n,) array_like
+        The controller's stiffness [N m/rad]; not negative.
+
+    Returns
+    -------
+    V : (...) ndarray
+        [J].
+
+    Examples
+    --------
+    The table-top arm at rest 2 deg below (30, 45) deg on both joints, under
+    stiffnesses (60, 30) N m/rad: only the springs hold energy,
+    (60 + 30) (2 pi / 180)^2 / 2 = 0.0548 J:
+
+    >>> from armlab import tabletop_arm
+    >>> target = np.radians([30, 45])
+    >>> round(float(lyapunov(tabletop_arm(), target - np.radians(2), [0, 0], target,
+    ...                      [60, 30])), 4)
+    0.0548
+    """
+    q = joint_vector(arm, "q", q)
+    target = joint_vector(arm, "q_target", q_target)
+    gains = per_joint(arm.n, "kp", kp, nonnegative=True)
+    e = target - q
+    return kinetic_energy(arm, q, qd) + 0.5 * np.sum(gains * e * e, axis=-1)
+
+
+def model_error_acceleration(arm, model, q, qd, qdd):
+    """The disturbance a model error puts into computed torque's error equation.
+
+    With ``tau = ID_model(q, qd, a)`` and ``a = qdd_plan + Kp e + Kd de``, the
+    real arm moves so that ``e'' + Kd e' + Kp e = d`` with
+
+    ``d = M_model(q)^-1 (ID_arm(q, qd, qdd) - ID_model(q, qd, qdd))``,
+
+    the torque the model misses at the arm's actual motion, turned into an
+    acceleration by the model's mass matrix (``d = -M_model^-1 Delta`` with
+    ``Delta`` the model's torque minus the arm's). An exact model gives
+    ``d = 0``.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        The real arm (with any payload it carries).
+    model : PlanarArm
+        The controller's model.
+    q, qd, qdd : (..., n) array_like
+        The arm's angles [rad], speeds [rad/s] and accelerations [rad/s^2].
+
+    Returns
+    -------
+    d : (..., n) ndarray
+        [rad/s^2].
+
+    Examples
+    --------
+    Holding the control chapter's end pose (60, -30) deg at rest, with
+    0.5 kg in the gripper that the model does not know: the missing weight
+    (1.80, 1.06) N m becomes an elbow acceleration of 74.66 rad/s^2, so at
+    Kp = 400 /s^2 the elbow errs by about 74.66 / 400 rad = 10.7 deg (10.5
+    deg at the pose where it actually rests, :func:`settled_error`):
+
+    >>> from armlab import tabletop_arm
+    >>> arm = tabletop_arm()
+    >>> d = model_error_acceleration(arm.with_payload(0.5), arm, np.radians([60, -30]),
+    ...                              [0, 0], [0, 0])
+    >>> d.round(2)
+    array([-9.25, 74.66])
+    """
+    if model.n != arm.n:
+        raise ValueError(f"model has {model.n} joints but the arm has {arm.n}")
+    missing = inverse_dynamics(arm, q, qd, qdd) - inverse_dynamics(model, q, qd, qdd)
+    M = mass_matrix(model, q)
+    return np.linalg.solve(M, missing[..., None])[..., 0]
+
+
+def error_bound(kp, kd, disturbance):
+    """The largest error ``e'' + Kd e' + Kp e = d`` can reach from rest, for ``|d| <= delta``.
+
+    Each joint's error is the disturbance filtered by the impulse response
+    ``h`` of ``1 / (s^2 + Kd s + Kp)``, so ``|e(t)| <= delta * integral |h|``
+    for every ``t`` when the error starts at zero and at rest, and some
+    disturbance within the bound comes as close as one likes. With
+    ``zeta = Kd / (2 sqrt(Kp))``:
+
+    * ``zeta >= 1``: ``h >= 0`` and the integral is ``1 / Kp`` (a constant
+      disturbance reaches it: ``e -> delta / Kp``);
+    * ``0 < zeta < 1``: ``(1 / Kp) coth(pi zeta / (2 sqrt(1 - zeta^2)))``,
+      more than ``1 / Kp`` (each lobe of ``h`` adds);
+    * ``zeta = 0``: no bound (``inf``): a disturbance at the natural
+      frequency resonates.
+
+    Parameters
+    ----------
+    kp : float or (...) array_like
+        [1/s^2]; positive.
+    kd : float or (...) array_like
+        [1/s]; not negative.
+    disturbance : float or (...) array_like
+        The bound ``delta`` on ``|d|`` [rad/s^2]; not negative.
+
+    Returns
+    -------
+    bound : ndarray
+        The bound on ``|e|`` [rad], broadcast shape of the inputs.
+
+    Examples
+    --------
+    Computed torque at 20 rad/s, critically damped, against a disturbance of
+    at most 74.66 rad/s^2: 0.1866 rad (10.7 deg); at half the damping the
+    bound grows by coth(pi / (2 sqrt 3)) = 1.3896:
+
+    >>> float(error_bound(400, 40, 74.66).round(4))
+    0.1866
+    >>> float((error_bound(400, 20, 1) / error_bound(400, 40, 1)).round(4))
+    1.3896
+    """
+    kp = _positive("kp", kp)
+    kd = _positive("kd", kd, strict=False)
+    delta = _positive("disturbance", disturbance, strict=False)
+    zeta = kd / (2.0 * np.sqrt(kp))
+    under = np.clip(zeta, 0.0, 1.0 - 1e-300)
+    with np.errstate(divide="ignore"):
+        gain = np.where(zeta >= 1.0, 1.0,
+                        1.0 / np.tanh(np.pi * under / (2.0 * np.sqrt(1.0 - under**2))))
+    return np.asarray(delta * gain / kp)

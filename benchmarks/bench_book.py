@@ -157,7 +157,7 @@ def bench_forward_dynamics_lab(repeats=15):
     lab = forward_dynamics_lab(render=True)
     rows = {}
     for preset, label, widget, values in [
-        ("seed 000's fall", "start q1 slider, seed 000's fall (0.25 s, 2,500 steps)", "q1",
+        ("zero-torque fall", "start q1 slider, zero-torque fall (0.25 s, 2,500 steps)", "q1",
          [30.0 + 0.5 * k for k in range(repeats)]),
         ("no friction", "start q2 slider, no friction (1 s, 10,000 steps)", "q2",
          [45.0 + 0.5 * k for k in range(repeats)]),

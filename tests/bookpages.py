@@ -57,8 +57,21 @@ def table(page, caption):
             for row in tables[0].find_all("tr")]
 
 
+def headings(page, tag="h2"):
+    """The page's headings of one level, in order, as a reader reads them without the
+    section numbers of the numbered chapters ("2.5. ") and the anchor sign."""
+    found = []
+    for h in soup(page).find_all(tag):
+        h = BeautifulSoup(str(h), "html.parser")
+        for junk in h.find_all(["span", "a"], class_=["section-number", "headerlink"]):
+            junk.decompose()
+        found.append(clean(h.get_text(" ")))
+    return found
+
+
 def figure_numbers(page):
-    """``{figure name: "Fig. k"}`` for the page's numbered figures (by their anchor id)."""
+    """``{figure name: "Fig. c.k"}`` for the page's numbered figures (by their anchor id;
+    c is the chapter's number)."""
     numbers = {}
     for fig in soup(page).find_all("figure"):
         number = fig.find("span", class_="caption-number")
@@ -68,7 +81,7 @@ def figure_numbers(page):
 
 
 def table_numbers(page):
-    """``{table name: "Table k"}`` for the page's numbered tables (by their anchor id)."""
+    """``{table name: "Table c.k"}`` for the page's numbered tables (by their anchor id)."""
     numbers = {}
     for tab in soup(page).find_all("table"):
         number = tab.caption.find("span", class_="caption-number") if tab.caption else None
@@ -126,11 +139,12 @@ def assert_figures_described(page, count):
         assert img is not None and len(img.get("alt", "")) > 40, fig.get("id")
 
 
-def assert_lab_view_before_live_cell(page, *names):
-    """The lab's still view (the figure and table ``names``, in order) is introduced as what
-    the page shows without a kernel and comes first; the live cell follows it as the same
-    view come alive."""
-    intro = block(page, "This page was built without a running kernel")
+def assert_lab_view_before_live_cell(page, *names,
+                                     intro="This page was built without a running kernel"):
+    """The lab's still view (the figure and table ``names``, in order) is introduced (by the
+    block containing ``intro``) as what the static page shows and comes first; the live cell
+    follows it as the same view come alive."""
+    intro = block(page, intro)
     live = block(page, "the same view comes alive")
     lines = [intro.sourceline] + [line_of(page, name) for name in names] + [live.sourceline]
     assert lines == sorted(lines) and len(set(lines)) == len(lines), lines

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import armlab as al
-from armlab.accuracy import cholesky_solve, growth_rate, observed_order, solve_errors, step_sweep
+from armlab.accuracy import (cholesky_solve, growth_fit, growth_rate, observed_order, solve_errors,
+                             step_sweep)
 
 EPS = np.finfo(float).eps
 
@@ -24,8 +25,8 @@ def random_spd(rng, shape, n):
 
 # ----------------------------------------------------------------------------- cholesky_solve
 
-def test_seed000_worked_instant_backwards():
-    """Seed 000: the torque (5.7796, 0.4443) N m at (30, 45) deg, qd = (1, 2) gives qdd = (3, -2)"""
+def test_worked_instant_backwards():
+    """The worked instant of 'Arm dynamics': the torque (5.7796, 0.4443) N m at (30, 45) deg, qd = (1, 2) gives qdd = (3, -2)"""
     arm, q, qd = al.tabletop_arm(), np.radians([30, 45]), [1.0, 2.0]
     tau = al.inverse_dynamics(arm, q, qd, [3.0, -2.0])
     assert tau.round(4).tolist() == [5.7796, 0.4443]
@@ -302,3 +303,36 @@ def test_growth_rate_bad_input():
         growth_rate(t, np.exp(t), 5.0, 1.0)
     with pytest.raises(ValueError, match="same"):
         growth_rate(t, np.exp(t[:5]), 1.0, 2.0)
+
+
+# ----------------------------------------------------------------------------- growth_fit
+
+def test_growth_fit_of_an_exponential():
+    """0.01 exp(3 t): rate 3 per second and the line's start 0.01, whatever window is fitted"""
+    t = np.linspace(0, 3, 301)
+    size = 0.01 * np.exp(3 * t)
+    for low, high in ((0.02, 50.0), (1.0, 10.0)):
+        rate, start = growth_fit(t, size, low, high)
+        assert rate == pytest.approx(3.0, rel=1e-12)
+        assert start == pytest.approx(0.01, rel=1e-10)
+        assert growth_rate(t, size, low, high) == rate
+
+
+def test_growth_fit_is_the_least_squares_line_not_the_first_sample():
+    """On a bumpy spread the fitted line passes through the mean of log(size) at the mean
+    time of the fitted samples, and its residuals are orthogonal to time: the normal
+    equations of least squares, checked without polyfit. A line anchored at the first
+    fitted sample fails this."""
+    rng = np.random.default_rng(5)
+    t = np.linspace(0, 2.5, 2501)
+    size = 0.01 * np.exp(2.5 * t + 0.8 * np.sin(7 * t) + 0.2 * rng.standard_normal(t.size))
+    low, high = 0.02, 50.0
+    rate, start = growth_fit(t, size, low, high)
+    inside = (size >= low) & (size <= high)
+    residual = np.log(size[inside]) - (np.log(start) + rate * t[inside])
+    assert abs(residual.sum()) < 1e-9 * inside.sum()
+    assert abs((residual * t[inside]).sum()) < 1e-9 * inside.sum()
+    first = np.argmax(inside)
+    anchored = np.log(size[first]) - rate * t[first]       # the old drawing's intercept
+    assert abs(anchored - np.log(start)) > 0.05
+

@@ -10,7 +10,8 @@ import pytest
 
 from _bookbuild import HTML, build_book, toc_pages
 from bookpages import (assert_exercise_section, assert_figures_described,
-                       assert_lab_view_before_live_cell, assert_numbered_and_referred_to, block, clean, evals, soup, table)
+                       assert_lab_view_before_live_cell, assert_numbered_and_referred_to, block,
+                       clean, evals, headings, soup, table)
 
 pytestmark = pytest.mark.slow
 CHAPTERS = ["kinematics", "statics", "gravity", "inverse_dynamics", "forward_dynamics", "limits",
@@ -60,9 +61,12 @@ def test_every_page_built_and_executed(book):
     ("link 2 points straight up. Only", ["0.433", "0.25", "0.433", "0.65", "-0.65", "-0.40",
                                          "-6.5", "-4.0"]),
     ("A horizontal force has a lever arm", ["0.65", "0.40", "-6.5", "-4.0"]),
-    # finite displacements along the random direction of default_rng(0)
-    ("The relative difference falls from", ["0.6894", "-0.7244", "-6.4e-02", "1e-01",
-                                            "-6.5e-05", "1e-04", "10"]),
+    # finite displacements along the random direction of default_rng(0) (the printed values of
+    # the source on virtual work), and the path curvature's prediction of the slope
+    ("The relative difference falls from", ["0.6894", "-0.7244", "6.4e-02", "1e-01",
+                                            "6.5e-05", "1e-04", "10", "-0.6498", "-0.6498"]),
+    # the push relieves the shoulder; the same force pulling adds to gravity
+    ("the push relieves the shoulder", ["2.3", "8.3675", "14.8675", "21.3675"]),
     # gravity at the wall pose, and gravity plus the push (seed 003)
     ("the torques that hold the arm and its push are", ["14.8675", "14.8675", "0.0", "8.3675",
                                                         "-4.0"]),
@@ -71,7 +75,17 @@ def test_every_page_built_and_executed(book):
     # largest push and force error near the singularity (seed 003's table)
     ("One degree from stretched, a 20 N m limit", ["2865", "57", "50"]),
     ("Reading the contact force from measured joint torques", ["3.5", "282", "2.4", "186"]),
-    # seed 001's support, converted to the book's sign
+    # the duality at the stretched pose: the carried force is normal to every tip velocity, and
+    # the residual torque is the part of tau along the tip-still joint speeds
+    ("and their dot products with the carried force are", ["1", "0", "(0, 0)"]),
+    # Example 4: the bearings of the wall push, by propagation from the tip
+    ("the push passed on from the tip", ["(10.00, 19.62)", "19.62", "(10.00, 49.05)", "22.02",
+                                    "50.06", "(8.3675, -4.0000)", "(8.3675, -4.0000)"]),
+    ("Both bearings carry", ["2865", "(-20.00, -20.00)", "22.2", "129"]),
+    # Example 5: the gravity chapter's PD as a tip stiffness
+    ("has the rows", ["(1212.6, 1688.4)", "(1688.4, 2878.8)", "162.9", "(0.849, -0.528)",
+                      "-31.9", "3928.5", "24", "6.14", "0.255", "(4.50, -2.64)", "30.4"]),
+    # the reporter's support, converted to the book's sign
     ("The trap is easy to fall into with a support", ["5", "9.620", "-0.095", "29.620",
                                                       "9.905"]),
 ])
@@ -87,6 +101,25 @@ def test_statics_page_shows_worked_values(book, anchor, shown):
 STATICS = "book/statics"
 
 
+def test_statics_duality_predicts_the_residual(book):
+    """The residual torque at the stretched pose is minus the part of tau along the joint speeds
+    that leave the tip still, to rounding"""
+    n, along, gap = evals(STATICS, "predicts the residual")
+    assert (n, along) == ("(0.4061, -0.9138)", "(0.1649, -0.3711)")
+    assert float(gap) < 1e-14
+
+
+def test_statics_reactions_balance_and_stiffness_checks(book):
+    """Every free body balances to rounding; the finite differences of the restoring force and
+    the simulated rests agree with K_x (the rests to first order, 0.8 % of the displacement)"""
+    force_gap, moment_gap = evals(STATICS, "No link has more than")
+    assert float(force_gap) < 1e-13 and float(moment_gap) < 1e-13
+    (fd_gap,) = evals(STATICS, "The finite differences agree with")
+    assert float(fd_gap) < 1e-5
+    duration, speed, gap, largest, share = evals(STATICS, "s no joint moves faster than")
+    assert float(speed) < 1e-5 and (duration, gap, largest, share) == ("1.5", "0.046", "5.98", "0.8")
+
+
 def test_statics_second_route_and_the_name(book):
     """Power balance checks the wall push: both powers -2.50 W at qd = (1, -1) rad/s; the torques
     are named equivalent joint torques in the text"""
@@ -95,13 +128,14 @@ def test_statics_second_route_and_the_name(book):
     assert named.name == "p" and named.find("strong").get_text() == "equivalent joint torques"
 
 
-def test_statics_tables_hold_seed_003s_values(book):
+def test_statics_tables_hold_the_worked_values(book):
     """The finite-displacement table and the walk's table, captioned, at the seed's precision"""
     rows = table(STATICS, "Finite displacements")
-    assert rows[1:] == [["1e-01", "-1.5837e-01", "-1.6852e-01", "-6.4e-02"],
-                        ["1e-02", "-1.5837e-02", "-1.5940e-02", "-6.5e-03"],
-                        ["1e-03", "-1.5837e-03", "-1.5847e-03", "-6.5e-04"],
-                        ["1e-04", "-1.5837e-04", "-1.5838e-04", "-6.5e-05"]]
+    assert rows[0][-1] == r"\(\lvert W_q - W_p\rvert / \lvert W_q\rvert\)"   # defined, unsigned
+    assert rows[1:] == [["1e-01", "-1.5837e-01", "-1.6852e-01", "6.4e-02"],
+                        ["1e-02", "-1.5837e-02", "-1.5940e-02", "6.5e-03"],
+                        ["1e-03", "-1.5837e-03", "-1.5847e-03", "6.5e-04"],
+                        ["1e-04", "-1.5837e-04", "-1.5838e-04", "6.5e-05"]]
     rows = table(STATICS, "The walk into the stretched pose")      # 90 deg first, as walked
     assert [r[:3] + r[5:] for r in rows[:0:-1]] == [
         ["0°", "0.9849", "0.0000", "unbounded", "unbounded"],
@@ -146,18 +180,17 @@ def test_statics_every_figure_and_table_is_numbered_and_referred_to(book):
     """Each figure and table has a number, and a {numref} link in the running text with that number
     points to it at or before the place where it appears; each figure has an alt text"""
     assert_numbered_and_referred_to(STATICS, ["fig-wall", "fig-box", "fig-ellipses", "fig-sigma",
-                                              "fig-lab", "tbl-virtual-work", "tbl-stretch",
-                                              "tbl-lab"])
-    assert_figures_described(STATICS, 5)
+                                              "fig-reactions", "fig-stiffness", "fig-lab",
+                                              "tbl-virtual-work", "tbl-stretch", "tbl-lab"])
+    assert_figures_described(STATICS, 7)
 
 
 def test_statics_duality_comes_just_before_example_3(book):
     """The duality section follows Example 2 and comes right before Example 3"""
-    headings = [" ".join(h.get_text(" ").split()).rstrip("#").strip()
-                for h in soup(STATICS).find_all("h2")]
-    at = headings.index("Duality: forces, torques and the singular values")
-    assert headings[at - 1] == "Example 2: adding gravity"
-    assert headings[at + 1] == "Example 3: walking into the stretched singularity"
+    titles = headings(STATICS)
+    at = titles.index("Duality: forces, torques and the singular values")
+    assert titles[at - 1] == "Example 2: adding gravity"
+    assert titles[at + 1] == "Example 3: walking into the stretched singularity"
 
 
 def test_statics_lab_static_view_comes_before_the_live_cell(book):
@@ -165,7 +198,8 @@ def test_statics_lab_static_view_comes_before_the_live_cell(book):
     live cell follows as the same view come alive; the table is the lab's own"""
     from armlab.labs import statics_lab
 
-    assert_lab_view_before_live_cell(STATICS, "fig-lab", "tbl-lab")
+    assert_lab_view_before_live_cell(STATICS, "fig-lab", "tbl-lab",
+                                     intro="A static page cannot move sliders")
     values = [r[1] for r in table(STATICS, "table in its default view")[1:]]
     assert values == [b for _, b, _ in statics_lab(render=False).table_rows()]
     assert values[1] == "(-6.50, -4.00)"

@@ -1,16 +1,17 @@
 """The built control chapter: each worked value where the reader reads it, the tables, every
 figure numbered and referred to, the lab's static view.
 
-Seed 000's numbers are checked at the seed's printed precision; the chapter's own
-experiments (the causes, the payload remedies, the gain maps) at the precision the page
-prints them. Slow: needs the built book (``_bookbuild.build_book``).
+The source's numbers (the table-top arm's PD sag, PID's 4.95 deg, the payload's rest)
+are checked at their printed precision; the chapter's own experiments (the causes, the
+payload remedies, the gain maps, the proofs' checks, the windup) at the precision the page
+prints them. The plant is stepped by RK4, one step per tick, whose digits a finer step does
+not move. Slow: needs the built book (``_bookbuild.build_book``).
 """
 
 import pytest
 
 from bookpages import (assert_exercise_section, assert_figures_described,
-                       assert_lab_view_before_live_cell, assert_numbered_and_referred_to, evals,
-                       table)
+                       assert_numbered_and_referred_to, block, clean, evals, line_of, soup, table)
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
@@ -40,11 +41,23 @@ PAGE = "book/control"
     ("At its first tick the controller asks for", ["6.9575", "0.8488", "4.8813", "0.8671", "0.0074",
                                                   "0.00074", "10"]),
     # seed 000's headline: PID 4.95 deg, full model 0.009 deg; the cuts 50-500x, 40x, ~4x
-    ("PID alone falls", ["4.95", "0.009"]),
-    ("At the shoulder the two controllers", ["564", "54"]),
-    ("At the elbow feed-forward cuts it", ["40", "3.7"]),
+    ("PID alone falls", ["4.95", "0.012"]),
+    ("At the shoulder the two controllers", ["427", "55"]),
+    # the elbow's factor is a gain choice: the PID family's elbow rings at 37.9 rad/s
+    ("At the elbow feed-forward cuts it", ["40", "3.8", "37.9"]),
     ("Gravity compensation alone helps the shoulder", ["3.18", "4.95", "0.011", "0.47",
-                                                       "1.462", "1.430"]),
+                                                       "1.460", "1.428"]),
+    # matched bandwidth: Kp/M_jj, Kd/M_jj; the PD's coupled modes at the start pose
+    ("Read joint by joint with each joint", ["18.7", "37.9"]),
+    ("Matched, computed torque gets", ["351", "1440", "23.4", "72.0", "0.115", "0.116", "43",
+                                       "12", "55", "3.8", "10", "3.3"]),
+    ("The match is as good as", ["18.5", "0.61", "30", "56", "0.1708", "0.2358", "16.0"]),
+    # which digits survive: ten RK4 steps per tick move nothing; semi-implicit Euler does
+    ("Ten RK4 steps per tick move no entry", ["1e-09", "0.1", "4.946", "4.951", "0.0088", "0.0116",
+                                              "564", "427"]),
+    # the Lyapunov function along six runs, and its energy balance
+    ("At the moving state the identity", ["0e+00", "12.3", "506", "18,000", "0", "9e-18",
+                                          "4e-09", "4.15", "0.8", "0.402", "10"]),
     # the causes, joint by joint
     ("Computed torque, both joints: the friction error", ["13", "0.3802", "0.0297"]),
     ("Feed-forward plus PID, elbow: the friction error", ["0.0355", "0.0068", "0.0317"]),
@@ -52,31 +65,44 @@ PAGE = "book/control"
                                                       "0.0017"]),
     ("Take the error of the run with both causes", ["0.0141", "0.0154", "-0.72", "0.0314",
                                                     "0.0061"]),
-    ("The integrator's share", ["0.1", "0.0088", "0.0116"]),
     # seed 000's payload: g (5.41, 0.32) -> (7.01, 0.63), 8.8 -> 12.1 N m; 12.5, 10.5, 1.1;
     # known: 0.24 and zero
     ("The payload of", ["0.5", "17", "3.0", "5.41", "7.01", "0.32", "0.63", "8.8", "12.1"]),
-    ("With the empty model, computed torque lets the elbow", ["12.5", "10.5", "1.1", "0.24",
+    ("With the empty model, computed torque lets the elbow", ["12.5", "10.5", "1.1", "0.23",
                                                               "0.00"]),
-    ("The rest equation puts the arm at", ["-1.11", "10.52", "1.80", "1.06", "114", "10",
-                                           "8.3", "94", "-26"]),
+    ("The rest equation puts the error at", ["-1.11", "10.52", "1.11", "10.52", "0.01", "1.80",
+                                             "1.06", "10", "114", "-26", "114", "17.3", "-26",
+                                             "-6.6", "-1.33", "10.69"]),
+    # (M^-1)_22 governs the elbow, 2.4 times 1/M_22
+    ("that governs the elbow, not", ["114", "48", "7.3", "2.4"]),
+    # the bound max|d| / Kp against the run, and the error equation run on its own
+    ("The disturbance reaches", ["10.9", "99.2", "1.56", "14.21", "1.34", "12.55", "-1.11",
+                                 "10.52", "0.03"]),
+    ("The bound is a design rule", ["5,685"]),
     ("keeps adding torque while an error persists", ["3.03", "2.87", "0.23", "0.46"]),
-    ("holding poses with", ["20", "0.05", "0.50", "0.22", "0.03"]),
+    ("holding poses with", ["20", "0.05", "0.49", "0.20", "0.05"]),
     # the gain maps
     ("Each map is", ["544", "26", "28"]),
-    ("The cells at the chapter", ["3.175", "0.383"]),
-    ("The limits bind first after a knock", ["79", "800", "566", "0.290", "0.383"]),
+    ("The cells at the chapter", ["3.180", "0.380"]),
+    # the elbow's motor saturates first, in both maps
+    ("The limits bind first after a knock", ["79", "40", "800", "2.31", "2", "9.3", "11", "566",
+                                             "0.288", "0.380"]),
+    ("Soft PD gains fail twice", ["26", "3.8"]),
+    # windup under the limits chapter's motors, and the clamp
+    ("The move asks for up to", ["8.76", "349", "4.849", "0.012", "1.11", "1.606", "0.35",
+                                 "0.786", "2.0"]),
     ("The tick bounds the damping", ["2000", "47", "45", "2560"]),
     ("The runs are the built-in ones", ["0"]),
     # common mistakes
     ("untick the preload", ["4.95", "7.44"]),
-    ("The error is plan minus measured. Written", ["0.278"]),
-    ("The integral's units and reset", ["0.585", "7.44", "4.95"]),
-    ("Feeding forward at the measured state", ["0.0088", "0.0091"]),
-    ("Gains in degrees", ["57.3", "0.049", "4.7", "0.018"]),
+    ("The error is plan minus measured. Written", ["0.210"]),
+    ("The integral's units and reset", ["0.554", "7.44", "4.95"]),
+    ("Feeding forward at the measured state", ["0.0116", "0.0123"]),
+    ("Gains in degrees", ["57.3", "0.049", "4.7", "0.016"]),
     ("A payload in one place but not another", ["4.4", "4.5", "0.02", "4.7"]),
-    ("A controller that uses no model pushes only", ["4.95", "0.8", "564", "54"]),
+    ("A controller that uses no model pushes only", ["4.95", "0.8", "427", "55", "12"]),
     ("computed torque makes every joint's error obey", ["10.5"]),
+    ("And at the motors", ["2.0"]),
 ])
 def test_worked_values_in_the_text(anchor, shown):
     """Each worked value is the computed text in the paragraph that states it"""
@@ -84,15 +110,26 @@ def test_worked_values_in_the_text(anchor, shown):
 
 
 def test_comparison_table():
-    """Seed 000's four controllers: largest move error and end error per joint [deg]"""
+    """The four controllers: largest move error and end error per joint [deg]"""
     rows = table(PAGE, "The four controllers on the move")
     assert rows[0] == ["controller", "move, shoulder", "move, elbow", "end, shoulder",
                        "end, elbow"]
     assert rows[1:] == [
-        ["PID, integral preloaded", "4.946", "1.430", "-0.470", "0.224"],
-        ["PD + gravity compensation", "3.175", "1.462", "0.011", "0.006"],
-        ["feed-forward + PID", "0.009", "0.036", "-0.003", "0.006"],
-        ["computed torque", "0.092", "0.383", "0.000", "0.000"],
+        ["PID, integral preloaded", "4.951", "1.428", "-0.470", "0.224"],
+        ["PD + gravity compensation", "3.180", "1.460", "0.011", "0.006"],
+        ["feed-forward + PID", "0.012", "0.036", "-0.002", "0.006"],
+        ["computed torque", "0.090", "0.380", "0.000", "0.000"],
+    ]
+
+
+def test_windup_table():
+    """Feed-forward + PID on the limits chapter's (8, 2) N m motors: the clamp halves the
+    shoulder's overshoot in the hold; the move's lag is the motors' and stays"""
+    rows = table(PAGE, "with the integral free and clamped")
+    assert rows[1:] == [
+        ["no limits", "0.012", "0.036", "0.006", "-0.002"],
+        ["limits, integral free", "4.849", "1.128", "1.606", "-0.392"],
+        ["limits, integral clamped", "4.849", "1.045", "0.786", "-0.093"],
     ]
 
 
@@ -127,20 +164,31 @@ def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
     """Each figure and table has a number, and a {numref} link in the running text with that
     number points to it at or before the place where it appears"""
     assert_numbered_and_referred_to(PAGE, [
-        "fig-control-errors", "fig-control-torques", "fig-control-causes", "fig-control-payload",
-        "fig-control-gain-maps", "fig-control-lab", "tbl-control-compare", "tbl-control-causes",
+        "fig-control-lyapunov", "fig-control-errors", "fig-control-torques", "fig-control-causes",
+        "fig-control-payload", "fig-control-bound", "fig-control-gain-maps", "fig-control-windup",
+        "fig-control-lab", "tbl-control-compare", "tbl-control-causes", "tbl-control-windup",
         "tbl-control-lab"])
 
 
 def test_every_figure_has_alt_text():
     """A screen reader gets a description, not a file name"""
-    assert_figures_described(PAGE, 6)
+    assert_figures_described(PAGE, 9)
 
 
 def test_static_lab_view_is_introduced_before_the_live_cell():
-    """The still view comes first, said to be what the page shows without a kernel; the live
-    cell follows it"""
-    assert_lab_view_before_live_cell(PAGE, "fig-control-lab")
+    """The still view comes first, said truthfully to be what the page shows with no kernel
+    behind it (the page was executed when the book was built); the live cell follows it"""
+    intro = block(PAGE, "no kernel runs behind it now")
+    live = block(PAGE, "the same view comes alive")
+    lines = [intro.sourceline, line_of(PAGE, "fig-control-lab"),
+             line_of(PAGE, "tbl-control-lab"), live.sourceline]
+    assert lines == sorted(lines) and len(set(lines)) == 4, lines
+    assert "built without a running kernel" not in clean(soup(PAGE).get_text(" "))
+
+
+def test_no_word_of_the_sources_on_the_page():
+    """The page never names its source documents ("seed 000", "the seed's")"""
+    assert "seed" not in clean(soup(PAGE).get_text(" ")).lower()
 
 
 def test_links_exercises():

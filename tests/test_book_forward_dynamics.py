@@ -1,8 +1,8 @@
 """The built forward dynamics chapter: each worked value in the element that states it.
 
 Slow: builds the book (once per session, shared with the other book tests).
-Seed values are asserted at the seed's printed precision; the chapter's own
-measurements (exact solve errors, orders, spreads) at the precision printed.
+Values from the source 'Arm dynamics' are asserted at its printed precision; the
+chapter's own measurements (exact solve errors, orders, spreads) at the precision printed.
 Timings differ from machine to machine: for them the test checks what the
 prose claims of them (the inverse is slower), not their digits.
 """
@@ -24,12 +24,13 @@ def number(text):
 
 
 def test_arm_data():
-    """Seed 000's arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg, friction 0.02 N m s/rad"""
+    """The table-top arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg, friction 0.02 N m s/rad"""
     assert evals(PAGE, "Link 1 is") == ["0.30", "2.0", "0.25", "1.0", "0.02", "9.81"]
 
 
 def test_worked_instant_backwards():
-    """Seed 000: the torques (5.7796, 0.4443) N m give back qdd = (3, -2) rad/s^2, step by step"""
+    """'Arm dynamics': the torques (5.7796, 0.4443) N m give back qdd = (3, -2) rad/s^2, step
+    by step"""
     assert evals(PAGE, "The torques are") == [
         "(5.7796, 0.4443)", "(0.5769, 0.1004)", "0.4731", "0.1001", "0.1040",
         "(1.2193, -0.2080)", "(3.0000, -2.0000)"]
@@ -48,7 +49,8 @@ def test_forward_after_inverse():
 
 def test_solve_table_and_its_claims():
     """Cholesky's backward error stays at the unit roundoff; the inverse's grows with n and is
-    over ten times larger at twelve joints; forward errors grow with cond(M); inverse slower"""
+    over ten times larger at twelve joints, yet a few tens of units of rounding; forward errors
+    grow with cond(M); inverse slower"""
     rows = table(PAGE, "by the inverse and by the Cholesky factor")
     assert rows[0] == ["joints \\(n\\)", "cond( \\(M\\) ), median", "route", "forward error",
                        "backward error", "time [µs]"]
@@ -61,12 +63,17 @@ def test_solve_table_and_its_claims():
     assert all(c[1] <= 2 * EPS for c in cholesky)
     assert inverse[2][1] > 10 * cholesky[2][1]
     assert inverse[0][0] < inverse[1][0] < inverse[2][0]
+    assert inverse[0][1] < inverse[1][1] < inverse[2][1]                # "grows with the cond."
     assert cholesky[0][0] < cholesky[1][0] < cholesky[2][0]
     claims = evals(PAGE, "shows three things")
+    assert len(claims) == 6
     assert number(claims[0]) == max(c[1] for c in cholesky) and claims[1] == "1.1e-16"
+    assert number(claims[2]) == inverse[2][1]                     # the twelve-joint inverse's
     ratio = inverse[2][1] / cholesky[2][1]
-    assert abs(number(claims[2]) - ratio) <= 0.02 * ratio       # from the unrounded values
-    assert number(claims[3]) > 1.0                                # "the inverse is slower"
+    assert abs(number(claims[3]) - ratio) <= 0.02 * ratio       # from the unrounded values
+    units = inverse[2][1] / EPS                                   # "a few tens of units"
+    assert abs(number(claims[4]) - units) <= 0.02 * units and 10 <= number(claims[4]) < 1000
+    assert number(claims[5]) > 1.0                                # "the inverse is slower"
     assert inverse[2][2] > cholesky[2][2]
 
 
@@ -76,25 +83,35 @@ def test_first_step_of_the_fall():
         "(-40.37, 76.53)", "(-0.00404, 0.00765)", "(-2.31e-05, 4.38e-05)", "0"]
 
 
-def test_seed000_fall():
-    """Seed 000: (5.9, 80.6) deg at 0.15 s and (-35.4, 98.7) deg at 0.25 s; RK4 gives -35.3"""
+def test_zero_torque_fall():
+    """'Arm dynamics': (5.9, 80.6) deg at 0.15 s and (-35.4, 98.7) deg at 0.25 s with the
+    book's settings; RK4 agrees at 0.15 s and gives -35.3 at the shoulder at 0.25 s"""
     assert evals(PAGE, "The arm does not drop like a stiff stick") == [
         "(5.9, 80.6)", "(-35.4, 98.7)"]
     assert evals(PAGE, "The same fall with RK4 at the same step") == [
-        "(-35.3, 98.7)", "-35.360", "-35.328"]
+        "(5.9, 80.6)", "(-35.3, 98.7)", "0.033", "-35.360", "-35.328"]
+
+
+def test_animation_is_a_numbered_figure():
+    """The player is Fig. fig-fall-animation, with a caption; the text gives its slow-down"""
+    figure = soup(PAGE).find("figure", id="fig-fall-animation")
+    assert figure is not None and figure.find("div", class_="armlab-animation") is not None
+    caption = figure.find("figcaption").get_text(" ", strip=True)
+    assert "one second" in caption and "times slower than real time" in caption
+    assert evals(PAGE, "plays the first second of the same fall") == ["4"]
 
 
 def test_methods_table():
-    """Seed 000's fall at 0.25 s by every method at 1, 0.1 and 0.01 ms"""
-    rows = table(PAGE, "fall: the angles")
+    """The fall at 0.25 s by every method at 1, 0.1 and 0.01 ms"""
+    rows = table(PAGE, "fall of Example 3: the angles")
     assert rows == [
         ["method", "step 1 ms", "step 0.1 ms", "step 0.01 ms"],
         ["explicit Euler", "(-35.14, 99.42)", "(-35.31, 98.77)", "(-35.33, 98.71)"],
         ["semi-implicit Euler", "(-35.65, 98.98)", "(-35.36, 98.73)", "(-35.33, 98.70)"],
         ["RK4", "(-35.33, 98.70)", "(-35.33, 98.70)", "(-35.33, 98.70)"],
     ]
-    assert evals(PAGE, "answers the question. Both Euler methods") == [
-        "0.73", "0.33", "0.033", "8e-09", "(-35.3, 98.7)", "-35.4", "0.033"]
+    assert evals(PAGE, "answers the question. The errors of both Euler methods") == [
+        "0.73", "0.33", "0.033", "8e-09", "(-35.3, 98.7)", "-35.4", "0.033", "-35.33"]
 
 
 def test_methods_over_a_second():
@@ -114,10 +131,13 @@ def test_power_identity_and_energy_balance():
 
 
 def test_swing_energy_errors():
-    """The swing from (-60, 0) deg at 1 ms: explicit Euler gains 0.029 J in 1 s, 0.091 J in 3 s;
-    semi-implicit stays within 0.0048 J; RK4 within 1e-11 J"""
-    assert evals(PAGE, "J in the first second and") == ["0.029", "0.091", "0.0048", "1e-11",
-                                                       "-6.159"]
+    """The swing from (-60, 0) deg at 1 ms: explicit Euler gains 0.029 J in 1 s, 0.091 J in 3 s,
+    0.36 J in 10 s; semi-implicit stays within 0.0048 J for 3 s but drifts 0.9 mJ/s, to
+    0.011 J by 10 s; RK4 within 2e-11 J"""
+    assert evals(PAGE, "J in the first second,") == ["0.029", "0.091", "0.36", "-6.159",
+                                                    "0.953"]
+    assert evals(PAGE, "error stays within") == [
+        "0.0048", "0.9", "0.011", "2e-11"]
 
 
 def test_measured_orders():
@@ -130,50 +150,78 @@ def test_measured_orders():
 def test_thousand_falls():
     """Starts within 0.01 deg of (89, 1) deg: spread past 1, 10 and 180 deg, doubling time;
     two integrators from one start part by 0.1 and 10 deg"""
-    assert evals(PAGE, "The starts differ by") == ["0.010", "0.73", "1.82", "2.38", "321", "0.02",
+    assert evals(PAGE, "The starts differ by") == ["0.010", "0.73", "1.82", "2.38", "300", "0.02",
                                                    "0.28"]
+    assert evals(PAGE, "Part of that growth is the upright") == ["0.057", "0.43", "0.73", "1.82"]
     assert evals(PAGE, "Two correct simulators disagree") == ["0.72", "2.25"]
 
 
 def test_headline_table():
-    """Seed 000's control numbers under three settings, at the seed's printed precision"""
-    rows = table(PAGE, "control numbers [deg] under three integrator settings")
+    """The control chapter's numbers under three settings: only the digits that survive RK4 and
+    a finer step are the experiments'; feed-forward's error is 24 % low at the book's settings,
+    and the PID/feed-forward factor is 564 with them against 427 with RK4"""
+    rows = table(PAGE, "numbers [deg] under three integrator settings")
+    assert rows[0] == ["experiment", "book’s settings", "step 0.05 ms", "RK4, 1 ms"]
     assert rows[1:] == [
         ["PD holding (30°, 45°): sag after 3 s, (shoulder, elbow)", "(5.5, 0.9)", "(5.5, 0.9)",
          "(5.5, 0.9)"],
         ["PID only: largest shoulder error on the move", "4.95", "4.95", "4.95"],
-        ["feed-forward + PID: largest shoulder error", "0.009", "0.011", "0.012"],
-        ["computed torque: largest shoulder error", "0.092", "0.090", "0.090"],
+        ["feed-forward + PID: largest shoulder error", "0.0088", "0.0100", "0.0116"],
+        ["computed torque: largest shoulder error", "0.092", "0.091", "0.090"],
         ["payload unknown to computed torque: largest elbow lag", "12.5", "12.5", "12.5"],
         ["payload unknown: elbow error at the end of the hold", "10.5", "10.5", "10.5"],
-        ["payload known: largest elbow error", "0.24", "0.23", "0.23"],
+        ["payload known: largest elbow error", "0.24", "0.24", "0.23"],
     ]
-    assert evals(PAGE, "that hold a degree or more do not move") == [
-        "0.092", "0.090", "0.24", "0.23", "0.0088", "0.0113", "0.0116"]
+    assert evals(PAGE, "The four rows of") == ["0.092", "0.090", "0.24", "0.23"]
+    assert evals(PAGE, "error is not resolved by the") == [
+        "0.0088", "0.0116", "24", "0.0100", "564", "427"]
+
+
+def test_rk4_at_one_step_per_tick_is_converged():
+    """The table's claim: RK4 at one step per 1 ms tick gives the feed-forward and
+    computed-torque errors of RK4 at four steps per tick, to the digits the table shows"""
+    import numpy as np
+
+    import armlab as al
+
+    arm, model = al.tabletop_arm(damping=0.02), al.tabletop_arm(damping=0.016)
+    start, end = np.radians([-45, 90]), np.radians([60, -30])
+    move = al.quintic(start, end, 0.8, hold=0.7)
+    for controller, digits in ((al.feedforward_pid(model, move, (60, 30), (4, 1.5), (60, 30)), 4),
+                               (al.computed_torque(model, move, 400, 40), 3)):
+        largest = []
+        for substeps in (1, 4):
+            sim = al.simulate(arm, start, move.end_time, controller, method="rk4",
+                              substeps=substeps)
+            error = np.degrees(al.tracking_error(sim, move))[sim.time <= move.duration + 1e-9]
+            largest.append(round(float(np.abs(error[:, 0]).max()), digits))
+        assert largest[0] == largest[1]
 
 
 def test_common_mistakes():
     """Each mistake with the number that shows it"""
-    assert evals(PAGE, "Explicit Euler at a coarse step.") == ["0.091", "0.0048"]
-    assert evals(PAGE, "Inverting \\(M\\) at every step.") == evals(PAGE, "shows three things")[2:3]
-    assert evals(PAGE, "Friction with the wrong sign.") == ["2", "122", "4.7"]
+    assert evals(PAGE, "Explicit Euler at a coarse step.") == ["0.091", "0.0048", "0.18", "0.070"]
+    assert evals(PAGE, "Inverting \\(M\\) at every step.") == evals(PAGE, "shows three things")[3:4]
+    assert evals(PAGE, "Friction with the wrong sign.") == ["2", "131", "4.7"]
     assert evals(PAGE, "Forgetting that the torque is held") == ["72", "0.5", "0"]
-    assert evals(PAGE, "Trusting digits the step cannot give.") == ["-35.360", "-35.328"]
+    assert evals(PAGE, "Trusting digits the step cannot give.") == ["-35.360", "-35.328", "24"]
 
 
 def test_summary():
     assert evals(PAGE, "Forward dynamics solves") == ["(5.7796, 0.4443)", "(3.0000, -2.0000)"]
-    assert evals(PAGE, "A simulation steps the state") == ["1.00", "3.99", "(-35.4, 98.7)", "10",
-                                                           "1.82"]
+    assert evals(PAGE, "A simulation steps the state") == ["1.00", "3.99", "(-35.3, 98.7)",
+                                                           "(-35.4, 98.7)", "10", "1.82"]
+    assert evals(PAGE, "Ungraded, to try with the lab") == ["-35.3"]
 
 
 def test_figures_numbered_and_described():
     """Every figure and table is there, numbered, referred to with its number (some only after
     the place where they appear); every figure has an alt text"""
     assert_numbered_and_referred_to(PAGE, [
-        "fig-fall-strobe", "fig-fall-methods", "fig-energy-error", "fig-convergence", "fig-spread",
-        "fig-fd-lab", "tbl-fd-headlines", "tbl-fd-methods", "tbl-fd-solve"], before=False)
-    assert_figures_described(PAGE, 6)
+        "fig-fall-strobe", "fig-fall-animation", "fig-fall-methods", "fig-energy-error",
+        "fig-convergence", "fig-spread", "fig-fd-lab", "tbl-fd-headlines", "tbl-fd-methods",
+        "tbl-fd-solve"], before=False)
+    assert_figures_described(PAGE, 7)
 
 
 def test_animation_in_the_page():
@@ -188,10 +236,21 @@ def test_animation_in_the_page():
 
 
 def test_lab_static_view_and_live_cell():
-    """The lab's default view is seed 000's fall (no widget in the page: test_book)"""
+    """The lab's default view is the zero-torque fall (no widget in the page: test_book); the
+    text says why the live cell's output is not in the page, and nothing about a page built
+    without a kernel (the book is executed)"""
     cells = [[c.get_text(" ", strip=True) for c in tr.find_all("td")]
              for tr in soup(PAGE).find_all("tr")]          # the lab's table has no caption
     assert ["q at t = 0.25 s", "(-35.4, 98.7)", "deg"] in cells
+    text = soup(PAGE).get_text(" ")
+    assert "without a running kernel" not in text
+    assert "a web page cannot run the code that answers a slider" in " ".join(text.split())
+
+
+def test_no_source_document_named():
+    """No 'seed' anywhere a reader sees it: the page's text, code and captions"""
+    text = soup(PAGE).get_text(" ").lower()
+    assert "seed" not in text
 
 
 def test_exercises_section_links_the_notebook_and_binder():

@@ -8,7 +8,7 @@ import pytest
 
 from _bookbuild import HTML
 from bookpages import (assert_exercise_section, assert_figures_described,
-                       assert_numbered_and_referred_to, clean, evals, soup, table)
+                       assert_numbered_and_referred_to, block, clean, evals, soup, table)
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
@@ -67,7 +67,7 @@ def test_seed000_sag():
 
 
 def test_sag_table_and_check():
-    rows = table(PAGE, "The sag of seed 000")
+    rows = table(PAGE, "The sag of the PD with")
     assert [r[1:] for r in rows[1:]] == [["5.171", "0.606"], ["5.571", "0.860"],
                                          ["5.544", "0.854"], ["5.544", "0.854"]]
     shown = evals(PAGE, "The exact solution and the 3-second simulation differ by")
@@ -83,7 +83,17 @@ def test_compensation_integral_and_free_drive():
     assert evals(PAGE, "The error stays at") == ["0", "5.4148", "0.3174"]
     assert evals(PAGE, "The time constants are") == ["0.91", "0.98", "3.58", "4.84", "5.41",
                                                      "5.8", "3.6"]
-    assert evals(PAGE, "Left alone, the compensated arm") == ["0", "108", "0.38", "(-127, -58)"]
+    assert evals(PAGE, "Left alone, the compensated arm") == ["0", "108", "0.38"]
+
+
+def test_free_drive_elbow_moves_and_friction_slows_the_shoulder():
+    """Free drive after a push: the elbow straightens from 45 to 27 deg; the shoulder's friction
+    alone (elbow locked, e^(-Bt/M11)) predicts its 0.38 rad/s within 0.002 rad/s; without
+    friction the joints trade speed (elbow to -48 deg, shoulder 0.56 rad/s)"""
+    assert evals(PAGE, "The elbow moves too") == ["45", "27"]
+    assert evals(PAGE, "What slows the shoulder") == ["45", "0.2239", "0.02", "0.38", "0.002",
+                                                      "-48", "0.56"]
+    assert evals(PAGE, "With the motors off instead") == ["(-127, -58)"]
 
 
 def test_mount_table():
@@ -103,22 +113,27 @@ def test_seed000_payload():
                                                                   "12.2"]
 
 
-def test_seed000_identification():
-    """Seed 000: b = 1.232 (true 1.226) and 2.450 (true 2.453) N m, payload 0.50 kg; the draw
-    is one of 5 in 5,000 seeds, stated with the seeds"""
-    assert evals(PAGE, "the fit gives") == ["20", "0.05", "1.232", "0.012", "1.226", "2.450", "0.011",
-                                            "2.453", "5.891", "0.019", "5.886", "0.50", "0.007"]
-    assert evals(PAGE, "Which draw, and how much it matters") == [
-        "1.232", "2.450", "0.50", "67", "5,000", "5", "67, 661, 1282, 3256, 3421", "1,000",
-        "5,000", "11.5", "11.5", "12.2", "6.6", "88", "0.5"]
+def test_identification_experiment():
+    """The experiment of 'Arm dynamics' (20 poses, 0.05 N m noise, 0.5 kg), drawn from a
+    generator started at 0, not picked: b = 1.224 (true 1.226) and 2.437 (true 2.453) N m,
+    payload 0.495 +- 0.008 kg; over 5,000 other draws b scatters as the standard errors say"""
+    assert evals(PAGE, "the generator started from") == [
+        "20", "0.05", "0", "1.224", "0.012", "1.226", "2.437", "0.016", "2.453", "5.887",
+        "0.016", "5.886", "0.495", "0.008"]
+    assert evals(PAGE, "How far one draw can land") == [
+        "5,000", "1", "5,000", "11.5", "11.5", "11.5", "11.5", "15.6", "1.00", "1.01", "6.6",
+        "88", "10", "0.5"]
+    assert evals(PAGE, "The draw above is an ordinary one") == ["-0.2", "-1.0", "43", "0.5"]
+    text = clean(block(PAGE, "The generator starts from a fixed number").get_text(" "))
+    assert "no draw was picked for what it gives" in text
 
 
 def test_conditioning_table():
     rows = table(PAGE, "the condition number of the stacked regressor")
-    assert [r[1:] for r in rows[1:]] == [["1.6", "0.019", "0.012"], ["9.7", "0.016", "0.150"],
+    assert [r[1:] for r in rows[1:]] == [["1.5", "0.016", "0.012"], ["9.7", "0.016", "0.150"],
                                          ["18.4", "0.212", "0.012"], ["2.6", "0.022", "0.016"],
                                          ["1.4", "0.011", "0.008"]]
-    assert evals(PAGE, "With link 2 kept near vertical") == ["12", "87", "7"]
+    assert evals(PAGE, "With link 2 kept near vertical") == ["13", "87", "7"]
 
 
 @pytest.mark.parametrize("anchor, shown", [
@@ -135,9 +150,10 @@ def test_common_mistakes(anchor, shown):
 
 def test_summary():
     assert evals(PAGE, "The torque that holds an arm still is the gradient") == [
-        "19.62", "4.905", "5.4148", "0.3174"]
+        "19.62", "4.905", "5.4148", "0.3174", "94"]
     assert evals(PAGE, "A PD controller without compensation rests where") == ["5.5", "0.9"]
-    assert evals(PAGE, "a least-squares fit to the holding torques") == ["20", "0.012", "7"]
+    assert evals(PAGE, "a least-squares fit to the holding torques") == ["20", "0.016", "0.012",
+                                                                         "8"]
 
 
 def test_every_figure_is_numbered_and_referred_to():
@@ -166,3 +182,13 @@ def test_exercise_section_matches_the_notebook():
     """The chapter ends with its notebook, a Binder launch, and the parts with the points the
     graded notebook gives them"""
     assert_exercise_section(PAGE, "gravity")
+
+
+def test_no_working_notes_and_an_honest_lab_note():
+    """No "seed" anywhere a reader sees (prose, code, captions, tables); the lab section says
+    what is true: the page was executed, but a web page has no kernel for the sliders"""
+    text = clean(soup(PAGE).get_text(" ")).lower()
+    assert "seed" not in text
+    assert "without a running kernel" not in text
+    note = clean(block(PAGE, "The book ran that cell when this page was built").get_text(" "))
+    assert "a web page keeps no Python behind it" in note

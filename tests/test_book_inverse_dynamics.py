@@ -7,7 +7,7 @@ and 002 print six decimals, seed 000 four; the page shows them so.
 import pytest
 
 from bookpages import (assert_exercise_section, assert_figures_described,
-                       assert_numbered_and_referred_to, clean, evals, soup, table)
+                       assert_numbered_and_referred_to, block, clean, evals, soup, table)
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
@@ -27,7 +27,7 @@ PAGE = "book/inverse_dynamics"
     # seed 001: accelerate from horizontal
     ("Only the first column of", ["(2.666667, 0.833333)", "(19.620, 4.905)", "9.81", "0.5",
                                   "1.5", "0.5", "(22.286667, 5.738333)"]),
-    ("The elbow motor is the only thing", ["0.833333"]),
+    ("only the elbow motor has a", ["0.833333"]),
     ("accelerates upward at", ["1.5", "1.5", "0.75", "0.083333", "0.833333"]),
     # the supported tip in the book's convention, and the reversed force
     ("reads row by row", ["(19.620, 4.905)", "(2.666667, 0.833333)", "(0, 5)", "(0, -5)",
@@ -101,8 +101,9 @@ def test_figures_are_numbered_and_referred_to():
     (some only after the place where they appear); each figure has an alt text"""
     assert_numbered_and_referred_to(PAGE, [
         "fig-id-mass-matrix", "fig-id-cases", "fig-id-move", "fig-id-move-power", "fig-id-lab",
-        "tbl-id-cases", "tbl-id-moving", "tbl-id-power", "tbl-id-problems"], before=False)
-    assert_figures_described(PAGE, 5)
+        "fig-id-identification", "tbl-id-cases", "tbl-id-moving", "tbl-id-power",
+        "tbl-id-problems", "tbl-id-identified"], before=False)
+    assert_figures_described(PAGE, 6)
 
 
 def test_lab_static_view():
@@ -111,8 +112,69 @@ def test_lab_static_view():
     assert len(cells) == 1
     row = [clean(td.get_text()) for td in cells[0].find_parent("tr").find_all("td")]
     assert row == ["τ, total", "(17.416659, 3.648175)", "N m"]
+    cells = [td for td in soup(PAGE).find_all("td")
+             if clean(td.get_text()) == "base parameters Z1, X1"]
+    row = [clean(td.get_text()) for td in cells[0].find_parent("tr").find_all("td")]
+    assert row == ["base parameters Z1, X1", "(1.333333, 1.500000)", "kg m², kg m"]
 
 
 def test_exercise_links():
     """The chapter ends with its exercise notebook, a Binder launch and the list of its parts"""
     assert_exercise_section(PAGE, "inverse_dynamics")
+
+
+def test_summary_splits_the_elbow_torque_into_gravity_and_coupling():
+    """The elbow's 5.738333 N m when the horizontal rods start the shoulder: 4.905 N m of it
+    holds link 2 up, and only the 0.833333 N m of inertia comes from the coupling"""
+    assert evals(PAGE, "The horizontal rods need") == [
+        "(22.286667, 5.738333)", "5.738333", "4.905", "0.833333", "14.851657", "0.583013"]
+    text = clean(block(PAGE, "The horizontal rods need").get_text(" "))
+    assert "coupling alone;" not in text and "hold link 2 up" in text
+
+
+def test_no_working_notes_and_an_honest_lab_note():
+    """No "seed" anywhere a reader sees; the lab section says what is true: the page was
+    executed, but a web page has no kernel for the sliders"""
+    text = clean(soup(PAGE).get_text(" ")).lower()
+    assert "seed" not in text
+    assert "without a running kernel" not in text
+    note = clean(block(PAGE, "The book ran that cell when this page was built").get_text(" "))
+    assert "a web page keeps no Python behind it" in note
+
+
+def test_regressor_worked_instant():
+    """Y theta at the table-top arm's worked instant: theta = (0.15, 0.6, 0.020833, 0.125),
+    the closed form's alpha and beta and the gravity chapter's a and b from it, the X columns
+    g0 c1 and (1.6905, 3.3875) m/s^2, and Y theta = (5.7796, 0.4443) N m"""
+    shown = evals(PAGE, "They give back the constants")
+    assert shown[:12] == ["0.150000", "0.600000", "0.020833", "0.125000", "0.170833",
+                          "0.170833", "0.03750", "5.886", "1.226", "8.4957", "1.6905", "3.3875"]
+    assert float(shown[12]) < 1e-14
+    assert shown[13] == "(5.7796, 0.4443)"
+
+
+def test_regressor_checks_and_the_twin_arm():
+    """Y theta against RNEA on 1,000 random states (with friction too), and a 3 kg link 1 with
+    its centre of mass at 0.1 m and 0.03 kg m^2 that needs the table-top arm's torques"""
+    shown = evals(PAGE, "random states,")
+    assert shown[0] == "1,000"
+    assert float(shown[1]) < 1e-13 and float(shown[2]) < 1e-13 and float(shown[9]) < 1e-13
+    assert shown[3:9] == ["3.0", "2.0", "0.100", "0.150", "0.0300", "0.0150"]
+
+
+def test_identification_table_and_checks():
+    """The tour's fit: every parameter within its standard errors of the truth (friction too),
+    the unseen move predicted within 2.3 mN m; without friction columns, 42 standard errors
+    off though the residuals look like noise"""
+    rows = table(PAGE, "identified from a")
+    assert [r[1:] for r in rows[1:]] == [
+        ["0.15002", "0.00010", "0.15000", "0.2"], ["0.60004", "0.00016", "0.60000", "0.2"],
+        ["0.02082", "0.00004", "0.02083", "-0.4"], ["0.12498", "0.00008", "0.12500", "-0.2"],
+        ["0.0195", "0.0007", "0.0200", "-0.8"], ["0.0200", "0.0004", "0.0200", "0.0"],
+        ["-0.0003", "0.0017", "0.0000", "-0.2"], ["-0.0011", "0.0015", "0.0000", "-0.7"]]
+    assert evals(PAGE, "The tour joins") == ["4", "0.8", "3,200", "0.05"]
+    assert evals(PAGE, "lists the fit, and") == ["0.8", "0.02"]
+    assert evals(PAGE, "A fit that matches its own data") == ["2.3", "8.8", "50"]
+    assert evals(PAGE, "The standard errors assume the model") == ["56", "50", "42", "-45"]
+    assert evals(PAGE, "Identifying without friction") == ["56", "50", "42", "-45"]
+    assert evals(PAGE, "The torque is linear in four base") == ["3.2", "0.8", "2.3"]

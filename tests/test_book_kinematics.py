@@ -16,7 +16,7 @@ PAGE = "book/kinematics"
 
 
 @pytest.mark.parametrize("anchor, shown", [
-    # Example 1: forward kinematics at the wall pose (seed 003's elbow and tip)
+    # Example 1: forward kinematics at the wall pose (the statics arm's elbow and tip)
     ("Link 2 points at", ["90", "0.433", "0.25", "0.433", "0.65"]),
     ("Both give", ["0.7810", "0.7810"]),
     # Example 2: the columns z x (p_tip - p_j) and the velocity for qd = (1, -1) rad/s
@@ -27,11 +27,19 @@ PAGE = "book/kinematics"
     # Example 3: the stretched pose
     ("Both columns point along", ["(0.0, 0.9)", "(0.0, 0.4)", "(0.4061, -0.9138)", "2.25"]),
     ("Each tenfold smaller step makes the displacement", ["100", "9.3e-08"]),
-    # Example 4: the walk (seed 003's singular values at 90 and 1 degree)
-    ("hardly changes", ["0.35", "28.22"]),
+    # Example 4: the walk (the singular values at 90 and 1 degree)
+    ("grows by", ["41", "0.6986", "0.9849", "0.35", "28.22"]),
     ("both are reflections", ["-1", "-1"]),
     # Example 5: the workspaces
     ("reach exactly to both", ["129,600", "0.10", "0.05", "2.00", "(0.0, 0.0)"]),
+    # Example 6: inverse kinematics of the wall pose's tip, elbow down and elbow up
+    ("m from the base, the distance of Example 1", ["0.7810", "0.50", "60", "56.33", "26.33",
+                                                     "(30.00, 60.00)", "(82.66, -60.00)"]),
+    ("mm inside the outer circle needs", ["1", "5.44", "1.72", "3.16", "5.44", "1.72"]),
+    # Example 7: the isotropic arm
+    ("both singular values are", ["0.5657", "(0.4000, 0.4000)", "1.0000"]),
+    ("does best with the elbow bent to between", ["131.8", "135.0"]),
+    ("Inverse kinematics reads the elbow angle", ["(30.00, 60.00)", "(82.66, -60.00)"]),
 ])
 def test_worked_values_in_the_text(anchor, shown):
     """Each worked value is the computed text in the paragraph that states it"""
@@ -48,7 +56,7 @@ def test_finite_difference_and_identity_gaps_are_rounding_error():
 
 
 def test_walk_table():
-    """Table: the velocity ellipse as the elbow straightens (seed 003's sigma at 4 decimals)"""
+    """Table: the velocity ellipse as the elbow straightens (sigma at 4 decimals)"""
     rows = table(PAGE, "The walk into the stretched pose")
     assert [r[0] for r in rows[1:]] == ["90°", "30°", "5°", "1°", "0°"]
     assert [r[1:] for r in rows[1:]] == [
@@ -70,6 +78,32 @@ def test_reach_table():
     ]
 
 
+def test_inverse_kinematics_checks_are_at_rounding_level():
+    """Both poses of Example 6 put the tip on the target, and the elbows mirror each other"""
+    gap, elbow_down, elbow_up, mirror_gap = evals(PAGE, "Both tips land within")
+    assert float(gap) < 1e-15 and float(mirror_gap) < 1e-15
+    assert (elbow_down, elbow_up) == ("(0.433, 0.250)", "(0.064, 0.496)")
+
+
+def test_isotropic_arm_checks():
+    """The isotropic arm's columns are equally long and at right angles, and every joint speed
+    of 1 rad/s moves the tip at L2 per second"""
+    lengths, dot, slowest, fastest = evals(PAGE, "long and their dot product is")
+    assert lengths == "(0.4000, 0.4000)" and float(dot) < 1e-15
+    assert slowest == fastest == "0.4000"
+
+
+def test_isotropy_table():
+    """Table: each arm's length ratio, best sigma_2/sigma_1 and where, and the ratio at 90 deg"""
+    rows = table(PAGE, "How close each arm comes to isotropy")
+    assert rows[1:] == [
+        ["statics arm", "1.25", "0.84", "134.6", "0.41"],
+        ["table-top arm", "1.20", "0.79", "134.2", "0.41"],
+        ["rods", "1.00", "0.62", "131.8", "0.38"],
+        ["isotropic arm", "1.41", "1.00", "135.0", "0.41"],
+    ]
+
+
 def test_lab_static_table_is_the_labs_default_view():
     """The page's lab table holds the lab's own rows for its default preset"""
     from armlab.labs import kinematics_lab
@@ -77,7 +111,8 @@ def test_lab_static_table_is_the_labs_default_view():
     rows = table(PAGE, "table in its default view")
     values = [r[1] for r in rows[1:]]
     assert values == [b for _, b, _ in kinematics_lab(render=False).table_rows()]
-    assert values[0] == "(0.433, 0.650)" and values[6] == "(-0.250, 0.433)"
+    assert values[0] == "(0.433, 0.650)" and values[8] == "(-0.250, 0.433)"
+    assert values[6] == "4.208" and values[7] == "(82.66, -60.00)"
 
 
 def test_common_mistakes_numbers():
@@ -86,25 +121,28 @@ def test_common_mistakes_numbers():
     assert evals(PAGE, "The wrong lever") == ["(-0.250, 0.433)", "(-0.650, 0.433)"]
     assert evals(PAGE, "At a singular pose the arm cannot move") == ["0.9849"]
     assert evals(PAGE, "means near singular") == ["0.075", "0.41", "0.100", "0.11"]
+    assert evals(PAGE, "The arctangent of a ratio") == ["(-0.433, -0.650)", "(0.433, 0.650)",
+                                                        "1.562"]
 
 
 def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
     """Each figure and table has a number, and a {numref} link in the running text with that
     number points to it at or before the place where it appears"""
     assert_numbered_and_referred_to(PAGE, [
-        "fig-kin-columns", "fig-kin-ellipses", "fig-kin-sigma", "fig-kin-workspace", "fig-kin-lab",
-        "tbl-kin-walk", "tbl-kin-reach", "tbl-kin-lab"])
+        "fig-kin-columns", "fig-kin-ellipses", "fig-kin-sigma", "fig-kin-workspace", "fig-kin-ik",
+        "fig-kin-iso", "fig-kin-lab", "tbl-kin-walk", "tbl-kin-reach", "tbl-kin-iso",
+        "tbl-kin-lab"])
 
 
 def test_every_figure_has_alt_text():
     """A screen reader gets a description, not a file name"""
-    assert_figures_described(PAGE, 5)
+    assert_figures_described(PAGE, 7)
 
 
 def test_static_lab_view_is_introduced_before_the_live_cell():
     """The still view comes first, said to be what the page shows without a kernel; the live cell
     follows it, introduced as the same view come alive"""
-    assert_lab_view_before_live_cell(PAGE, "fig-kin-lab")
+    assert_lab_view_before_live_cell(PAGE, "fig-kin-lab", intro="A static page cannot move sliders")
 
 
 def test_links_exercises():

@@ -1,6 +1,8 @@
-"""The built limits chapter: each worked value where the reader reads it (seeds 000, 001, 003 and
-004 at their printed precision), every figure and table numbered and referred to, the lab's
-static view, the exercise link.
+"""The built limits chapter: each worked value where the reader reads it (the source documents'
+values at their printed precision: the table-top arm's move, the two 1 m rods' clipping
+cases, the statics arm's pushes, the payload capacity of Robotics Toolbox for Python's
+documentation), every figure and table numbered and referred to, the lab's static view, no
+word of this project's working notes, the exercise link.
 
 Slow: needs the built book (``_bookbuild.build_book``, shared with test_book.py).
 """
@@ -9,8 +11,8 @@ import pytest
 
 from _bookbuild import HTML
 from bookpages import (assert_exercise_section, assert_figures_described,
-                       assert_lab_view_before_live_cell, assert_numbered_and_referred_to, evals,
-                       table)
+                       assert_lab_view_before_live_cell, assert_numbered_and_referred_to, block,
+                       clean, evals, table)
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
@@ -23,7 +25,10 @@ PAGE = "book/limits"
                            "0.833333", "(20.000000, 5.738333)", "(-2.92, 9.80)"]),
     # ... and its check M (qdd_real - qdd_req) = deficit
     ("N m, the acceleration error", ["(-2.286667, 0.000000)", "(-3.92, 9.80)", "(-2.286667, 0.000000)"]),
-    ("Why backwards?", ["5.74", "8/3", "7/12", "1.7143"]),
+    # why backwards: the elbow's torque is gravity's plus the push for a forward shoulder; the
+    # shoulder's 0.38 N m surplus over gravity does not cover it; 2.29 N m x 12/7 = 3.92 > 1
+    ("Why backwards", ["19.62", "5.74", "4.905", "0.833333", "0.38", "8/3", "7/12", "1.7143",
+                       "2.29", "3.92"]),
     # Example 2, seed 001's exercise: (0, 2) under 1.5 N m without gravity
     ("Without gravity the request is pure inertia", ["(5/3, 2/3)", "(3/2, 2/3)",
                                                      "(-2/7, 19/7)", "(-0.285714, 2.714286)"]),
@@ -31,16 +36,21 @@ PAGE = "book/limits"
     # seed 001's support with the wrong sign: the help becomes a load
     ("Every case that stays inside the limit", ["(29.620, 9.905)"]),
     # scaling the vector
-    ("so scaling the torque scales the", ["0.9", "(0.0, 1.8)", "0.8974", "(20.0000, 5.1496)",
-                                          "(-0.3967, 1.7255)"]),
+    ("Without gravity, at rest and without friction", ["0.9", "(0.0, 1.8)", "0.9", "0.8974",
+                                                        "(20.0000, 5.1496)",
+                                                        "(-0.3967, 1.7255)"]),
     # seed 000's move in 0.8 s, and slowed to 1.6 s
     ("Gravity is the largest part at the shoulder", ["4.0", "6.8", "-2.9", "2.5", "8.8",
                                                      "1.6", "0.63"]),
     # Example 3: the shortest move under (8, 2) N m, and its check on a fine grid
-    ("The shortest duration is", ["0.975", "22", "0.8", "1", "0.353", "36"]),
+    # ... and what binds there: gravity 6.51 + inertia 1.21 + velocity 0.29 = 8 N m, while
+    # gravity's own peak, 6.85 N m, comes later, at 47 % of the way
+    ("The shortest duration is", ["0.975", "22", "0.8", "1", "0.353", "36", "6.51", "1.21",
+                                  "0.29", "6.85", "47"]),
     ("exactly on the limit; one", ["8.0000", "8.0304"]),
-    # seed 000's payload: 8.8 -> 12.1 N m at 0.8 s, and gravity's floor
-    ("Seed 000 puts a 0.5 kg payload", ["0.5", "0.8", "8.8", "12.1", "47", "9.28", "0.488", "0.975"]),
+    # the 0.5 kg payload: 8.8 -> 12.1 N m at 0.8 s, gravity's floor, and no fast duration either
+    ("payload in the gripper raises", ["0.5", "0.8", "8.8", "12.1", "47", "9.28", "400", "0.05",
+                                       "20", "0.488", "0.975"]),
     # Example 4, seed 004's meanings on the rods
     ("Held horizontal with 25 N m motors", ["(0.2742, 2.0484)", "0.2742",
                                             "(25.0000, 7.5950)"]),
@@ -48,13 +58,33 @@ PAGE = "book/limits"
     # seed 003's pushes under 20 N m, with and without the arm's weight
     ("With the elbow at 90° the push is", ["50", "50", "2,865", "21.09"]),
     # the capacity map of the table-top arm
-    ("the arm holds itself everywhere", ["0.165", "55", "0.5", "0.237", "47", "14"]),
+    ("the arm holds itself everywhere", ["0.165", "55", "0.5", "0.237", "47", "14", "28",
+                                         "63"]),
     # Example 5: the worked motor through 50:1, seed 004's sign
+    # the time-optimal motion along the same path, its check and its play on the arm
+    ("The fastest motion takes", ["0.586", "40", "0.975", "0.88", "0.506", "3.01", "2.99",
+                                  "0.037", "2.99", "0.5858", "0.5859"]),
+    ("The largest torque along the plan", ["(1.000000, 0.815647)"]),
+    ("Rescaled uniformly, the cubic", ["0.738", "0.975", "1.151", "0.586", "14"]),
+    ("The drives never give more", ["(0.2, 0.1)", "8.35", "23"]),
+    ("no time law works either", ["0.5", "inf", "47", "-2.87"]),
     ("An assumed small servo motor", ["4,800"]),
+    # the worked motor with a back-EMF line and a continuous rating: the best ratio moves from
+    # 79.5:1 (0.624 s) to 64:1 (0.795 s); 50:1 is unchanged, below the 250 rad/s corner; the
+    # fastest move touches the line (0.000 N m over it)
+    ("motor the data a real data sheet", ["0.3", "500", "0.15", "0.05"]),
+    ("The line crosses the peak torque", ["250", "1.59", "108", "64", "0.795", "79.5", "0.624",
+                                          "0.000"]),
+    # the cycle's heat: RMS 5.35 N m, 1.7 x the 3.2 N m rating; gravity alone 5.02; the holds
+    # (4.00 and 5.03 N m, 1 s each of 3.59 s) 3.39 by hand; cool from 106.8:1 (1.000 s, 5.34)
+    ("The heat is another matter", ["64", "5.35", "1.7", "3.2", "5.02", "4.00", "5.03",
+                                    "3.59", "3.39", "106.8", "1.000", "5.34", "64"]),
     ("At the joint the motor gives", ["7.5", "10", "0.05", "0.2", "0.0125", "0.171", "0.246",
                                       "0.3", "-0.3", "0.3"]),
-    ("Is 50:1 a good choice?", ["7.11", "1.59"]),
-    ("buys torque, linearly", ["48", "0.64", "77", "0.030"]),
+    ("Is 50:1 a good choice?", ["7.11", "7.5", "1.59"]),
+    # the gear sweep: holds the arm from 46.9:1, fastest where the two curves cross (79.5:1,
+    # 0.624 s); the torque-limited curve falls until 203:1, where the speed allows only 1.60 s
+    ("buys torque, linearly", ["46.9", "0.624", "79.5", "0.032", "203", "0.437", "1.60"]),
 ])
 def test_worked_values_in_the_text(anchor, shown):
     """Each worked value is the computed text in the paragraph that states it"""
@@ -62,7 +92,7 @@ def test_worked_values_in_the_text(anchor, shown):
 
 
 def test_seed001_cases_table():
-    """Table: seed 001's instants under 20 N m; only the request above the limit changes"""
+    """Table: the rods' five instants under 20 N m; only the request above the limit changes"""
     rows = table(PAGE, "instants of the rods under a 20 N m limit")
     assert rows[0] == ["case", "requested \\(\\tau\\)", "applied \\(\\tau\\)",
                        "realized \\(\\ddot q\\)"]
@@ -78,7 +108,8 @@ def test_seed001_cases_table():
 
 
 def test_move_parts_table():
-    """Table: seed 000's 0.8 s move, each part's range (the seed's 4.0-6.8, -2.9-2.5, 0.45...)"""
+    """Table: the table-top arm's 0.8 s move, each part's range (the source's 4.0-6.8, -2.9-2.5,
+    0.45...)"""
     rows = table(PAGE, "move in 0.8 s: the range of each part")
     assert [r[1:] for r in rows[1:]] == [
         ["-2.9", "2.5", "-0.53", "0.18"],          # inertia M qdd
@@ -112,34 +143,51 @@ def test_summary_numbers():
     assert evals(PAGE, "A drive that cannot give the requested torque clips it") == [
         "-2.92", "9.8"]
     assert evals(PAGE, "Scaling the torque vector keeps its direction") == ["0.975", "0.5"]
-    assert evals(PAGE, "says per joint and per pose how much the motors can hold") == ["77"]
+    assert evals(PAGE, "says per joint and per pose how much the motors can hold") == ["79.5"]
 
 
 def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
     """Each figure and table has a number, and a {numref} link in the running text with that
     number points to it at or before the place where it appears"""
     assert_numbered_and_referred_to(PAGE, [
-        "fig-limits-policies", "fig-limits-durations", "fig-limits-capacity", "fig-limits-gear",
-        "fig-limits-lab", "tbl-limits-seed001-cases", "tbl-limits-move-parts", "tbl-limits-lab"])
+        "fig-limits-policies", "fig-limits-durations", "fig-limits-phase", "fig-limits-capacity",
+        "fig-limits-gear", "fig-limits-motor",
+        "fig-limits-lab", "tbl-limits-instants", "tbl-limits-move-parts", "tbl-limits-lab"])
 
 
 def test_every_figure_has_alt_text():
     """A screen reader gets a description, not a file name"""
-    assert_figures_described(PAGE, 5)
+    assert_figures_described(PAGE, 7)
 
 
 def test_static_lab_view_comes_before_the_live_cell():
-    assert_lab_view_before_live_cell(PAGE, "fig-limits-lab")
+    assert_lab_view_before_live_cell(PAGE, "fig-limits-lab", "tbl-limits-lab",
+                                     intro="the sliders cannot move here")
 
 
 def test_equations_are_numbered_and_referred_to():
     """The deficit check (the chapter's key equation) is numbered and cited from the lab text"""
     text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
     for label in ("eq-limits-request", "eq-limits-realized", "eq-limits-deficit",
-                  "eq-limits-scale", "eq-limits-time-scaling", "eq-limits-capacity",
+                  "eq-limits-scale", "eq-limits-time-scaling", "eq-limits-path",
+                  "eq-limits-bounds", "eq-limits-capacity", "eq-limits-line", "eq-limits-rms",
                   "eq-limits-gear"):
         assert f'id="equation-{label}"' in text, label
         assert f'href="#equation-{label}"' in text, label
+
+
+def test_no_working_notes_on_the_page():
+    """No word of this project's notes about its sources ("seed") anywhere a reader sees: the
+    text, captions, alt texts, labels, code and outputs of the built page"""
+    text = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
+    assert "seed" not in text.lower()
+
+
+def test_lab_section_says_how_the_page_was_made():
+    """The book executes every chapter inline: the lab section must not say it had no kernel"""
+    text = clean(block(PAGE, "sliders cannot move here").get_text(" "))
+    assert "without a running kernel" not in text
+    assert "ran every cell of this chapter when it was built" in text
 
 
 def test_links_exercises():

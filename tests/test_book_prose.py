@@ -45,6 +45,7 @@ ALLOWED = {
     ("inverse_dynamics", "0.5", ""): "the smallest link-2 mass of the sweep (a list of masses)",
     ("forward_dynamics", "0.1", "ms"): "the book's plant step, the setting the chapter tests",
     ("forward_dynamics", "0.01", "ms"): "the ten times finer plant step the chapter compares",
+    ("forward_dynamics", "0.05", "ms"): "the half plant step the settings table compares",
     ("forward_dynamics", "0.25", "s"): "the length of the fall, the problem's setting",
     ("forward_dynamics", "0.15", "s"): "the fall's intermediate time, the problem's setting",
     ("forward_dynamics", "2.5", "s"): "the length of the thousand falls",

@@ -1,8 +1,9 @@
 """Positions and Jacobians: by hand, against finite differences, batch equals loop."""
 
 import numpy as np
+import pytest
 from arm_strategies import arm_and_state, arms
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import armlab as al
@@ -67,3 +68,101 @@ def test_batch_equals_loop(arm, seed):
         whole = fn(arm, q)
         for idx in np.ndindex(3, 2):
             np.testing.assert_array_equal(whole[idx], fn(arm, q[idx]))
+
+
+# -- inverse kinematics of two links: elbow down and elbow up, checked by forward kinematics ----
+
+def reachable_target(arm, q):
+    """A tip position the arm reaches (its forward kinematics at q)."""
+    return al.tip_position(arm, q)
+
+
+@PROPS
+@given(arm_and_state(min_links=2, max_links=2))
+def test_both_elbows_reach_the_target(case):
+    """Forward kinematics of each solution is the target; the elbows have the documented signs
+    and lie at L1 from the base and L2 from the tip"""
+    arm, q, *_ = case
+    target = reachable_target(arm, q)
+    for elbow, sign in (("down", 1), ("up", -1)):
+        sol = al.inverse_kinematics(arm, target, elbow=elbow)
+        np.testing.assert_allclose(al.tip_position(arm, sol), target,
+                                   atol=1e-12 * sum(arm.lengths))
+        assert sign * sol[1] >= 0 and -np.pi < sol[0] <= np.pi
+        elbow_at = al.joint_positions(arm, sol)[1]
+        np.testing.assert_allclose(np.linalg.norm(elbow_at), arm.lengths[0], rtol=1e-12)
+        np.testing.assert_allclose(np.linalg.norm(target - elbow_at), arm.lengths[1],
+                                   rtol=1e-9, atol=1e-12)
+
+
+@PROPS
+@given(arm_and_state(min_links=2, max_links=2))
+def test_the_solution_with_the_same_elbow_is_the_pose(case):
+    """Away from the edges (|sin q2| > 1e-3) inverse kinematics gives back the pose itself, for
+    the elbow it had, and the other elbow's pose is its mirror image about the base-tip line"""
+    arm, q, *_ = case
+    assume(abs(np.sin(q[1])) > 1e-3)
+    target = reachable_target(arm, q)
+    same = al.inverse_kinematics(arm, target, elbow="down" if np.sin(q[1]) > 0 else "up")
+    wrapped = np.angle(np.exp(1j * (same - q)))          # differences modulo 2 pi
+    np.testing.assert_allclose(wrapped, 0, atol=1e-9 / abs(np.sin(q[1])))
+    other = al.inverse_kinematics(arm, target, elbow="up" if np.sin(q[1]) > 0 else "down")
+    line = target / np.linalg.norm(target)
+    reflect = 2 * np.outer(line, line) - np.eye(2)         # mirror about the base-tip line
+    np.testing.assert_allclose(al.joint_positions(arm, other)[1],
+                               reflect @ al.joint_positions(arm, q)[1], atol=1e-9)
+
+
+def test_wall_pose_has_two_solutions():
+    """The statics arm's wall-pose tip: elbow down is (30, 60) deg, elbow up (82.659, -60) deg"""
+    arm = al.statics_arm()
+    tip = al.tip_position(arm, np.radians([30, 60]))
+    np.testing.assert_allclose(np.degrees(al.inverse_kinematics(arm, tip)), [30, 60], atol=1e-12)
+    up = np.degrees(al.inverse_kinematics(arm, tip, elbow="up"))
+    assert up.round(3).tolist() == [82.659, -60.0]
+    # the up solution turns link 1 past the tip's direction by as much as the down one falls short
+    direction = np.degrees(np.arctan2(tip[1], tip[0]))
+    np.testing.assert_allclose(up[0] - direction, direction - 30, atol=1e-12)
+
+
+def test_edges_of_the_workspace():
+    """On the outer circle both elbows give the stretched pose, on the inner one the folded pose;
+    the rods' base is reached with q1 = 0"""
+    arm = al.statics_arm()
+    for elbow in ("down", "up"):
+        np.testing.assert_allclose(al.inverse_kinematics(arm, [0.0, 0.9], elbow=elbow),
+                                   [np.pi / 2, 0.0], atol=1e-12)
+        folded = al.inverse_kinematics(arm, [-0.1, 0.0], elbow=elbow)
+        np.testing.assert_allclose(np.abs(folded[1]), np.pi, atol=1e-7)
+        np.testing.assert_allclose(al.tip_position(arm, folded), [-0.1, 0.0], atol=1e-15)
+    np.testing.assert_array_equal(al.inverse_kinematics(al.rod_arm(), [0.0, 0.0]), [0.0, np.pi])
+
+
+@pytest.mark.parametrize("tip, distance", [([1.0, 0.0], "1 m"), ([0.0, 0.05], "0.05 m"),
+                                           ([[0.5, 0.0], [0.6, 0.8]], "1 m")])
+def test_unreachable_targets_raise(tip, distance):
+    """A target outside the annulus raises ValueError naming the tip, its distance and the reach"""
+    with pytest.raises(ValueError, match=rf"tip .* is {distance} from the base, outside"):
+        al.inverse_kinematics(al.statics_arm(), tip)
+
+
+def test_inverse_kinematics_bad_input():
+    with pytest.raises(ValueError, match="arm has 3 joints"):
+        al.inverse_kinematics(al.PlanarArm([1, 1, 1], [1, 1, 1]), [1.0, 0.0])
+    with pytest.raises(ValueError, match="elbow must be"):
+        al.inverse_kinematics(al.statics_arm(), [0.5, 0.0], elbow="left")
+    with pytest.raises(ValueError, match="tip has shape"):
+        al.inverse_kinematics(al.statics_arm(), [0.5, 0.0, 0.0])
+
+
+@settings(max_examples=20, deadline=None)
+@given(arms(min_links=2, max_links=2), st.integers(0, 2**32 - 1))
+def test_inverse_kinematics_batch_equals_loop(arm, seed):
+    q = np.random.default_rng(seed).uniform(-3, 3, (3, 2, 2))
+    tips = al.tip_position(arm, q)
+    for elbow in ("down", "up"):
+        whole = al.inverse_kinematics(arm, tips, elbow=elbow)
+        for idx in np.ndindex(3, 2):
+            # numpy's vectorised arccos/arctan2 loops may round differently from its scalar ones
+            np.testing.assert_allclose(whole[idx], al.inverse_kinematics(arm, tips[idx], elbow),
+                                       rtol=0, atol=4 * np.finfo(float).eps * np.pi)

@@ -107,7 +107,7 @@ def test_table_markdown_and_rows(lab):
     """The static table (for the page) has the same values as the widget table"""
     md = lab.table_markdown()
     assert "(-6.50, -4.00)" in md and "0.8537, 0.2029" in md
-    assert len(lab.table_rows()) == 4
+    assert len(lab.table_rows()) == 6                   # two rows of bearing forces
 
 
 def test_bad_arm():
@@ -154,3 +154,20 @@ def test_no_push_when_gravity_alone_exceeds_the_limit(lab):
     lab.widgets["limit"].value = 5.0                   # g1 = 14.87 N m at the wall pose
     assert np.isnan(lab.values["max_push"])
     assert "none: g(q) alone exceeds the limit" in lab.widgets["table"].value
+
+
+def test_bearing_forces_in_the_table(lab):
+    """The table's bearing forces are the joint reactions: the push alone without gravity, the
+    push and the weights with it; the stretched 50 N preset loads both bearings and no motor"""
+    rows = {a: b for a, b, _ in lab.table_rows()}
+    assert rows["bearing force at joint 1, f1"] == "(10.00, 0.00), size 10.00"
+    lab.widgets["gravity"].value = True
+    rows = {a: b for a, b, _ in lab.table_rows()}
+    assert rows["bearing force at joint 1, f1"] == "(10.00, 49.05), size 50.06"
+    assert rows["bearing force at joint 2, f2"] == "(10.00, 19.62), size 22.02"
+    np.testing.assert_allclose(lab.values["reactions"],
+                               al.joint_reactions(al.statics_arm(), lab.values["q"],
+                                                  lab.values["tip_force"])[0])
+    lab.set_preset("stretched, 50 N along the arm")
+    np.testing.assert_allclose(lab.values["tau"], 0, atol=1e-12)
+    np.testing.assert_allclose(lab.values["reactions"], [[50, 0], [50, 0]], atol=1e-12)

@@ -13,7 +13,7 @@ from labtests import change
 
 labs = pytest.importorskip("armlab.labs")
 
-ROD = "rod arm (seeds 001, 002)"            # the kinematics lab's arm menu
+ROD = "rod arm"            # the kinematics lab's arm menu
 
 #: lab: (factory, changes made in place, [states compared with a full redraw])
 LABS = {
@@ -90,3 +90,25 @@ def test_every_preset_redraws_once_and_names_itself(name):
 def test_bad_preset(name):
     with pytest.raises(ValueError, match="preset"):
         LABS[name][0](preset="nope", render=False)
+
+
+@pytest.mark.parametrize("name", LABS)
+def test_lab_images_follow_the_book_size(name):
+    """The live image is the canvas at one pixel per screen pixel, shown no wider than drawn;
+    the page's still (png) is the whole figure at two, with the same display size"""
+    import io
+
+    from PIL import Image
+
+    from armlab import plots
+
+    lab = LABS[name][0](render=True)
+    shown = round(lab.figure.get_figwidth() * plots.DPI)
+    assert lab.widgets["image"].layout.max_width == f"{shown}px"
+    live = Image.open(io.BytesIO(lab.widgets["image"].value))
+    assert live.size == lab.figure.canvas.get_width_height(physical=True)
+    assert live.size[0] in (shown - 1, shown, shown + 1)
+    still = lab.png()
+    assert isinstance(still, plots.PNG) and abs(still.width - shown) <= 1
+    assert Image.open(io.BytesIO(still)).size[0] in (2 * shown - 1, 2 * shown, 2 * shown + 1)
+    assert Image.open(io.BytesIO(still)).text["armlab:dpi"] == "192"

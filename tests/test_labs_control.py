@@ -29,12 +29,13 @@ def final_deg(lab):
 
 
 def test_default_is_pid_preloaded(lab):
-    """Seed 000: PID alone, integral preloaded with g(q_start): 4.95 deg at the shoulder"""
+    """PID alone, integral preloaded with g(q_start): 4.95 deg at the shoulder; the plant
+    stepped by RK4, one step per 1 ms tick, as in the chapter"""
     lab.set_preset("PID, integral preloaded")
     assert lab.widgets["controller"].value == "PID" and lab.widgets["preload"].value
     assert largest_deg(lab)[0].round(2) == 4.95
     sim = lab.values["sim"]
-    assert sim.control_dt == 1e-3 and sim.substeps == 10 and sim.method == "semi_implicit_euler"
+    assert sim.control_dt == 1e-3 and sim.substeps == 1 and sim.method == "rk4"
     # the drawn error is the run's error, in degrees
     x, y = lab.artists["error"][0].get_data()
     np.testing.assert_allclose(x, sim.time)
@@ -46,30 +47,30 @@ def test_default_is_pid_preloaded(lab):
 @pytest.mark.parametrize("preset, largest, decimals, final, final_decimals", [
     ("PID, integral preloaded", (4.95, 1.43), 2, (-0.47, 0.22), 2),
     ("PD + gravity", (3.18, 1.46), 2, (0.01, 0.01), 2),
-    ("feed-forward + PID", (0.009, 0.036), 3, (-0.003, 0.006), 3),
-    ("computed torque", (0.092, 0.383), 3, (0.0, -0.0), 3),
+    ("feed-forward + PID", (0.012, 0.036), 3, (-0.002, 0.006), 3),
+    ("computed torque", (0.090, 0.380), 3, (0.0, -0.0), 3),
     ("computed torque, unknown 0.5 kg payload", (1.3, 12.5), 1, (-1.1, 10.5), 1),
-    ("computed torque, payload known", (0.08, 0.24), 2, (0.0, 0.0), 2),
-    ("PID without the preloaded integral", (7.44, 2.67), 2, (0.64, 0.58), 2),
+    ("computed torque, payload known", (0.07, 0.23), 2, (0.0, -0.0), 2),
+    ("PID without the preloaded integral", (7.444, 2.665), 3, (0.64, 0.58), 2),
 ])
 def test_presets_give_worked_values(lab, preset, largest, decimals, final, final_decimals):
-    """Each preset gives the chapter's largest and end errors (seed 000's where it has them)"""
+    """Each preset gives the chapter's largest and end errors"""
     lab.set_preset(preset)
     assert largest_deg(lab).round(decimals).tolist() == list(largest)
     assert final_deg(lab).round(final_decimals).tolist() == list(final)
     assert lab.widgets["preset"].value == preset
 
 
-def test_cuts_the_seed_states(lab):
-    """Seed 000: the model-based controllers cut PID's shoulder error ~500x and ~50x, the
-    elbow's ~40x and ~4x (the printed factors, rounded as the chapter prints them)"""
+def test_cuts_the_chapter_states(lab):
+    """The model-based controllers cut PID's shoulder error 427x and 55x, the elbow's 40x and
+    3.8x (the printed factors, rounded as the chapter prints them)"""
     errors = {}
     for preset in ("PID, integral preloaded", "feed-forward + PID", "computed torque"):
         lab.set_preset(preset)
         errors[preset] = lab.values["largest"]
     pid = errors["PID, integral preloaded"]
     ff, ct = pid / errors["feed-forward + PID"], pid / errors["computed torque"]
-    assert [round(ff[0]), round(ct[0]), round(ff[1]), round(ct[1], 1)] == [564, 54, 40, 3.7]
+    assert [round(ff[0]), round(ct[0]), round(ff[1]), round(ct[1], 1)] == [427, 55, 40, 3.8]
 
 
 def test_gain_slider_resimulates_and_redraws():
@@ -84,23 +85,24 @@ def test_gain_slider_resimulates_and_redraws():
     plan = lab.plan
     real = al.tabletop_arm(0.02)
     sim = al.simulate(real, START, 1.5, al.pid(plan, [120, 30], [4, 1.5], [60, 30],
-                                               integral=al.gravity_torques(real, START)))
+                                               integral=al.gravity_torques(real, START)),
+                      method="rk4", substeps=1)
     np.testing.assert_array_equal(lab.values["sim"].q, sim.q)
     assert not np.allclose(lab.artists["error"][0].get_data()[1], before_y)
     assert lab.widgets["table"].value != before_table
 
 
 def test_model_friction_and_rate_reach_the_simulation():
-    """Model friction 0.020 and a 10 kHz loop: computed torque's elbow error falls 17x, then 80x;
-    the plant keeps its 0.1 ms step (one substep per tick)"""
+    """Model friction 0.020 and a 10 kHz loop: computed torque's elbow error falls 13x, then
+    127x; the plant takes one RK4 step per tick"""
     lab = labs.control_lab(preset="computed torque", render=False)
-    assert largest_deg(lab)[1].round(3) == 0.383
+    assert largest_deg(lab)[1].round(3) == 0.380
     lab.widgets["friction"].value = 0.02
-    assert largest_deg(lab)[1].round(3) == 0.022
+    assert largest_deg(lab)[1].round(4) == 0.0297
     lab.widgets["rate"].value = 10_000
     sim = lab.values["sim"]
     assert sim.control_dt == 1e-4 and sim.substeps == 1
-    assert largest_deg(lab)[1].round(4) == 0.0048
+    assert largest_deg(lab)[1].round(4) == 0.0030
     x, _ = lab.artists["error"][1].get_data()
     assert len(x) == 1501                                          # drawn at 1 ms
 
@@ -111,9 +113,9 @@ def test_payload_and_knows_checkbox():
     lab.widgets["payload"].value = 0.5
     assert final_deg(lab)[1].round(1) == 10.5
     lab.widgets["knows"].value = True
-    assert largest_deg(lab)[1].round(2) == 0.24
+    assert largest_deg(lab)[1].round(3) == 0.235
     lab.widgets["payload"].value = 0.0                              # knows nothing to know
-    assert largest_deg(lab)[1].round(3) == 0.383
+    assert largest_deg(lab)[1].round(3) == 0.380
 
 
 def test_controller_choice_shows_its_gains_only():
@@ -134,8 +136,8 @@ def test_table_rows_hold_the_values(lab):
     """The table shows the run's numbers: errors in degrees, torques, omega and zeta"""
     lab.set_preset("computed torque")
     rows = table(lab)
-    assert rows["largest error during the move (shoulder, elbow)"] == "0.0924, 0.383"
-    assert rows["error at the end of the hold"] == "4.27e-07, -1.28e-06"
+    assert rows["largest error during the move (shoulder, elbow)"] == "0.0899, 0.38"
+    assert rows["error at the end of the hold"] == "3.87e-07, -1.19e-06"
     assert rows["natural frequency ω at the start pose"] == "20, 20"
     assert rows["damping ratio ζ"] == "1.00, 1.00"
     lab.set_preset("PID, integral preloaded")

@@ -26,9 +26,9 @@ def row(lab, start):
     return rows[0][1]
 
 
-def test_default_is_seed000_fall(lab):
-    """Seed 000: from rest at (30, 45) deg, friction 0.02, the arm is at (-35.4, 98.7) deg
-    at 0.25 s (semi-implicit Euler, 0.1 ms), in the values and in the table"""
+def test_default_is_the_zero_torque_fall(lab):
+    """The fall of 'Arm dynamics': from rest at (30, 45) deg, friction 0.02, the arm is at
+    (-35.4, 98.7) deg at 0.25 s (semi-implicit Euler, 0.1 ms), in the values and in the table"""
     v = lab.values
     assert np.degrees(v["q_end"]).round(1).tolist() == [-35.4, 98.7]
     assert row(lab, "q at t = 0.25 s") == "(-35.4, 98.7)"
@@ -89,7 +89,7 @@ def test_no_friction_preset(lab):
 
 
 def test_coarse_explicit_euler_gains_energy_rk4_does_not(lab):
-    """The swing of the chapter's energy figure: explicit Euler at 1 ms gains 0.091 J in 3 s;
+    """The first 3 s of the chapter's energy figure: explicit Euler at 1 ms gains 0.091 J;
     RK4 at the same step keeps the energy to 1e-11 J"""
     lab.set_preset("coarse explicit Euler")
     assert round(lab.values["energy_error_end"], 3) == 0.091
@@ -133,7 +133,7 @@ def test_value_axes_grow_during_a_drag_and_refit_on_a_preset(lab):
         ranges.append(lab._axes["q"].get_ylim())
     for (lo0, hi0), (lo1, hi1) in zip(ranges, ranges[1:]):
         assert lo1 <= lo0 and hi1 >= hi0
-    lab.set_preset("seed 000's fall")
+    lab.set_preset("zero-torque fall")
     q = np.degrees(lab.values["sim"].q)
     low, high = lab._axes["q"].get_ylim()
     assert high == labs.axis_top(q.max()) and low == -labs.axis_top(-q.min())

@@ -151,3 +151,21 @@ def test_axes_keep_their_range_until_the_data_leave_it(lab):
     lab.set_preset("elbow acceleration")                # under 1 N m: the axis shrinks
     assert lab._axes[0].get_ylim() == (-1.0, 1.0)
     assert lab.drawing.torque_scale == 1.0              # the arcs follow the bars' scale
+
+
+def test_base_parameters_follow_link_2s_mass(lab):
+    """The table's base parameters (Z1, X1, Z2, X2) of the rods: (4/3, 3/2, 1/3, 1/2) with
+    link 2 of 1 kg; each kilogram more on link 2 adds L1^2 = 1, L1 = 1, 1/3 and 1/2, and the
+    table's parameters times the regressor give the table's total (no tip force here)"""
+    lab.set_preset("moving bent arm")
+    r = table(lab)
+    assert r["base parameters Z1, X1"] == "(1.333333, 1.500000)"
+    assert r["base parameters Z2, X2"] == "(0.333333, 0.500000)"
+    lab.widgets["m2"].value = 2.0
+    r = table(lab)
+    assert r["base parameters Z1, X1"] == "(2.333333, 2.500000)"
+    assert r["base parameters Z2, X2"] == "(0.666667, 1.000000)"
+    v = lab.values
+    Y = al.dynamics_regressor(v["arm"], v["q"], v["qd"], v["qdd"], friction=True)
+    np.testing.assert_allclose(Y @ al.base_parameters(v["arm"], friction=True), v["tau"],
+                               atol=1e-12)

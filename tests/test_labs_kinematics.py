@@ -9,9 +9,9 @@ from labtests import arrow, drawn, table
 
 labs = pytest.importorskip("armlab.labs")
 
-STATICS = "statics arm (seed 003)"
-ROD = "rod arm (seeds 001, 002)"
-TABLETOP = "table-top arm (seed 000)"
+STATICS = "statics arm"
+ROD = "rod arm"
+TABLETOP = "table-top arm"
 
 
 @pytest.fixture
@@ -89,6 +89,8 @@ def test_arm_menu_redraws_the_workspace_and_the_curves(lab):
     ("folded", {"distance": 0.1, "singular": True}),
     ("rod arm folded", {"distance": 0.0, "velocity": [0.0, 0.0], "singular": True,
                         "J": [[0.0, 0.0], [0.0, -1.0]]}),
+    ("wall pose, elbow up", {"tip": [0.433, 0.65], "singular": False, "condition": 4.208}),
+    ("isotropic", {"sigma": [0.4, 0.4], "condition": 1.0, "manipulability": 0.16}),
 ])
 def test_presets_give_worked_values(lab, preset, checks):
     """Each preset reproduces its example's values at the chapter's printed precision"""
@@ -127,6 +129,35 @@ def test_dropdown_shows_custom_after_a_slider_moves(lab):
     assert lab.widgets["preset"].value == labs.CUSTOM
     lab.widgets["preset"].value = "bent 90°"
     assert lab.widgets["arm"].value == STATICS and lab.widgets["q2"].value == 90.0
+
+
+def test_other_elbow_keeps_the_tip_and_mirrors_the_elbow(lab):
+    """The button moves the arm, in one redraw, to the other inverse-kinematics solution: Example
+    6's elbow-up pose from the wall pose; the tip stays, the links are redrawn; pressed again it
+    comes back"""
+    arm = al.statics_arm()
+    updates = lab.updates
+    lab.widgets["other_elbow"].click()
+    assert lab.updates == updates + 1
+    np.testing.assert_allclose(np.degrees(lab.values["q"]), [82.659, -60.0], atol=1e-3)
+    np.testing.assert_allclose(lab.values["tip"], al.tip_position(arm, np.radians([30, 60])),
+                               atol=1e-12)
+    np.testing.assert_allclose(drawn(lab.artists["links"]), al.joint_positions(arm, lab.values["q"]))
+    assert lab.widgets["preset"].value == labs.CUSTOM
+    assert table(lab)["same tip, other elbow (q1, q2)"] == "(30.00, 60.00)"
+    lab.other_elbow()
+    np.testing.assert_allclose(np.degrees(lab.values["q"]), [30.0, 60.0], atol=1e-9)
+    lab.set_preset("stretched")
+    lab.other_elbow()                                       # on the edge: the same pose
+    np.testing.assert_allclose(lab.values["q"], [0.0, 0.0], atol=1e-12)
+    assert lab.widgets["other_elbow"] in lab.widget.children[0].children[0].children
+
+
+def test_isotropic_preset_matches_the_chapters_arm(lab):
+    """The menu's isotropic arm is the chapter's: L1 = sqrt(2) L2 with L2 = 0.4 m"""
+    lab.set_preset("isotropic")
+    np.testing.assert_allclose(lab.arm.lengths, [np.sqrt(2) * 0.4, 0.4])
+    assert table(lab)["condition number κ = σ1/σ2"] == "1.000"
 
 
 def test_table_rows_and_markdown(lab):

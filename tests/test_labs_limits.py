@@ -205,3 +205,21 @@ def test_arm_panel_shows_the_pose_capacity(lab, preset, text):
     """The pose's payload capacity is written on the arm's panel, and follows the presets"""
     lab.set_preset(preset)
     assert lab.artists["capacity"].get_text() == text
+
+
+def test_duty_cycle_and_the_line_in_the_gear_sweep():
+    """The cycle's RMS from its samples; with a torque-speed line the sweep's best is the
+    torque's own best (no crossing), refined from the grid's best point"""
+    motor = al.Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6, stall_torque=0.3,
+                     continuous_torque=0.05)
+    c = limits_module.duty_cycle(motor, (0.3, 0.25), (2.0, 1.0), *SEED000, 64.0, 1.0)
+    assert c["t"][-1] == pytest.approx(2 * c["duration"] + 2.0)
+    np.testing.assert_allclose(c["rms"], np.sqrt(np.trapezoid(c["tau"] ** 2, c["t"], axis=0)
+                                                 / c["t"][-1]), rtol=1e-12)
+    ratios = np.geomspace(40, 120, 12)
+    sweep = limits_module.gear_sweep(motor, (0.3, 0.25), (2.0, 1.0), *SEED000, ratios)
+    best = limits_module.gear_optimum(motor, (0.3, 0.25), (2.0, 1.0), *SEED000, sweep)
+    assert np.isnan(best["crossing"]) and best["best"] == best["torque_best"]
+    assert best["T_best"] <= sweep["best"].min() + 1e-12
+    fig = limits_module.motor_figure(motor, c, 64.0, [("line", sweep)], thermal=100.0)
+    np.testing.assert_allclose(fig.axes[0].lines[-1].get_ydata(), c["rms"][0])

@@ -421,3 +421,290 @@ def test_rotor_inertia_by_kinetic_energy(case, jm):
 def test_bad_input_names_the_argument(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# ------------------------------------------------------------------ time-optimal time scaling
+TABLE_MOVE = np.radians([-45, 90]), np.radians([60, -30])
+
+
+@pytest.fixture(scope="module")
+def optimal():
+    """The table-top arm's move under (8, 2) N m, time-optimal on 1000 and 2000 steps."""
+    arm = al.tabletop_arm()
+    return (al.time_optimal_scaling(arm, *TABLE_MOVE, [8, 2], segments=1000),
+            al.time_optimal_scaling(arm, *TABLE_MOVE, [8, 2], segments=2000))
+
+
+@PROPS
+@given(arms(max_links=3, friction=False), st.integers(0, 2**32 - 1))
+def test_path_dynamics_is_inverse_dynamics_along_the_path(arm, seed):
+    """m sdd + c sd^2 + d = the RNEA's torque at q(s), qd = q' sd, qdd = q' sdd (forward)"""
+    rng = np.random.default_rng(seed)
+    start, end = rng.uniform(-3, 3, (2, arm.n))
+    s, sd, sdd = rng.uniform(0, 1, 5), rng.uniform(0.01, 3, 5), rng.uniform(-5, 5, 5)
+    force = rng.uniform(-5, 5, 2)
+    m, c, d = al.path_dynamics(arm, start, end, s, tip_force=force)
+    delta = end - start
+    q = start + s[:, None] * delta
+    tau = al.rnea(arm, q, sd[:, None] * delta, sdd[:, None] * delta, force)
+    np.testing.assert_allclose(m * sdd[:, None] + c * sd[:, None] ** 2 + d, tau,
+                               atol=1e-9 * (1 + np.abs(tau).max()))
+
+
+def test_path_dynamics_with_rotors_and_coulomb():
+    """Rotor inertia adds G^2 J_m q' to m; Coulomb friction G Tc sign(q') to d"""
+    arm = al.PlanarArm((0.3, 0.25), (2.0, 1.0), coulomb=4e-3, gear_ratio=50)
+    m0, c0, d0 = al.path_dynamics(al.tabletop_arm(), *TABLE_MOVE, 0.3)
+    m, c, d = al.path_dynamics(arm, *TABLE_MOVE, 0.3, rotor_inertia=5e-6)
+    delta = TABLE_MOVE[1] - TABLE_MOVE[0]
+    np.testing.assert_allclose(m - m0, 50**2 * 5e-6 * delta, rtol=1e-12)
+    np.testing.assert_allclose(d - d0, 50 * 4e-3 * np.sign(delta), rtol=1e-12)
+    np.testing.assert_array_equal(c, c0)
+
+
+def test_acceleration_bounds_touch_the_limits():
+    """At sdd = U and sdd = L some joint is exactly at a limit, and no joint is outside"""
+    arm = al.tabletop_arm()
+    s = np.linspace(0, 1, 11)
+    sd = np.full(11, 1.5)
+    L, U = al.path_acceleration_bounds(arm, *TABLE_MOVE, [8, 2], s, sd)
+    m, c, d = al.path_dynamics(arm, *TABLE_MOVE, s)
+    for bound in (L, U):
+        tau = m * bound[:, None] + c * sd[:, None] ** 2 + d
+        assert np.all(np.abs(tau) <= np.array([8, 2]) + 1e-12)
+        np.testing.assert_allclose(np.max(np.abs(tau) / [8, 2], axis=1), 1.0, rtol=1e-12)
+    assert np.all(L < U)
+
+
+def test_acceleration_bounds_of_an_inadmissible_state():
+    """Above the velocity-limit curve L > U (below it L <= U); the loaded arm cannot hold
+    still where gravity overloads its shoulder: there U < 0, so only braking is allowed"""
+    arm = al.tabletop_arm()
+    best = al.time_optimal_scaling(arm, *TABLE_MOVE, [8, 2], segments=100)
+    k = np.argmin(best.limit_curve)
+    for factor, admissible in ((0.999, True), (1.001, False)):
+        L, U = al.path_acceleration_bounds(arm, *TABLE_MOVE, [8, 2], best.s[k],
+                                           factor * best.limit_curve[k])
+        assert (L <= U) == admissible
+    loaded = arm.with_payload(0.5)
+    L, U = al.path_acceleration_bounds(loaded, *TABLE_MOVE, [8, 2], 0.47, 0.0)
+    m, c, d = al.path_dynamics(loaded, *TABLE_MOVE, 0.47)
+    assert L <= U < 0
+    np.testing.assert_allclose(U, (8 - d[0]) / m[0], rtol=1e-12)
+
+
+def _mr_integration(arm, move, limit, n=4000):
+    """Modern Robotics' route, independent of the reachability passes: integrate x = sd^2 with
+    dx/ds = 2 U forward from (0, 0) and dx/ds = 2 L backward from (1, 0) by RK4, and switch
+    where the two curves cross (where the backward one is admissible); the duration is the
+    sum of 2 ds / (sd_k + sd_k+1)."""
+    def bound(which, s, x):
+        L, U = al.path_acceleration_bounds(arm, *move, limit, s, np.sqrt(max(x, 0.0)))
+        return 2 * float(U if which else L)
+
+    def rk4(which, s0, s1):
+        h, s, x, xs = (s1 - s0) / n, s0, 0.0, [0.0]
+        for _ in range(n):
+            k1 = bound(which, s, x)
+            k2 = bound(which, s + h / 2, x + h / 2 * k1)
+            k3 = bound(which, s + h / 2, x + h / 2 * k2)
+            k4 = bound(which, s + h, x + h * k3)
+            x, s = x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4), s + h
+            xs.append(x)
+        return np.array(xs)
+
+    s = np.linspace(0, 1, n + 1)
+    up, down = rk4(True, 0.0, 1.0), rk4(False, 1.0, 0.0)[::-1]
+    L, U = al.path_acceleration_bounds(arm, *move, limit, s, np.sqrt(np.maximum(down, 0)))
+    gap = up - down
+    last_bad = np.flatnonzero(L > U).max()       # the backward curve stops where it leaves
+    k = [i for i in np.flatnonzero(np.diff(np.sign(gap))) if i > last_bad][0]
+    switch = s[k] - gap[k] * (s[k + 1] - s[k]) / (gap[k + 1] - gap[k])
+    x = np.where(s <= switch, up, down)
+    return switch, float(np.sum(2 * np.diff(s) / (np.sqrt(x[1:]) + np.sqrt(x[:-1]))))
+
+
+def test_time_optimal_agrees_with_modern_robotics_integration(optimal):
+    """The reachability passes and the forward/backward integration of U and L give the same
+    switch and duration (the passes' first-order error extrapolated away)"""
+    coarse, fine = optimal
+    switch, duration = _mr_integration(al.tabletop_arm(), TABLE_MOVE, [8, 2])
+    assert fine.switches.size == 1
+    assert abs(fine.switches[0] - switch) < 1e-3
+    extrapolated = 2 * fine.duration - coarse.duration
+    assert abs(extrapolated - duration) < 2e-5 * duration
+    assert coarse.duration > fine.duration > duration        # converging from above
+
+
+def _shortest_rescaled(arm, move, limit, shape, durations):
+    """Brute force: the shortest of ``durations`` with which the time law s = shape(t / T),
+    rescaled uniformly, keeps inverse dynamics within the limits on 4001 instants."""
+    for T in durations:
+        t = np.linspace(0, T, 4001)
+        s, sd, sdd = shape(t / T)
+        delta = move[1] - move[0]
+        q = move[0] + s[:, None] * delta
+        tau = al.inverse_dynamics(arm, q, (sd / T)[:, None] * delta,
+                                  (sdd / T**2)[:, None] * delta)
+        if np.all(np.abs(tau) <= limit):
+            return T
+    return np.inf
+
+
+SHAPES = {
+    "cubic": lambda u: (3 * u**2 - 2 * u**3, 6 * u - 6 * u**2, 6 - 12 * u),
+    "quintic": lambda u: (10 * u**3 - 15 * u**4 + 6 * u**5, 30 * u**2 * (1 - u) ** 2,
+                          60 * u * (1 - u) * (1 - 2 * u)),
+    "septic": lambda u: (35 * u**4 - 84 * u**5 + 70 * u**6 - 20 * u**7,
+                         140 * u**3 - 420 * u**4 + 420 * u**5 - 140 * u**6,
+                         420 * u**2 - 1680 * u**3 + 2100 * u**4 - 840 * u**5),
+    "bang-bang at the middle": lambda u: (np.where(u < 0.5, 2 * u**2, 1 - 2 * (1 - u) ** 2),
+                                          np.where(u < 0.5, 4 * u, 4 * (1 - u)),
+                                          np.where(u < 0.5, 4.0, -4.0)),
+}
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_time_optimal_is_no_slower_than_any_rescaled_profile(optimal, shape):
+    """A brute-force search over durations of uniformly rescaled profiles finds none faster"""
+    best = optimal[1]
+    durations = np.arange(0.40, 2.0, 0.001)
+    T = _shortest_rescaled(al.tabletop_arm(), TABLE_MOVE, [8, 2], SHAPES[shape], durations)
+    assert np.isfinite(T) and best.duration <= T
+    if shape == "quintic":                   # the brute force finds shortest_duration's answer
+        assert abs(T - al.shortest_duration(al.tabletop_arm(), *TABLE_MOVE, [8, 2]).duration) \
+            < 1e-3
+
+
+def test_time_optimal_profile_rescaled_faster_leaves_the_limits(optimal):
+    """The profile itself run 1 % faster (every time divided by 1.01) needs more torque than
+    the motors give: it is on the limit"""
+    best = optimal[1]
+    t = np.linspace(0, best.duration, 20001)
+    q, qd, qdd = best.plan(t)
+    tau = al.inverse_dynamics(al.tabletop_arm(), q, 1.01 * qd, 1.01**2 * qdd)
+    assert np.abs(tau).max(axis=0)[0] > 8 * 1.005
+
+
+def test_torques_along_the_time_optimal_profile(optimal):
+    """Inverse dynamics along the plan at 20 001 instants: within the limits (to 1e-6 of them,
+    the steps' curvature), and on every step some joint on its limit at one of the step's ends
+    (bang-bang: the motors are always saturated)"""
+    best = optimal[0]
+    arm = al.tabletop_arm()
+    t = np.linspace(0, best.duration, 20001)
+    tau = al.inverse_dynamics(arm, *best.plan(t))
+    assert np.all(np.abs(tau) <= np.array([8, 2]) * (1 + 1e-6))
+    m, c, d = al.path_dynamics(arm, *TABLE_MOVE, best.s)
+    ends = [m[k] * best.sdd[:, None] + c[k] * best.sd[k, None] ** 2 + d[k]
+            for k in (slice(None, -1), slice(1, None))]
+    ratio = np.max([np.abs(tau) / [8, 2] for tau in ends], axis=(0, 2))
+    off = np.flatnonzero(ratio < 1 - 1e-9)    # only the step of the switch itself, where the
+    assert off.size <= best.switches.size     # braking curve, not a motor, sets the acceleration
+    np.testing.assert_allclose(best.s[off], best.switches, atol=2e-3)
+    assert best.sd.max() <= best.reach.max() and np.all(best.sd <= best.limit_curve + 1e-9)
+
+
+def test_time_optimal_closed_form_without_gravity():
+    """Gravity-free rods, shoulder alone, no velocity products: U = 1.5 / M11 holds all along,
+    so the bang-bang profile takes 2 sqrt(1 / U) = 8/3 s and switches at the middle, exactly"""
+    best = al.time_optimal_scaling(al.rod_arm(gravity=0), [0, 0], [1, 0], 1.5, segments=10)
+    assert best.duration == pytest.approx(8 / 3, rel=1e-13)
+    np.testing.assert_allclose(best.switches, [0.5])
+    np.testing.assert_allclose(best.sd.max(), np.sqrt(2 * 0.5 * 1.5 / (8 / 3)), rtol=1e-13)
+
+
+def test_time_optimal_with_a_speed_limit():
+    """A speed limit caps the path speed at v / |q'| and lengthens the move"""
+    arm = al.tabletop_arm()
+    free = al.time_optimal_scaling(arm, *TABLE_MOVE, [8, 2], segments=500)
+    capped = al.time_optimal_scaling(arm, *TABLE_MOVE, [8, 2], speed_limit=3.0, segments=500)
+    assert capped.duration > free.duration
+    np.testing.assert_allclose(capped.sd.max() * np.radians(120), 3.0, rtol=1e-9)
+
+
+def test_time_optimal_when_nothing_works_or_nothing_moves():
+    """The loaded arm's floor: no profile (inf, no plan); no move: 0 s"""
+    loaded = al.tabletop_arm().with_payload(0.5)
+    none = al.time_optimal_scaling(loaded, *TABLE_MOVE, [8, 2], segments=200)
+    assert none.duration == np.inf and none.plan is None
+    still = al.time_optimal_scaling(al.tabletop_arm(), TABLE_MOVE[0], TABLE_MOVE[0], [8, 2])
+    assert still.duration == 0.0
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: al.time_optimal_scaling(al.tabletop_arm(), [0, 0], [1, 1], 5, segments=1),
+     "segments"),
+    (lambda: al.time_optimal_scaling(al.tabletop_arm(damping=0.02), [0, 0], [1, 1], 5),
+     "damping"),
+    (lambda: al.path_dynamics(al.tabletop_arm(), [0, 0, 0], [1, 1], 0.5), "q_start"),
+    (lambda: al.path_acceleration_bounds(al.tabletop_arm(), [0, 0], [1, 1], -1, 0.5, 1),
+     "limit"),
+    (lambda: al.time_optimal_scaling(al.tabletop_arm(), [0, 0], [1, 1], 5, speed_limit=0),
+     "speed_limit"),
+])
+def test_time_optimal_bad_input(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+# ------------------------------------------------------------------ torque-speed line and heat
+def test_motor_line_and_rating_are_checked():
+    with pytest.raises(ValueError, match="stall_torque"):
+        al.Motor(0.15, 500.0, stall_torque=0.1)
+    with pytest.raises(ValueError, match="continuous_torque"):
+        al.Motor(0.15, 500.0, continuous_torque=0.2)
+    plain = al.Motor(0.15, 500.0)
+    assert plain.stall_torque == np.inf and plain.continuous_torque == 0.15
+
+
+def test_torque_range_is_the_dc_motor_equations():
+    """From k_t, R, k_e, V_max and i_max: tau = k_t (V - k_e omega) / R, capped by k_t i_max,
+    through a 40:1 gear, at speeds forward and backward"""
+    kt, ke, R, V, imax, G = 0.02, 0.02, 2.0, 12.0, 2.5, 40.0
+    motor = al.Motor(kt * imax, V / ke, stall_torque=kt * V / R)
+    qd = np.linspace(-V / ke / G, V / ke / G, 41)
+    omega = G * qd
+    high = G * np.minimum(kt * imax, kt * (V - ke * omega) / R)
+    low = G * np.maximum(-kt * imax, kt * (-V - ke * omega) / R)
+    got = al.reflect_motor(motor, G).torque_range(qd)
+    np.testing.assert_allclose(got[0], low, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got[1], high, rtol=1e-12, atol=1e-12)
+
+
+def test_shortest_duration_with_a_torque_speed_line():
+    """Brute force on the quintic: at the returned T the torque stays within the line's range
+    at its own speed, 1 % faster it does not; and the line only ever lengthens the move"""
+    G = 64.0
+    motor = al.Motor(0.15, 500.0, coulomb=4e-3, inertia=5e-6, stall_torque=0.3)
+    arm = al.PlanarArm((0.3, 0.25), (2.0, 1.0), coulomb=4e-3, gear_ratio=G)
+    drive = al.reflect_motor(motor, G)
+    kwargs = dict(rotor_inertia=5e-6, speed_limit=float(drive.speed))
+    lim = al.shortest_duration(arm, *TABLE_MOVE, float(drive.torque),
+                               stall_torque=float(drive.stall_torque), **kwargs)
+    rect = al.shortest_duration(arm, *TABLE_MOVE, float(drive.torque), **kwargs)
+    assert lim.duration > rect.duration
+
+    def excess(T):
+        q, qd, qdd = al.quintic(*TABLE_MOVE, T)(np.linspace(0, T, 20001))
+        tau = al.inverse_dynamics(arm, q, qd, qdd) + G**2 * 5e-6 * qdd
+        low, high = drive.torque_range(qd)
+        return np.max(np.maximum(tau - high, low - tau))
+
+    assert excess(lim.duration) <= 1e-9
+    assert excess(0.99 * lim.duration) > 1e-3
+    with pytest.raises(ValueError, match="speed_limit"):
+        al.shortest_duration(arm, *TABLE_MOVE, 9.6, stall_torque=19.2)
+
+
+def test_rms_torque():
+    """A sine's RMS is its amplitude over sqrt(2); a batch row by row; bad times refused"""
+    t = np.linspace(0, 2 * np.pi, 20001)
+    tau = np.stack([3 * np.sin(t), 4 * np.ones_like(t)], axis=-1)
+    np.testing.assert_allclose(al.rms_torque(tau, t), [3 / np.sqrt(2), 4], rtol=1e-8)
+    batch = al.rms_torque(np.stack([tau, 2 * tau]), t)
+    np.testing.assert_allclose(batch, [[3 / np.sqrt(2), 4], [6 / np.sqrt(2), 8]], rtol=1e-8)
+    with pytest.raises(ValueError, match="t has shape"):
+        al.rms_torque(tau[:2], [1.0, 0.0])
+    with pytest.raises(ValueError, match="tau has shape"):
+        al.rms_torque(tau, t[:-1])

@@ -146,6 +146,7 @@ def test_batch_equals_loop(arm, seed):
         np.testing.assert_array_equal(dirs[idx], one_dirs)
         assert w[idx] == al.manipulability(arm, q[idx])
         assert s[idx] == al.is_singular(arm, q[idx])
+        assert al.condition_number(arm, q)[idx] == al.condition_number(arm, q[idx])
 
 
 def test_one_joint_arm():
@@ -154,6 +155,7 @@ def test_one_joint_arm():
     half, dirs = al.velocity_ellipse(arm, [0.3])
     np.testing.assert_allclose(half, [0.7, 0.0])
     assert al.is_singular(arm, [0.3]) and al.manipulability(arm, [0.3]) == 0
+    assert al.condition_number(arm, [0.3]) == np.inf
     assert al.reach(arm) == (0.7, 0.7)
 
 
@@ -163,7 +165,50 @@ def test_one_joint_arm():
     (lambda: al.velocity_ellipse(al.statics_arm(), [0, 1, 2]), "q"),
     (lambda: al.manipulability(al.statics_arm(), [np.nan, 0]), "q"),
     (lambda: al.is_singular(al.statics_arm(), [0, 0], tol=-1), "tol"),
+    (lambda: al.condition_number(al.statics_arm(), [0, 0, 0]), "q"),
 ])
 def test_bad_input_names_the_argument(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# -- the condition number and the isotropic pose -------------------------------------------------
+
+def test_condition_number_in_closed_form():
+    """kappa^2 is the ratio of the eigenvalues of J J^T, (t + r) / (t - r) with t = |J|_F^2,
+    r = sqrt(t^2 - 4 d^2) and d = L1 L2 sin q2 (no SVD); infinite at the singular poses"""
+    arm = al.tabletop_arm()
+    L1, L2 = arm.lengths
+    q = np.random.default_rng(5).uniform(-np.pi, np.pi, (300, 2))
+    t = L1**2 + 2 * L2**2 + 2 * L1 * L2 * np.cos(q[:, 1])
+    d = L1 * L2 * np.sin(q[:, 1])
+    r = np.sqrt(t**2 - 4 * d**2)
+    np.testing.assert_allclose(al.condition_number(arm, q), np.sqrt((t + r) / (t - r)), rtol=1e-7)
+    assert np.all(al.condition_number(arm, [[0.4, 0.0], [0.4, np.pi]]) == np.inf)
+
+
+@pytest.mark.parametrize("q2", [135.0, -135.0])
+def test_isotropic_two_link_pose(q2):
+    """L1 = sqrt(2) L2 at q2 = +-135 deg: the columns of J are orthogonal and both L2 long (J is
+    L2 times a rotation or a reflection), so kappa = 1 and both singular values are L2, at any q1"""
+    L2 = 0.4
+    arm = al.PlanarArm(lengths=(np.sqrt(2) * L2, L2), masses=(1.0, 1.0))
+    for q1 in np.radians([-100.0, 0.0, 37.0]):
+        q = np.array([q1, np.radians(q2)])
+        J = al.jacobian(arm, q)
+        np.testing.assert_allclose(J.T @ J, L2**2 * np.eye(2), atol=1e-15)
+        assert al.condition_number(arm, q) == pytest.approx(1.0, abs=1e-14)
+        np.testing.assert_allclose(al.velocity_ellipse(arm, q)[0], [L2, L2], rtol=1e-14)
+
+
+def test_isotropy_needs_the_length_ratio():
+    """Only L1 / L2 = sqrt(2) reaches kappa = 1: on a 0.01-degree grid of q2 the smallest kappa of
+    the book's arms stays above 1, and the isotropic arm's is 1 at 135 deg"""
+    q2 = np.radians(np.arange(1, 18000) / 100)
+    poses = np.stack([np.zeros_like(q2), q2], axis=-1)
+    for arm in (al.statics_arm(), al.tabletop_arm(), al.rod_arm()):
+        assert al.condition_number(arm, poses).min() > 1.1
+    iso = al.PlanarArm(lengths=(np.sqrt(2) * 0.25, 0.25), masses=(1.0, 1.0))
+    kappa = al.condition_number(iso, poses)
+    assert kappa.min() == pytest.approx(1.0, abs=1e-12)
+    assert np.degrees(q2[kappa.argmin()]) == pytest.approx(135.0, abs=1e-12)

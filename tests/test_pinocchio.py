@@ -125,3 +125,54 @@ def test_urdf_model_is_the_book_arm():
     assert model.nq == model.nv == 2
     np.testing.assert_allclose(pin.rnea(model, data, q, np.array([1.0, 2.0]),
                                         np.array([3.0, -2.0])), [5.7796, 0.4443], atol=5e-5)
+
+
+@CASES
+@given(ARMS)
+def test_joint_reactions_match_pinocchio_joint_forces(case):
+    """At rest (zero speed and acceleration) Pinocchio's data.f[i], the spatial force that body
+    i's parent applies to it through joint i in joint i's frame, is armlab's reaction: its linear
+    part turned into the world frame is the force, its moment about the joint's z axis the joint
+    torque, and nothing is left out of the plane"""
+    arm, q, *_, force = case
+    model, data = model_of(arm)
+    zero = np.zeros(arm.n)
+    tau = pin.rnea(model, data, q, zero, zero, external(model, arm, q, force))
+    pin.forwardKinematics(model, data, q)
+    ours_force, ours_moment = al.joint_reactions(arm, q, force)
+    theirs_force = np.array([data.oMi[i].rotation @ data.f[i].linear for i in range(1, arm.n + 1)])
+    theirs_moment = np.array([data.f[i].angular for i in range(1, arm.n + 1)])
+    agree(ours_force, theirs_force[:, :2])
+    agree(ours_moment, theirs_moment[:, 2])
+    agree(ours_moment, tau)
+    agree(np.zeros((arm.n, 3)), np.column_stack([theirs_force[:, 2], theirs_moment[:, :2]]))
+
+
+@CASES
+@given(ARMS)
+def test_regressor_matches_pinocchios_joint_torque_regressor(case):
+    """Pinocchio's regressor has ten standard parameters per body, in the body's frame at its
+    joint (x along the link): m, m c (3), and the inertia about the joint (6). The planar arm's
+    base parameters are two of them, Zj = Izz_j and Xj = m c_x,j, with every mass folded into
+    the link before it; so armlab's Z and X columns are Pinocchio's Izz and m c_x columns, each
+    mass column is the previous link's mass, m c_x and Izz columns at L and L^2 (the first
+    one zero), and the columns of motion out of the plane are zero"""
+    arm, q, qd, qdd, _, _ = case
+    model, data = model_of(arm)
+    theirs = pin.computeJointTorqueRegressor(model, data, q, qd, qdd)      # (n, 10 n)
+    ours = al.dynamics_regressor(arm, q, qd, qdd)                         # (n, 2 n)
+    scale = 1.0 + np.abs(theirs).max()
+    body = theirs.reshape(arm.n, arm.n, 10)              # joint, body, standard parameter
+    agree(ours[:, 0::2], body[:, :, 9])                  # Z_j  <->  Izz_j
+    agree(ours[:, 1::2], body[:, :, 1])                  # X_j  <->  m c_x,j
+    for j in range(arm.n):
+        if j == 0:
+            expected = np.zeros(arm.n)
+        else:
+            L = arm.lengths[j - 1]
+            expected = body[:, j - 1, 0] + L * body[:, j - 1, 1] + L**2 * body[:, j - 1, 9]
+        np.testing.assert_allclose(body[:, j, 0], expected, rtol=0, atol=TOL * scale)
+    np.testing.assert_allclose(body[:, :, 3:9], 0.0, rtol=0, atol=TOL * scale)
+    standard = np.concatenate([model.inertias[i].toDynamicParameters()
+                               for i in range(1, model.njoints)])
+    agree(ours @ al.base_parameters(arm), theirs @ standard)

@@ -111,7 +111,9 @@ def test_figure_is_not_in_pyplot_and_shows_as_png():
     open_before = plt.get_fignums()
     fig, ax = plots.figure()
     assert plt.get_fignums() == open_before
-    assert fig._repr_png_()[:8] == b"\x89PNG\r\n\x1a\n"
+    data, shape = fig._repr_png_()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert shape == {"width": 672, "height": 384}          # 7 x 4 inches of 96 px
 
 
 def test_time_plot_labels_units():
@@ -198,3 +200,105 @@ def test_force_box_draws_the_parallelogram_and_the_push(arm):
     half, _ = al.force_ellipse(arm, q, 20.0)
     np.testing.assert_allclose(sorted([out["ellipse"].width, out["ellipse"].height]),
                                sorted(2 * half))
+
+
+# -- the book's figure size: drawn at the width shown, text no smaller than the footnotes ---------
+
+def png_info(data):
+    """Pixel size and text chunks of PNG bytes."""
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(data))
+    return image.size, image.text
+
+
+def test_page_png_is_twice_the_display_size_with_its_metadata(arm):
+    """A figure w x h inches shows at 96 w x 96 h px, from a PNG of twice the pixels; the
+    PNG's text chunks hold its dpi and its smallest text"""
+    fig, ax = plots.figure(width=5.0, height=3.0)
+    ax.plot([0, 1], [0, 1], label="a line")
+    ax.legend(fontsize=9)
+    png = plots.render_png(fig)
+    assert (png.width, png.height) == (480, 288)
+    size, text = png_info(png)
+    assert size == (960, 576)
+    assert text == {"armlab:dpi": "192", "armlab:smallest-text-pt": "9"}
+    assert png._repr_png_() == (bytes(png), {"width": 480, "height": 288})
+    assert png_info(plots.render_png(fig, pixel_ratio=1))[0] == (480, 288)
+
+
+def test_book_style_sets_every_default_text_to_the_smallest_size():
+    """Without a fontsize, ticks, labels, titles, legends and texts are MIN_TEXT_PT (12 pt =
+    16 px, the footnotes' size), so smallest_text finds exactly that"""
+    fig, ax = plots.figure()
+    ax.plot([0, 1], [0, 2], label="a")
+    ax.set_title("title")
+    ax.set_xlabel("x [m]")
+    ax.legend(title="legend")
+    ax.text(0.5, 0.5, "note")
+    fig.suptitle("figure")
+    fig.canvas.draw()
+    assert plots.MIN_TEXT_PT * plots.DPI / 72 == 16.0
+    assert plots.smallest_text(fig) == plots.MIN_TEXT_PT
+    ax.annotate("small", (0, 0), fontsize=8)
+    ax.text(0, 0, "")                                  # empty texts do not count
+    ax.text(0, 0, "hidden", fontsize=5, visible=False)
+    assert plots.smallest_text(fig) == 8
+
+
+def test_page_width_is_the_default_figure_width():
+    """A default figure fills the chapter's 672 px column"""
+    fig, _ = plots.figure()
+    assert plots.render_png(fig).width == 672 == plots.PAGE_WIDTH * plots.DPI
+
+
+def test_centres_of_mass_are_marked_unlike_joints(arm):
+    """With weights (or coms=True) each centre of mass gets the quartered-circle marker at
+    armlab's com_positions; joints keep their open circles at the joint positions"""
+    fig, ax = plots.figure()
+    q = np.radians([30, 60])
+    drawing = plots.ArmDrawing(ax, arm, q, weights=True)
+    a = drawing.artists
+    for key in ("coms", "com_quarters"):
+        np.testing.assert_allclose(np.c_[a[key].get_data()], al.com_positions(arm, q))
+        assert a[key].get_visible()
+    np.testing.assert_allclose(np.c_[a["joints"].get_data()], al.joint_positions(arm, q)[:-1])
+    assert a["joints"].get_marker() == "o" and a["joints"].get_markerfacecolor() == "#ffffff"
+    assert a["com_quarters"].get_marker() is not a["joints"].get_marker()
+    q2 = np.radians([-40, 100])
+    drawing.update(q2)
+    np.testing.assert_allclose(np.c_[a["coms"].get_data()], al.com_positions(arm, q2))
+    plain = plots.ArmDrawing(ax, arm, q)
+    assert not plain.artists["coms"].get_visible()
+    assert plots.ArmDrawing(ax, arm, q, coms=True).artists["coms"].get_visible()
+
+
+def test_marker_legend_names_both_markers():
+    """The legend's two entries are the joint's and the centre of mass's"""
+    fig, ax = plots.figure()
+    legend = plots.marker_legend(ax, loc="upper left")
+    assert [t.get_text() for t in legend.get_texts()] == ["joint", "centre of mass"]
+    assert plots.MARKER_WORDS == {"joint": "open circles: joints",
+                                  "com": "quartered circles: centres of mass"}
+
+
+def test_animation_is_a_player_as_wide_as_its_figure():
+    """animation_html returns a str that shows itself as HTML; the player is width x 96 px
+    wide, and each frame carries the size metadata of the book's PNGs"""
+    import base64
+    import re
+
+    arm = al.tabletop_arm()
+    t = np.linspace(0, 1, 11)
+    q = np.c_[t, -t]
+    player = plots.animation_html(arm, t, q, frames=3, width=3.0, title="a motion")
+    assert isinstance(player, str) and player._repr_html_() == player
+    assert 'style="max-width:288px;margin:0 auto"' in player
+    frames = re.findall(r'"data:image/png;base64,([A-Za-z0-9+/=]+)"', player)
+    size, text = png_info(base64.b64decode(frames[0]))
+    assert size == (288, 288)
+    assert text == {"armlab:dpi": "96", "armlab:smallest-text-pt": "12"}
+    sharp = plots.animation_html(arm, t, q, frames=3, width=3.0, pixel_ratio=2)
+    assert 'style="max-width:288px;' in sharp

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from arm_strategies import arm_and_state, arms
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import armlab as al
@@ -28,8 +28,7 @@ def test_joint_torques_equal_finite_difference_virtual_work(case):
 def test_force_from_torques_round_trip(case):
     arm, q, _, _, _, F = case
     sigma = al.singular_values(arm, q)
-    if sigma[1] < 1e-3 * sigma[0]:
-        return                                    # too near a singularity to invert cleanly
+    assume(sigma[1] >= 1e-3 * sigma[0])           # too near a singularity to invert cleanly
     tau = al.static_torques(arm, q, F)
     force, residual = al.tip_force_from_torques(arm, q, tau)
     np.testing.assert_allclose(force, F, atol=1e-9 * (1 + np.abs(F).max()) * sigma[0] / sigma[1])
@@ -62,8 +61,7 @@ def test_singular_values_are_those_of_the_jacobian(case):
 @given(arm_and_state(min_links=2, max_links=2), st.floats(0.1, 50.0), st.floats(0.01, 2.0))
 def test_max_tip_force_reaches_exactly_one_limit(case, limit, err):
     arm, q, _, _, _, d = case
-    if np.linalg.norm(d) < 1e-6:
-        return
+    assume(np.linalg.norm(d) >= 1e-6)
     s = al.max_tip_force(arm, q, d, limit)
     u = d / np.linalg.norm(d)
     t = al.static_torques(arm, q, u)
@@ -81,9 +79,8 @@ def test_force_error_bound_is_the_worst_corner(case, err):
     arm, q, *_ = case
     bound = al.force_error_bound(arm, q, err)
     sigma = al.singular_values(arm, q)
-    if np.isinf(bound):
-        assert sigma[1] <= 1e-12 * sigma[0]
-        return
+    assert np.isinf(bound) == (sigma[1] <= 1e-12 * sigma[0])   # inf exactly where singular
+    assume(np.isfinite(bound))
     gain = np.linalg.inv(al.jacobian(arm, q).T)
     rtol = 1e-12 * sigma[0] / sigma[1]                # J^-T is only as good as its conditioning
     rng = np.random.default_rng(0)
@@ -136,8 +133,7 @@ def test_force_ellipse_axes_need_the_given_torque(case):
     arm, q, *_ = case
     half, dirs = al.force_ellipse(arm, q, torque=3.0)
     v_half, v_dirs = al.velocity_ellipse(arm, q)
-    if v_half[1] < 1e-6 * v_half[0]:
-        return
+    assume(v_half[1] >= 1e-6 * v_half[0])
     np.testing.assert_allclose(half, 3.0 / v_half[::-1])
     np.testing.assert_allclose(np.abs(dirs), np.abs(v_dirs[:, ::-1]), atol=1e-12)
     for k in range(2):
@@ -160,8 +156,7 @@ def test_force_polygon_corners_map_to_the_torque_box(case, box):
     arm, q, *_ = case
     w1, w2, c1, c2 = box
     limit = np.array([[c1 - w1, c2 - w2], [c1 + w1, c2 + w2]])
-    if al.manipulability(arm, q) < 1e-3 * sum(arm.lengths) ** 2:
-        return
+    assume(al.manipulability(arm, q) >= 1e-3 * sum(arm.lengths) ** 2)
     corners = al.force_polygon(arm, q, limit)
     (lo1, lo2), (hi1, hi2) = limit
     np.testing.assert_allclose(al.static_torques(arm, q, corners),
@@ -228,8 +223,7 @@ def test_max_tip_force_is_the_largest_push_inside_any_window(case, low, width):
     answer s keeps every joint inside with one of them on its bound; nan only when no s >= 0
     on a fine grid stays inside."""
     arm, q, _, _, _, d = case
-    if np.linalg.norm(d) < 1e-6:
-        return
+    assume(np.linalg.norm(d) >= 1e-6)
     bounds = np.array([np.full(arm.n, low), np.full(arm.n, low + width)])
     s = al.max_tip_force(arm, q, d, bounds)
     t = al.static_torques(arm, q, d / np.linalg.norm(d))
@@ -255,3 +249,150 @@ def test_one_link_arm_cannot_read_a_push_along_its_link():
     q = np.array([[0.0], [0.7], [-2.0]])
     assert np.isinf(al.force_error_bound(arm, q, 0.5)).all()
     assert al.max_tip_force(arm, [0.7], [np.cos(0.7), np.sin(0.7)], 2.0) == np.inf
+
+
+# -- reaction forces by link-by-link propagation ------------------------------------------------
+
+def cross(r, f):
+    return r[..., 0] * f[..., 1] - r[..., 1] * f[..., 0]
+
+
+@PROPS
+@given(arm_and_state())
+def test_reaction_moments_are_the_holding_torques(case):
+    """The moment each joint passes on is g(q) + J^T F, computed by two other functions"""
+    arm, q, _, _, _, F = case
+    force, moment = al.joint_reactions(arm, q, F)
+    scale = 1 + np.abs(F).max() + np.abs(al.gravity_torques(arm, q)).max()
+    np.testing.assert_allclose(moment, al.gravity_torques(arm, q) + al.static_torques(arm, q, F),
+                               atol=1e-12 * scale)
+    _, contact = al.joint_reactions(arm, q, F, gravity=False)
+    np.testing.assert_allclose(contact, al.static_torques(arm, q, F), atol=1e-12 * scale)
+
+
+@PROPS
+@given(arm_and_state())
+def test_every_link_balances(case):
+    """Each link's free body: the force from the link before, minus the force it passes on (the
+    environment's -F at the tip), plus its weight sum to zero, and so do their moments about the
+    world's origin (a point that is none of the joints)"""
+    arm, q, _, _, _, F = case
+    force, moment = al.joint_reactions(arm, q, F)
+    p = al.joint_positions(arm, q)
+    c = al.com_positions(arm, q)
+    weight = np.array(arm.masses)[:, None] * np.array(arm.gravity)
+    passed = np.vstack([force[1:], F])                    # what each link applies to the next
+    passed_moment = np.append(moment[1:], 0.0)
+    scale = 1 + np.abs(F).max() + np.abs(weight).max() * arm.n
+    np.testing.assert_allclose(force - passed + weight, 0, atol=1e-12 * scale)
+    about_origin = (moment - passed_moment + cross(p[:-1], force) - cross(p[1:], passed)
+                    + cross(c, weight))
+    np.testing.assert_allclose(about_origin, 0, atol=1e-12 * scale * (1 + sum(arm.lengths)))
+
+
+def test_stretched_push_loads_the_bearings_not_the_motors():
+    """The statics arm stretched along x pushing 100 N along itself: no joint torque, and both
+    joints carry the whole 100 N (gravity off)"""
+    force, moment = al.joint_reactions(al.statics_arm(), [0.0, 0.0], [100.0, 0.0], gravity=False)
+    np.testing.assert_array_equal(moment, [0.0, 0.0])
+    np.testing.assert_array_equal(force, [[100.0, 0.0], [100.0, 0.0]])
+
+
+@settings(max_examples=20, deadline=None)
+@given(arms(), st.integers(0, 2**32 - 1))
+def test_reactions_batch_equals_loop(arm, seed):
+    rng = np.random.default_rng(seed)
+    q, F = rng.uniform(-3, 3, (3, 2, arm.n)), rng.uniform(-5, 5, (3, 2, 2))
+    force, moment = al.joint_reactions(arm, q, F)
+    for idx in np.ndindex(3, 2):
+        one_force, one_moment = al.joint_reactions(arm, q[idx], F[idx])
+        np.testing.assert_array_equal(force[idx], one_force)
+        np.testing.assert_array_equal(moment[idx], one_moment)
+    no_force = al.joint_reactions(arm, q)
+    np.testing.assert_array_equal(no_force[0], al.joint_reactions(arm, q, np.zeros(2))[0])
+
+
+def test_reactions_bad_input():
+    arm = al.statics_arm()
+    with pytest.raises(ValueError, match="gravity must be True or False"):
+        al.joint_reactions(arm, [0, 0], [1, 0], gravity="on")
+    with pytest.raises(ValueError, match="tip_force has shape"):
+        al.joint_reactions(arm, [0, 0], [1, 0, 0])
+    with pytest.raises(ValueError, match="batch dimensions"):
+        al.joint_reactions(arm, np.zeros((3, 2)), np.zeros((4, 2)))
+
+
+# -- the Cartesian stiffness of joint springs ---------------------------------------------------
+
+def restoring_force(arm, q0, K_q, dx):
+    """The force the tip applies when joint springs K_q, unloaded at q0, hold it displaced by dx:
+    the pose from inverse kinematics (same elbow), the spring torques, F = J^-T tau."""
+    elbow = "down" if np.sin(q0[1]) > 0 else "up"
+    q = al.inverse_kinematics(arm, al.tip_position(arm, q0) + dx, elbow=elbow)
+    tau = -K_q @ (np.angle(np.exp(1j * (q - q0))))            # springs pull back to q0
+    return np.linalg.solve(al.jacobian(arm, q).T, tau)
+
+
+@PROPS
+@given(arm_and_state(min_links=2, max_links=2), st.floats(1.0, 100.0), st.floats(1.0, 100.0),
+       st.floats(-0.9, 0.9))
+def test_cartesian_stiffness_is_the_derivative_of_the_restoring_force(case, k1, k2, coupling):
+    """-dF/dx by central differences of the exact restoring force (inverse kinematics, spring
+    torques, J^-T) is K_x, for a diagonal and for a coupled joint stiffness"""
+    arm, q0, *_ = case
+    kappa = al.condition_number(arm, q0)
+    assume(kappa < 50)
+    r = np.linalg.norm(al.tip_position(arm, q0))
+    r_min, r_max = al.reach(arm)
+    h = 1e-7 * sum(arm.lengths)
+    assume(r - r_min > 1e3 * h and r_max - r > 1e3 * h)
+    K_q = np.array([[k1, coupling * np.sqrt(k1 * k2)], [coupling * np.sqrt(k1 * k2), k2]])
+    K_x = al.cartesian_stiffness(arm, q0, K_q)
+    fd = -np.column_stack([(restoring_force(arm, q0, K_q, h * e)
+                            - restoring_force(arm, q0, K_q, -h * e)) / (2 * h)
+                           for e in np.eye(2)])
+    np.testing.assert_allclose(fd, K_x, rtol=0, atol=1e-7 * kappa**2 * np.abs(K_x).max())
+    np.testing.assert_array_equal(K_x, K_x.T)
+    assert np.linalg.eigvalsh(K_x)[0] > 0
+
+
+@PROPS
+@given(arm_and_state(min_links=2, max_links=6), st.floats(1.0, 100.0))
+def test_cartesian_stiffness_inverts_the_compliance(case, k):
+    """K_x J K_q^-1 J^T = I for any number of joints; for two joints K_x = J^-T K_q J^-1 and with
+    K_q = k I its eigenvalues are k / sigma_i^2"""
+    arm, q, *_ = case
+    sigma = al.singular_values(arm, q)
+    assume(sigma[1] > 1e-3 * sigma[0])
+    K_q = k * np.diag(np.arange(1, arm.n + 1))
+    K_x = al.cartesian_stiffness(arm, q, np.diag(K_q))
+    J = al.jacobian(arm, q)
+    cond = (sigma[0] / sigma[1]) ** 2 * arm.n
+    np.testing.assert_allclose(K_x @ J @ np.linalg.inv(K_q) @ J.T, np.eye(2), atol=1e-12 * cond)
+    if arm.n == 2:
+        J_inv = np.linalg.inv(J)
+        np.testing.assert_allclose(K_x, J_inv.T @ K_q @ J_inv, rtol=1e-10 * cond,
+                                   atol=1e-10 * cond * np.abs(K_x).max())
+    K_same = al.cartesian_stiffness(arm, q, k)
+    np.testing.assert_allclose(np.linalg.eigvalsh(K_same), np.sort(k / sigma**2), rtol=1e-9 * cond)
+
+
+def test_cartesian_stiffness_refuses_singular_poses_and_bad_stiffness():
+    arm = al.statics_arm()
+    with pytest.raises(ValueError, match="q: a singular pose"):
+        al.cartesian_stiffness(arm, [[0.0, 0.5], [0.3, 0.0]], 10.0)
+    for bad, match in [(0.0, "positive"), ([1.0, -1.0], "positive"), ([1.0, 2.0, 3.0], "shape"),
+                       ([[1.0, 2.0], [0.0, 1.0]], "symmetric positive definite"),
+                       ([[1.0, 2.0], [2.0, 1.0]], "symmetric positive definite")]:
+        with pytest.raises(ValueError, match=match):
+            al.cartesian_stiffness(arm, [0.0, 1.0], bad)
+    with pytest.raises(ValueError, match="arm has 1 joint"):
+        al.cartesian_stiffness(al.PlanarArm([1.0], [1.0]), [0.3], 1.0)
+
+
+def test_cartesian_stiffness_batch_equals_loop():
+    arm = al.tabletop_arm()
+    q = np.random.default_rng(2).uniform(0.2, 2.8, (3, 2, 2))
+    whole = al.cartesian_stiffness(arm, q, [60.0, 30.0])
+    for idx in np.ndindex(3, 2):
+        np.testing.assert_array_equal(whole[idx], al.cartesian_stiffness(arm, q[idx], [60.0, 30.0]))

@@ -109,3 +109,49 @@ def test_seed000_payload_raises_the_largest_shoulder_torque(plan):
         p = al.torque_parts(arm, *plan(t))
         peaks.append((p["inertia"] + p["velocity"] + p["gravity"])[:, 0].max().round(1))
     assert peaks == [8.8, 12.1]
+
+
+# ------------------------------------------------------------------ a path with any time law
+@pytest.fixture(scope="module")
+def scaled():
+    """The time-optimal profile of the table-top arm's move under (8, 2) N m, as a plan."""
+    return al.time_optimal_scaling(al.tabletop_arm(), START, END, [8, 2], segments=400).plan
+
+
+def test_time_scaled_path_passes_its_knots(scaled):
+    """At each knot time the plan is at q(s_k) with speed q' sd_k"""
+    q, qd, _ = scaled(scaled.t[:-1])
+    np.testing.assert_allclose(q, START + scaled.s[:-1, None] * (END - START), atol=1e-12)
+    np.testing.assert_allclose(qd, scaled.sd[:-1, None] * (END - START), atol=1e-12)
+    q, qd, qdd = scaled([-1.0, scaled.duration, scaled.duration + 1])
+    np.testing.assert_allclose(q, [START, END, END], atol=1e-12)
+    assert not qd.any() and not qdd.any()
+
+
+def test_time_scaled_path_derivatives_by_finite_differences(scaled):
+    """qd and qdd are the time derivatives of q (central differences inside the steps)"""
+    mid = 0.5 * (scaled.t[1:] + scaled.t[:-1])[::7]
+    h = 1e-6
+    q_minus, q_plus = scaled(mid - h)[0], scaled(mid + h)[0]
+    q, qd, qdd = scaled(mid)
+    np.testing.assert_allclose((q_plus - q_minus) / (2 * h), qd, atol=1e-6)
+    np.testing.assert_allclose((q_plus - 2 * q + q_minus) / h**2, qdd, atol=2e-3)
+
+
+def test_time_scaled_path_batch_equals_single(scaled):
+    times = np.linspace(-0.1, scaled.duration + 0.1, 13)
+    batch = scaled(times.reshape(13, 1))
+    for k, t in enumerate(times):
+        single = scaled(float(t))
+        for b, x in zip(batch, single):
+            np.testing.assert_array_equal(b[k, 0], x)
+            assert x.shape == (2,)
+
+
+def test_time_scaled_path_bad_knots():
+    with pytest.raises(ValueError, match="t must increase"):
+        al.TimeScaledPath((0.0,), (1.0,), np.array([0.0, 0.0]), np.array([0.0, 1.0]),
+                          np.array([0.0, 0.0]))
+    with pytest.raises(ValueError, match="shapes"):
+        al.TimeScaledPath((0.0,), (1.0,), np.array([0.0, 1.0]), np.array([0.0]),
+                          np.array([0.0, 0.0]))

@@ -231,3 +231,150 @@ def test_chapter_claim_sampled_damper_without_limits(real, model, plan):
     ct = al.gain_map(real, plan, lambda kp, kd: al.computed_torque(model, plan, kp, kd),
                      np.geomspace(25, 6400, 17), [1612.7, 2560.0], duration=0.8)
     assert not ct.diverged[:, 0].any() and ct.diverged[:, 1].all()
+
+
+# ----------------------------------------------------------------------------- stability
+
+def test_lyapunov_is_kinetic_plus_spring_energy_and_broadcasts(real):
+    """V = qd^T M qd / 2 + e^T Kp e / 2, written out with the mass matrix, for a batch"""
+    rng = np.random.default_rng(5)
+    q, qd = rng.uniform(-3, 3, (4, 3, 2)), rng.uniform(-2, 2, (4, 3, 2))
+    target, kp = np.radians([60, -30]), np.array([60.0, 30.0])
+    M = al.mass_matrix(real, q)
+    by_hand = 0.5 * np.einsum("...i,...ij,...j->...", qd, M, qd) \
+        + 0.5 * np.einsum("...i,i,...i->...", target - q, kp, target - q)
+    V = al.lyapunov(real, q, qd, target, kp)
+    assert V.shape == (4, 3)
+    np.testing.assert_allclose(V, by_hand, rtol=1e-14)
+    assert float(al.lyapunov(real, target, [0, 0], target, kp)) == 0.0
+
+
+def test_lyapunov_rate_under_continuous_pd_gravity_is_minus_the_damping_power(real):
+    """The theorem's energy balance at random states: with tau = g + Kp e - Kd qd applied
+    continuously, dV/dt computed from the forward dynamics and dM/dq is -qd^T (Kd + B) qd"""
+    rng = np.random.default_rng(11)
+    q, qd = rng.uniform(-3, 3, (50, 2)), rng.uniform(-3, 3, (50, 2))
+    target, kp, kd = np.radians([60, -30]), np.array([60.0, 30.0]), np.array([4.0, 1.5])
+    e = target - q
+    tau = al.gravity_torques(real, q) + kp * e - kd * qd
+    qdd = al.forward_dynamics(real, q, qd, tau)
+    Mdot = np.einsum("...ijk,...k->...ij", al.mass_matrix_derivatives(real, q), qd)
+    rate = (np.einsum("...i,...ij,...j->...", qd, al.mass_matrix(real, q), qdd)
+            + 0.5 * np.einsum("...i,...ij,...j->...", qd, Mdot, qd)
+            - np.einsum("...i,i,...i->...", qd, kp, e))
+    expected = -np.einsum("...i,i,...i->...", qd, kd + real.damping, qd)
+    np.testing.assert_allclose(rate, expected, rtol=1e-10, atol=1e-10)
+
+
+def test_lyapunov_never_rises_along_simulated_runs_and_balances_the_dissipation(real, model):
+    """PD + gravity (the model's gravity is exact) from six far starts: V never rises beyond
+    rounding, and V(0) - V(t) = integral of qd^T (Kd + B) qd, to a gap that shrinks tenfold
+    with a tenfold faster loop (the zero-order hold, first order in the tick)"""
+    target, kp, kd = np.radians([60, -30]), np.array([60.0, 30.0]), np.array([4.0, 1.5])
+    starts = np.radians([[-45, 90], [-90, 0], [90, 0], [-150, 120], [0, -150], [170, 170]])
+    gaps = []
+    for dt in (1e-3, 1e-4):
+        sim = al.simulate(real, starts, 3.0, al.pd_gravity(model, target, kp, kd),
+                          control_dt=dt, method="rk4", substeps=1)
+        V = al.lyapunov(real, sim.q, sim.qd, target, kp)
+        assert (np.diff(V, axis=-1) <= 1e-12 * V[:, :1]).all()
+        assert V[:, -1].max() < 1e-12 * V[:, 0].min()
+        power = np.einsum("...ti,i,...ti->...t", sim.qd, kd + real.damping, sim.qd)
+        taken = np.concatenate([np.zeros((6, 1)), np.cumsum(
+            0.5 * (power[:, 1:] + power[:, :-1]) * dt, axis=-1)], axis=-1)
+        gaps.append(np.abs(V - V[:, :1] + taken).max() / V[:, 0].max())
+    assert gaps[0] < 0.01 and 8 < gaps[0] / gaps[1] < 12
+
+
+def test_model_error_acceleration_is_the_right_side_of_the_error_equation(real):
+    """Under computed torque applied continuously, the arm's forward dynamics give
+    e'' + Kd e' + Kp e = d exactly, for a model with a wrong payload and friction"""
+    rng = np.random.default_rng(2)
+    loaded, model = real.with_payload(0.5), al.tabletop_arm(damping=0.016)
+    q, qd = rng.uniform(-3, 3, (20, 2)), rng.uniform(-2, 2, (20, 2))
+    q_p, qd_p, qdd_p = (rng.uniform(-2, 2, (20, 2)) for _ in range(3))
+    kp, kd = np.array([400.0, 300.0]), np.array([40.0, 30.0])
+    e, de = q_p - q, qd_p - qd
+    a = qdd_p + kp * e + kd * de
+    tau = al.inverse_dynamics(model, q, qd, a)
+    qdd = al.forward_dynamics(loaded, q, qd, tau)
+    left = (qdd_p - qdd) + kd * de + kp * e
+    d = al.model_error_acceleration(loaded, model, q, qd, qdd)
+    np.testing.assert_allclose(left, d, rtol=1e-9, atol=1e-9)
+    # the same d from the parts of the equation of motion, not from inverse dynamics
+    missing = (np.einsum("...ij,...j->...i", al.mass_matrix(loaded, q) - al.mass_matrix(model, q),
+                         qdd)
+               + al.coriolis_torques(loaded, q, qd) - al.coriolis_torques(model, q, qd)
+               + al.gravity_torques(loaded, q) - al.gravity_torques(model, q)
+               + al.friction_torques(loaded, qd) - al.friction_torques(model, qd))
+    by_parts = np.linalg.solve(al.mass_matrix(model, q), missing[..., None])[..., 0]
+    np.testing.assert_allclose(d, by_parts, rtol=1e-12, atol=1e-12)
+    assert np.abs(al.model_error_acceleration(real, real, q, qd, qdd)).max() < 1e-12
+
+
+def _impulse_l1(kp, kd):
+    """integral |h| for 1/(s^2 + kd s + kp), summed on a fine grid of the closed form."""
+    zeta, w = kd / (2 * np.sqrt(kp)), np.sqrt(kp)
+    decay = zeta * w if zeta < 1 else w * (zeta - np.sqrt(zeta**2 - 1))   # slowest rate
+    t = np.linspace(0, 40 / decay, 2_000_001)
+    if zeta < 1:
+        wd = w * np.sqrt(1 - zeta**2)
+        h = np.exp(-zeta * w * t) * np.sin(wd * t) / wd
+    elif zeta == 1:
+        h = t * np.exp(-w * t)
+    else:
+        r1, r2 = -w * (zeta - np.sqrt(zeta**2 - 1)), -w * (zeta + np.sqrt(zeta**2 - 1))
+        h = (np.exp(r1 * t) - np.exp(r2 * t)) / (r1 - r2)
+    return np.trapezoid(np.abs(h), t)
+
+
+@pytest.mark.parametrize("kp, kd", [(400, 40), (400, 20), (400, 4), (1440, 72), (100, 60),
+                                    (351.2, 23.41)])
+def test_error_bound_is_the_l1_norm_of_the_impulse_response(kp, kd):
+    """bound / delta = integral |h|, from the closed-form response on a fine grid"""
+    assert float(al.error_bound(kp, kd, 1.0)) == pytest.approx(_impulse_l1(kp, kd), rel=1e-6)
+
+
+def test_error_bound_is_reached_by_the_worst_disturbance():
+    """d(t) = delta sign(h(T - t)) drives e(T) to the bound (a simulated scalar oscillator,
+    RK4 with d held per step), and a constant d settles on delta / Kp at critical damping"""
+    for kp, kd in ((400.0, 10.0), (400.0, 40.0)):
+        T, n = 3.0, 30_000
+        h_step = T / n
+        zeta, w = kd / (2 * np.sqrt(kp)), np.sqrt(kp)
+        t = (np.arange(n) + 0.5) * h_step
+        if zeta < 1:
+            wd = w * np.sqrt(1 - zeta**2)
+            h = np.exp(-zeta * w * (T - t)) * np.sin(wd * (T - t))
+        else:
+            h = (T - t) * np.exp(-w * (T - t))
+        d = np.sign(h)
+        x = v = 0.0
+        for d_k in d:
+            def f(x_, v_, d_k=d_k):
+                return v_, d_k - kd * v_ - kp * x_
+            k1 = f(x, v)
+            k2 = f(x + h_step / 2 * k1[0], v + h_step / 2 * k1[1])
+            k3 = f(x + h_step / 2 * k2[0], v + h_step / 2 * k2[1])
+            k4 = f(x + h_step * k3[0], v + h_step * k3[1])
+            x = x + h_step / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0])
+            v = v + h_step / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1])
+        assert x == pytest.approx(float(al.error_bound(kp, kd, 1.0)), rel=2e-3)
+
+
+def test_error_bound_edge_cases_and_bad_input():
+    assert float(al.error_bound(400, 40, 2.0)) == 2.0 / 400        # critical: delta / Kp
+    assert float(al.error_bound(400, 400, 2.0)) == 2.0 / 400       # overdamped: the same
+    assert float(al.error_bound(400, 0, 1.0)) == np.inf            # undamped: no bound
+    assert float(al.error_bound(400, 40, 0.0)) == 0.0
+    b = al.error_bound(np.array([[100.0], [400.0]]), [20.0, 10.0], 1.0)
+    assert b.shape == (2, 2)
+    for kwargs, name in [(dict(kp=0, kd=1, disturbance=1), "kp"),
+                         (dict(kp=1, kd=-1, disturbance=1), "kd"),
+                         (dict(kp=1, kd=1, disturbance=-1), "disturbance"),
+                         (dict(kp=np.nan, kd=1, disturbance=1), "kp")]:
+        with pytest.raises(ValueError, match=name):
+            al.error_bound(**kwargs)
+    with pytest.raises(ValueError, match="model has 3 joints"):
+        al.model_error_acceleration(al.tabletop_arm(), al.PlanarArm([1, 1, 1], [1, 1, 1]),
+                                    np.zeros(2), np.zeros(2), np.zeros(2))

@@ -16,14 +16,21 @@ cached background (call :meth:`Lab.rescaled` when an axis limit changes), the
 PNG in an ``ipywidgets.Image`` (so the lab works in any Jupyter front end
 without a plotting extension), the HTML and Markdown tables, and display.
 
+The figure follows the book's size convention (:mod:`armlab.plots`): drawn at
+the width it is shown, no wider than :data:`armlab.plots.PAGE_WIDTH`, its text
+no smaller than :data:`armlab.plots.MIN_TEXT_PT`. The live image is the canvas
+at one image pixel per screen pixel, shown at that width; :meth:`Lab.png`, the
+still for a page, is the book's two pixels per screen pixel.
+
 Angles are in degrees at the widgets only; everything handed to :mod:`armlab`
 is in radians.
 """
 
 import html
-import io
 
 import numpy as np
+
+from armlab import plots
 
 __all__ = ["Lab", "CUSTOM", "axis_top"]
 
@@ -100,8 +107,9 @@ class Lab:
             options=list(self.presets) + [CUSTOM], value=preset, description="preset",
             style={"description_width": self.label_width}, layout=w.Layout(width="28em"))
         self.widgets.setdefault("table", w.HTML())
+        shown = round(self.figure.get_figwidth() * plots.DPI)    # screen px, as drawn
         self.widgets.setdefault(
-            "image", w.Image(format="png", layout=w.Layout(width="100%", max_width="820px")))
+            "image", w.Image(format="png", layout=w.Layout(width="100%", max_width=f"{shown}px")))
         self._dynamic = []
         for value in self.artists.values():
             for artist in (value if isinstance(value, (list, tuple)) else [value]):
@@ -213,21 +221,17 @@ class Lab:
 
     def canvas_png(self):
         """The canvas as it was last redrawn, as PNG bytes (fast, light compression)."""
-        from PIL import Image
+        return plots.canvas_png(self.figure)
 
-        canvas = self.figure.canvas
-        width, height = canvas.get_width_height(physical=True)
-        image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-        buffer = io.BytesIO()
-        image.convert("RGB").save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()
+    def png(self, dpi=None):
+        """The whole figure drawn afresh for a static page: a :class:`armlab.plots.PNG`
+        (bytes) that a cell shows at the figure's size, two image pixels per screen pixel.
 
-    def png(self, dpi=100):
-        """The whole figure drawn afresh as PNG bytes (for a static page)."""
-        buffer = io.BytesIO()
-        self.figure.savefig(buffer, format="png", dpi=dpi)   # saving draws animated artists too
-        self._background = None                     # savefig may change the canvas size
-        return buffer.getvalue()
+        ``dpi`` [image pixels per inch] overrides the book's resolution.
+        """
+        image = plots.render_png(self.figure, dpi=dpi)
+        self._background = None                     # saving changes the canvas size
+        return image
 
     # -- the table ---------------------------------------------------------------------------
     def table_html(self):

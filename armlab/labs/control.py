@@ -1,12 +1,12 @@
 """The control chapter's lab, and the chapter's figures of runs over time.
 
-The lab re-simulates seed 000's 1.5 s experiment (the quintic move from
-(-45, 90) deg to (60, -30) deg in 0.8 s, then a 0.7 s hold) on the table-top
-arm under the controller and gains chosen with the widgets, and draws each
-joint's error and torque over time. The plant is the real arm (viscous
+The lab re-simulates the control chapter's 1.5 s experiment (the quintic move
+from (-45, 90) deg to (60, -30) deg in 0.8 s, then a 0.7 s hold) on the
+table-top arm under the controller and gains chosen with the widgets, and draws
+each joint's error and torque over time. The plant is the real arm (viscous
 friction 0.02 N m s/rad, plus the payload); the controller's model has the
 friction set by the slider and the payload only when it "knows" it. The plant
-is stepped by semi-implicit Euler in 0.1 ms steps at every control rate (the
+is stepped by RK4, one step per control tick and at most 1 ms per step (the
 setting of the chapter's numbers).
 
 :func:`joint_time_figure` draws the chapter's comparisons: one axes per joint,
@@ -25,14 +25,14 @@ from armlab.trajectory import quintic
 from armlab.tuning import natural_frequency, tracking_summary
 
 __all__ = ["ControlLab", "control_lab", "CONTROL_PRESETS", "CONTROLLERS", "CONTROLLER_COLORS",
-           "SEED_MOVE", "REAL_FRICTION", "PLANT_STEP", "joint_time_figure", "draw_gain_map"]
+           "MOVE", "REAL_FRICTION", "PLANT_STEP", "joint_time_figure", "draw_gain_map"]
 
-#: Seed 000's move: start and end poses [deg], duration and hold [s].
-SEED_MOVE = dict(start=(-45.0, 90.0), end=(60.0, -30.0), duration=0.8, hold=0.7)
-#: The real arm's viscous friction [N m s/rad] (seed 000); its controllers' model believes 0.016.
+#: The chapter's move: start and end poses [deg], duration and hold [s].
+MOVE = dict(start=(-45.0, 90.0), end=(60.0, -30.0), duration=0.8, hold=0.7)
+#: The real arm's viscous friction [N m s/rad]; its controllers' model believes 0.016.
 REAL_FRICTION = 0.02
-#: The plant's integration step [s]: semi-implicit Euler, 0.1 ms, at every control rate.
-PLANT_STEP = 1e-4
+#: The plant's longest integration step [s]: RK4, one step per tick up to 1 ms.
+PLANT_STEP = 1e-3
 
 #: The controllers the lab offers, by the name the chapter uses.
 CONTROLLERS = ("PID", "PD + gravity", "feed-forward + PID", "computed torque")
@@ -45,16 +45,16 @@ CONTROLLER_COLORS = {
     "computed torque": "#009E73",
 }
 
-_SEED_GAINS = dict(kp1=60.0, kp2=30.0, kd1=4.0, kd2=1.5, ki1=60.0, ki2=30.0, ct_kp=400.0,
+_CHAPTER_GAINS = dict(kp1=60.0, kp2=30.0, kd1=4.0, kd2=1.5, ki1=60.0, ki2=30.0, ct_kp=400.0,
                    ct_kd=40.0)
 _EMPTY = dict(payload=0.0, knows=False, friction=0.016, rate=1000)
 
 
 def _preset(controller, preload=False, **changes):
-    return dict(controller=controller, **_SEED_GAINS, preload=preload, **_EMPTY) | changes
+    return dict(controller=controller, **_CHAPTER_GAINS, preload=preload, **_EMPTY) | changes
 
 
-#: The chapter's worked runs (seed 000): the controls' values for each.
+#: The chapter's worked runs: the controls' values for each.
 CONTROL_PRESETS = {
     "PID, integral preloaded": _preset("PID", preload=True),
     "PD + gravity": _preset("PD + gravity"),
@@ -75,7 +75,7 @@ _USES = {
 _GAINS = ("kp1", "kp2", "kd1", "kd2", "ki1", "ki2", "preload", "ct_kp", "ct_kd")
 
 
-def joint_time_figure(rows, plan, *, titles=("shoulder", "elbow"), width=8.0, row_height=2.8,
+def joint_time_figure(rows, plan, *, titles=("shoulder", "elbow"), width=None, row_height=2.8,
                       until=None, legend_loc="best"):
     """Runs over time, one column per joint and one row per quantity, the move shaded.
 
@@ -92,8 +92,10 @@ def joint_time_figure(rows, plan, *, titles=("shoulder", "elbow"), width=8.0, ro
         The move; ``0 <= t <= plan.duration`` is shaded grey.
     titles : sequence of str
         One per joint (column).
-    width, row_height : float
-        Figure width and the height of one row [inch].
+    width : float, optional
+        Figure width [inch]; default the page's, :data:`armlab.plots.PAGE_WIDTH`.
+    row_height : float
+        The height of one row [inch].
     until : float, optional
         The time axis ends here [s]; default ``plan.end_time``.
     legend_loc : str
@@ -107,7 +109,7 @@ def joint_time_figure(rows, plan, *, titles=("shoulder", "elbow"), width=8.0, ro
     from armlab import plots
 
     n = len(titles)
-    fig, axes = plots.figure(ncols=n, nrows=len(rows), width=width,
+    fig, axes = plots.figure(ncols=n, nrows=len(rows), width=width or plots.PAGE_WIDTH,
                              height=row_height * len(rows), sharex=True, squeeze=False)
     end = plan.end_time if until is None else until
     for r, (runs, ylabel, log) in enumerate(rows):
@@ -122,18 +124,18 @@ def joint_time_figure(rows, plan, *, titles=("shoulder", "elbow"), width=8.0, ro
             if log:
                 ax.set_yscale("log")
             if r == 0:
-                ax.set_title(titles[j], fontsize=10)
+                ax.set_title(titles[j])
             if r == len(rows) - 1:
                 ax.set_xlabel("time t [s]")
             ax.set_xlim(0, end)
             ax.grid(alpha=0.3)
         axes[r, 0].set_ylabel(ylabel)
         if legend_loc != "below":
-            axes[r, -1].legend(frameon=False, fontsize=9, loc=legend_loc)
+            axes[r, -1].legend(frameon=False, loc=legend_loc)
     if legend_loc == "below":
         handles, labels = axes[0, 0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="outside lower center", frameon=False, fontsize=9,
-                   ncol=min(len(labels), 4 if sum(map(len, labels)) < 80 else 2))
+        fig.legend(handles, labels, loc="outside lower center", frameon=False,
+                   ncol=min(len(labels), 2 if sum(map(len, labels)) < 60 else 1))
     return fig
 
 
@@ -144,7 +146,7 @@ def _edges(centres):
     return np.exp(np.concatenate([[2 * c[0] - mid[0]], mid, [2 * c[-1] - mid[-1]]]))
 
 
-def draw_gain_map(ax, gain_map, *, joint=0, vmin=0.01, vmax=30.0, seed=None):
+def draw_gain_map(ax, gain_map, *, joint=0, vmin=0.01, vmax=30.0, mark=None):
     """Draw a :class:`armlab.tuning.GainMap` on ``ax``: the error as colour, the limits hatched.
 
     The colour is the largest error during the move [deg] (log scale), over
@@ -160,7 +162,7 @@ def draw_gain_map(ax, gain_map, *, joint=0, vmin=0.01, vmax=30.0, seed=None):
         Whose gains label the axes.
     vmin, vmax : float
         Colour range [deg].
-    seed : (kp, kd), optional
+    mark : (kp, kd), optional
         Gains to mark with a star.
 
     Returns
@@ -179,9 +181,6 @@ def draw_gain_map(ax, gain_map, *, joint=0, vmin=0.01, vmax=30.0, seed=None):
                          norm=LogNorm(vmin, vmax), cmap="viridis")
     ax.set_facecolor("0.75")                                  # diverged cells show grey
     levels = [lv for lv in (0.01, 0.1, 1.0, 10.0) if vmin < lv < vmax]
-    lines = ax.contour(kd, kp, error.filled(np.nan), levels=levels, colors="white",
-                       linewidths=0.8)
-    ax.clabel(lines, fmt=lambda v: f"{v:g}°", fontsize=7)
     handles = []
     for mask, hatch, label in ((gain_map.knocked_saturated, "///", "knocked run hits the limit"),
                                (gain_map.saturated, "xxx", "the move itself hits the limit")):
@@ -192,13 +191,20 @@ def draw_gain_map(ax, gain_map, *, joint=0, vmin=0.01, vmax=30.0, seed=None):
                                    y_edges[i + 1] - y_edges[i], hatch=hatch, fill=False,
                                    lw=0, edgecolor="0.15"))
         handles.append(Patch(facecolor="0.85", edgecolor="0.2", hatch=hatch, label=label))
-    if seed is not None:
-        ax.plot(seed[1], seed[0], marker="*", ms=13, mfc="white", mec="black", ls="none")
+    # the contours over the hatching, each label on a dark box so it reads over any cell
+    lines = ax.contour(kd, kp, error.filled(np.nan), levels=levels, colors="white",
+                       linewidths=1.2, zorder=3)
+    for text in ax.clabel(lines, fmt=lambda v: f"{v:g}°", inline=True):
+        text.set_bbox(dict(boxstyle="round,pad=0.15", facecolor="black", alpha=0.75, lw=0))
+        text.set_zorder(5)
+    if mark is not None:
+        ax.plot(mark[1], mark[0], marker="*", ms=13, mfc="white", mec="black", ls="none",
+                zorder=4)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(x_edges[0], x_edges[-1])
     ax.set_ylim(y_edges[0], y_edges[-1])
-    ax.legend(handles=handles, loc="lower left", fontsize=7, framealpha=0.85)
+    ax.legend(handles=handles, loc="lower left", framealpha=0.85)
     return mesh
 
 
@@ -241,8 +247,8 @@ class ControlLab(Lab):
     label_width = "13em"
 
     def __init__(self, preset="PID, integral preloaded", render=True):
-        self.plan = quintic(np.radians(SEED_MOVE["start"]), np.radians(SEED_MOVE["end"]),
-                            SEED_MOVE["duration"], hold=SEED_MOVE["hold"])
+        self.plan = quintic(np.radians(MOVE["start"]), np.radians(MOVE["end"]),
+                            MOVE["duration"], hold=MOVE["hold"])
         self._tops = [None] * 4
         super().__init__(preset, render)
 
@@ -283,32 +289,31 @@ class ControlLab(Lab):
                                       value=start["rate"], description="control rate",
                                       style=style, layout=wide, continuous_update=False),
         })
-        self.figure, axes = plots.figure(ncols=2, nrows=2, width=8.4, height=5.4, sharex=True)
+        self.figure, axes = plots.figure(ncols=2, nrows=2, height=5.6, sharex=True)
         self._axes = axes.ravel()
         a = self.artists = {"error": [], "torque": [], "needed": []}
         for j, name in enumerate(("shoulder", "elbow")):
             ax_e, ax_t = axes[0, j], axes[1, j]
             for ax in (ax_e, ax_t):
-                ax.axvspan(0, SEED_MOVE["duration"], color="0.92", zorder=0, lw=0)
+                ax.axvspan(0, MOVE["duration"], color="0.92", zorder=0, lw=0)
                 ax.axhline(0, color="0.5", lw=0.8)
                 ax.grid(alpha=0.3)
                 ax.set_xlim(0, self.plan.end_time)
             (line,) = ax_e.plot([], [], color="#D55E00", lw=1.5)
             a["error"].append(line)
-            (need,) = ax_t.plot([], [], color="0.45", lw=1.2, ls="--",
-                                label="needed (real arm, on plan)")
+            (need,) = ax_t.plot([], [], color="0.45", lw=1.2, ls="--", label="needed")
             (sent,) = ax_t.plot([], [], color="#0072B2", lw=1.5, label="sent")
             a["needed"].append(need)
             a["torque"].append(sent)
-            ax_e.set_title(f"{name} error q_plan − q", fontsize=9)
-            ax_t.set_title(f"{name} torque", fontsize=9)
+            ax_e.set_title(f"{name} error")
+            ax_t.set_title(f"{name} torque")
             ax_t.set_xlabel("time t [s]")
         axes[0, 0].set_ylabel("error [deg]")
         axes[1, 0].set_ylabel("torque [N m]")
-        axes[1, 1].legend(handles=[a["torque"][1], a["needed"][1]], frameon=False, fontsize=8,
+        axes[1, 1].legend(handles=[a["torque"][1], a["needed"][1]], frameon=False,
                           loc="upper right")
         a["status"] = axes[0, 0].text(0.5, 0.5, "", transform=axes[0, 0].transAxes,
-                                      ha="center", va="center", color="#D55E00", fontsize=9)
+                                      ha="center", va="center", color="#D55E00")
 
     # -- computing -----------------------------------------------------------------------------
     def settings(self):
@@ -345,11 +350,12 @@ class ControlLab(Lab):
         self._show_controls(s["controller"])
         real, model = self.real(s), self.model(s)
         dt = 1.0 / s["rate"]
-        substeps = max(1, round(dt / PLANT_STEP))
+        substeps = max(1, int(np.ceil(dt / PLANT_STEP - 1e-9)))
         values = dict(s, sim=None, diverged=None)
         try:
             sim = simulate(real, self.plan.start, self.plan.end_time,
-                           self.controller(s, model), control_dt=dt, substeps=substeps)
+                           self.controller(s, model), control_dt=dt, substeps=substeps,
+                           method="rk4")
         except ValueError as err:
             values["diverged"] = str(err).split(":")[0]
             return values
@@ -470,7 +476,7 @@ def control_lab(preset="PID, integral preloaded", render=True):
 
     Examples
     --------
-    PID alone on seed 000's move, its integral preloaded with the holding
+    PID alone on the chapter's move, its integral preloaded with the holding
     torque at the start: the shoulder falls 4.95 deg behind the plan.
 
     >>> lab = control_lab(render=False)
@@ -478,6 +484,6 @@ def control_lab(preset="PID, integral preloaded", render=True):
     array([4.95, 1.43])
     >>> lab.set_preset("feed-forward + PID")
     >>> np.degrees(lab.values["largest"]).round(3)
-    array([0.009, 0.036])
+    array([0.012, 0.036])
     """
     return ControlLab(preset=preset, render=render)

@@ -19,7 +19,7 @@ STEPS = {"1 ms": 1e-3, "0.5 ms": 5e-4, "0.2 ms": 2e-4, "0.1 ms": 1e-4, "0.05 ms"
 #: The chapter's cases: start pose [deg], start speeds [rad/s], friction [N m s/rad],
 #: plant step (a key of STEPS), method (a key of METHODS), duration [s].
 FORWARD_DYNAMICS_PRESETS = {
-    "seed 000's fall": dict(q1=30.0, q2=45.0, qd1=0.0, qd2=0.0, friction=0.02, step="0.1 ms",
+    "zero-torque fall": dict(q1=30.0, q2=45.0, qd1=0.0, qd2=0.0, friction=0.02, step="0.1 ms",
                             method="semi-implicit Euler", duration=0.25),
     "no friction": dict(q1=30.0, q2=45.0, qd1=0.0, qd2=0.0, friction=0.0, step="0.1 ms",
                         method="semi-implicit Euler", duration=1.0),
@@ -71,7 +71,7 @@ class ForwardDynamicsLab(Lab):
     presets = FORWARD_DYNAMICS_PRESETS
     controls = ("q1", "q2", "qd1", "qd2", "friction", "step", "method", "duration")
 
-    def __init__(self, preset="seed 000's fall", render=True):
+    def __init__(self, preset="zero-torque fall", render=True):
         self._limits = {}
         super().__init__(preset, render)
 
@@ -232,7 +232,7 @@ def _snapped(values):
             axis_top(high) if high > 1e-3 * size else 0.0)
 
 
-def forward_dynamics_lab(preset="seed 000's fall", render=True):
+def forward_dynamics_lab(preset="zero-torque fall", render=True):
     """The forward dynamics lab: start the arm anywhere, pick a step and an integrator, let go.
 
     Parameters
@@ -251,7 +251,8 @@ def forward_dynamics_lab(preset="seed 000's fall", render=True):
 
     Examples
     --------
-    Seed 000's fall, then the same start without friction for a second:
+    The zero-torque fall of the chapter's Example 3, then the same start
+    without friction for a second:
 
     >>> lab = forward_dynamics_lab(render=False)
     >>> np.degrees(lab.values["q_end"]).round(1)

@@ -46,7 +46,7 @@ STABILITY = {
     "neutral": "a neutral balance",
 }
 
-#: The PD's elbow gain is this fraction of the shoulder's, as in seed 000's (60, 30).
+#: The PD's elbow gain is this fraction of the shoulder's, as in the chapter's (60, 30).
 ELBOW_GAIN = 0.5
 
 #: Shoulder gains of the sag curve [N m/rad].
@@ -475,7 +475,7 @@ def gravity_lab(preset="horizontal hold", render=True):
 
     Examples
     --------
-    Seed 002's rods held horizontal, then with link 2 of 2 kg:
+    Two 1 m, 1 kg rods held horizontal, then with link 2 of 2 kg:
 
     >>> lab = gravity_lab(render=False)
     >>> lab.values["g"].round(4)

@@ -1,6 +1,6 @@
 """The inverse dynamics chapter's lab: one instant of motion, the torque it needs term by term.
 
-The arm is seeds 001 and 002's pair of 1 m rods (:func:`armlab.rod_arm`), link 1
+The arm is the pair of 1 m rods (:func:`armlab.rod_arm`), link 1
 of 1 kg and link 2 of adjustable mass. The reader sets the pose, the speeds and
 the accelerations, the damping, gravity and the force the tip applies; the lab
 draws the arm with its motor torques, the torque each term of
@@ -16,12 +16,13 @@ import numpy as np
 from armlab.arm import rod_arm
 from armlab.dynamics import kinetic_energy, mass_matrix, potential_energy, torque_parts
 from armlab.energy import power_balance
+from armlab.identification import base_parameters
 from armlab.labs._base import Lab, axis_top, pair
 from armlab.lagrange import mass_matrix_det
 
 __all__ = ["InverseDynamicsLab", "inverse_dynamics_lab", "INVERSE_DYNAMICS_PRESETS", "PARTS",
            "POWERS", "StackedBars", "parts_figure", "mass_matrix_figure", "move_parts_figure",
-           "move_power_figure"]
+           "move_power_figure", "identification_figure"]
 
 #: The terms of the torque, in stacking order: (key of torque_parts, legend label, colour).
 PARTS = (
@@ -43,7 +44,7 @@ POWERS = (
 _ZERO_STATE = dict(qd1=0.0, qd2=0.0, qdd1=0.0, qdd2=0.0)
 _ROD = dict(m2=1.0, damping=0.0, fx=0.0, fy=0.0)
 
-#: The chapter's worked instants (seeds 001 and 002): angles [deg], speeds [rad/s],
+#: The chapter's worked instants: angles [deg], speeds [rad/s],
 #: accelerations [rad/s^2], link-2 mass [kg], damping [N m s/rad], gravity on or
 #: off, and the force the tip applies [N] (the book's convention).
 INVERSE_DYNAMICS_PRESETS = {
@@ -265,6 +266,7 @@ class InverseDynamicsLab(Lab):
             "power": power_balance(arm, q, qd, qdd, force),
             "T": float(kinetic_energy(arm, q, qd)), "V": float(potential_energy(arm, q)),
             "M": mass_matrix(arm, q), "det": float(mass_matrix_det(arm, q)),
+            "theta": base_parameters(arm),
         }
 
     def draw(self, v):
@@ -287,7 +289,8 @@ class InverseDynamicsLab(Lab):
 
     # -- the table ---------------------------------------------------------------------------
     def table_rows(self):
-        """The table as ``(quantity, value, unit)`` rows: torques, energies, powers, M."""
+        """The table as ``(quantity, value, unit)`` rows: torques, energies, powers, M and
+        the base parameters."""
         v = self.values
         parts, p = v["parts"], v["power"]
         M = v["M"]
@@ -307,6 +310,8 @@ class InverseDynamicsLab(Lab):
             ("M, first row", pair(M[0], ".6f"), "kg m²"),
             ("M, second row", pair(M[1], ".6f"), "kg m²"),
             ("det M", f"{v['det']:.6f}", "kg² m⁴"),
+            ("base parameters Z1, X1", pair(v["theta"][:2], ".6f"), "kg m², kg m"),
+            ("base parameters Z2, X2", pair(v["theta"][2:], ".6f"), "kg m², kg m"),
         ]
 
 
@@ -329,7 +334,7 @@ def inverse_dynamics_lab(preset="accelerate from horizontal", render=True):
 
     Examples
     --------
-    Seed 001's first case, the horizontal rods accelerating the shoulder at
+    The chapter's first case, the horizontal rods accelerating the shoulder at
     1 rad/s^2, then with the elbow's acceleration request instead:
 
     >>> lab = inverse_dynamics_lab(render=False)
@@ -499,4 +504,70 @@ def move_power_figure(t, T, V, balance):
         ax.set_xlabel("time t [s]")
         ax.grid(alpha=0.3)
         ax.legend(frameon=False, fontsize=8)
+    return fig
+
+
+def identification_figure(t, tau_measured, tau_fitted, fit, other_fit, truth, noise):
+    """Identification along a run: the torques, what the fitted model leaves of them, and
+    each rigid base parameter's error for two fits.
+
+    Parameters
+    ----------
+    t : (k,) array_like
+        Sample times [s].
+    tau_measured, tau_fitted : (k, 2) array_like
+        The measured torques and those of the fitted model [N m].
+    fit, other_fit : DynamicsFit
+        The fit to show (dots) and one to compare it with (crosses); their parameters
+        ``Z1, X1, Z2, X2`` are drawn relative to the truth, with one standard error as a
+        bar.
+    truth : (p,) array_like
+        The true parameters, in the order of ``fit.names``.
+    noise : float
+        The sensors' standard deviation [N m], drawn as a band around zero residual.
+
+    Returns
+    -------
+    BookFigure
+    """
+    from armlab import plots
+
+    fig, (ax_t, ax_r, ax_p) = plots.figure(nrows=3, height=8.4,
+                                           gridspec_kw={"height_ratios": [1.2, 0.9, 1]})
+    t = np.asarray(t)
+    tau_measured, tau_fitted = np.asarray(tau_measured), np.asarray(tau_fitted)
+    joints = [("shoulder", "#0072B2"), ("elbow", "#D55E00")]
+    for j, (name, color) in enumerate(joints):
+        ax_t.plot(t, tau_measured[:, j], color=color, lw=1.4, label=name)
+        ax_r.plot(t[::5], 1e3 * (tau_measured - tau_fitted)[::5, j], ".", ms=2.5,
+                  color=color, alpha=0.5)
+    ax_t.set_ylabel("torque [N m]")
+    ax_t.legend(frameon=False, ncol=2, loc="upper left")
+    top = max(abs(np.asarray(ax_t.get_ylim())).max(), 1e-9)
+    ax_t.set_ylim(-top, 1.3 * top)                      # room for the legend
+    for sign in (-1, 1):
+        ax_r.axhline(sign * 2e3 * noise, color="black", ls="--", lw=1)
+    ax_r.set_ylabel("measured − Y θ̂\n[mN m]")
+    ax_r.set_xlabel("time t [s]")
+    ax_t.sharex(ax_r)
+    ax_t.tick_params(labelbottom=False)
+    rigid = ["Z1", "X1", "Z2", "X2"]
+    x = np.arange(len(rigid))
+    truth = dict(zip(fit.names, np.asarray(truth, dtype=float)))
+    ref = np.array([truth[name] for name in rigid])
+    for f, marker, color, shift, label in [
+            (fit, "o", "black", -0.1, "with friction, the tour"),
+            (other_fit, "x", "#CC79A7", 0.1, "no friction, one move")]:
+        est = np.array([f[name] for name in rigid])
+        se = np.array([f.stderr[f.names.index(name)] for name in rigid])
+        ax_p.errorbar(x + shift, 100 * (est - ref) / ref, yerr=100 * se / ref, fmt=marker,
+                      color=color, ms=7, mew=2, capsize=4, label=label)
+    ax_p.axhline(0, color="#404040", lw=0.8)
+    ax_p.set_xticks(x, rigid)
+    ax_p.set_xlim(-0.5, len(rigid) - 0.5)
+    ax_p.set_xlabel("base parameter")
+    ax_p.set_ylabel("fitted − true [%]")
+    ax_p.legend(frameon=False, loc="lower left")
+    for ax in (ax_t, ax_r, ax_p):
+        ax.grid(alpha=0.3)
     return fig

@@ -2,30 +2,48 @@
 
 import numpy as np
 
-from armlab.arm import rod_arm, statics_arm, tabletop_arm
-from armlab.kinematics import jacobian, tip_position
+from armlab.arm import PlanarArm, rod_arm, statics_arm, tabletop_arm
+from armlab.kinematics import inverse_kinematics, jacobian, tip_position
 from armlab.labs._base import Lab, pair
-from armlab.manipulability import is_singular, manipulability, reach, velocity_ellipse
+from armlab.manipulability import (condition_number, is_singular, manipulability, reach,
+                                   velocity_ellipse)
 
 __all__ = ["KinematicsLab", "kinematics_lab", "KINEMATICS_PRESETS", "KINEMATICS_ARMS"]
 
+
+
+def _isotropic_arm():
+    """The kinematics chapter's isotropic arm: link 2 of the statics arm, 0.4 m, and
+    ``L1 = sqrt(2) L2``; at ``q2 = +-135`` degrees its velocity ellipse is a circle.
+    Kinematics needs no masses; 1 kg rods are given."""
+    return PlanarArm(lengths=(np.sqrt(2) * 0.4, 0.4), masses=(1.0, 1.0))
+
+
 #: The book's arms, by the name the lab's dropdown shows.
 KINEMATICS_ARMS = {
-    "statics arm (seed 003)": statics_arm,
-    "table-top arm (seed 000)": tabletop_arm,
-    "rod arm (seeds 001, 002)": rod_arm,
+    "statics arm": statics_arm,
+    "table-top arm": tabletop_arm,
+    "rod arm": rod_arm,
+    "isotropic arm (L1 = √2 L2)": _isotropic_arm,
 }
+
+# The wall pose's tip reached with the elbow up (the chapter's Example 6) [deg].
+_WALL_UP = np.degrees(inverse_kinematics(statics_arm(), tip_position(statics_arm(),
+                                                                   np.radians([30, 60])), "up"))
 
 #: The kinematics chapter's worked examples: the arm, joint angles [deg] and
 #: joint speeds [rad/s].
 KINEMATICS_PRESETS = {
-    "wall pose": dict(arm="statics arm (seed 003)", q1=30.0, q2=60.0, qd1=1.0, qd2=-1.0),
-    "stretched": dict(arm="statics arm (seed 003)", q1=0.0, q2=0.0, qd1=0.4, qd2=-0.9),
-    "one degree from stretched": dict(arm="statics arm (seed 003)", q1=0.0, q2=1.0, qd1=1.0,
+    "wall pose": dict(arm="statics arm", q1=30.0, q2=60.0, qd1=1.0, qd2=-1.0),
+    "stretched": dict(arm="statics arm", q1=0.0, q2=0.0, qd1=0.4, qd2=-0.9),
+    "one degree from stretched": dict(arm="statics arm", q1=0.0, q2=1.0, qd1=1.0,
                                       qd2=0.0),
-    "bent 90°": dict(arm="statics arm (seed 003)", q1=0.0, q2=90.0, qd1=1.0, qd2=0.0),
-    "folded": dict(arm="statics arm (seed 003)", q1=0.0, q2=180.0, qd1=1.0, qd2=0.0),
-    "rod arm folded": dict(arm="rod arm (seeds 001, 002)", q1=0.0, q2=180.0, qd1=1.0, qd2=0.0),
+    "bent 90°": dict(arm="statics arm", q1=0.0, q2=90.0, qd1=1.0, qd2=0.0),
+    "folded": dict(arm="statics arm", q1=0.0, q2=180.0, qd1=1.0, qd2=0.0),
+    "rod arm folded": dict(arm="rod arm", q1=0.0, q2=180.0, qd1=1.0, qd2=0.0),
+    "wall pose, elbow up": dict(arm="statics arm", q1=float(_WALL_UP[0]),
+                                q2=float(_WALL_UP[1]), qd1=1.0, qd2=-1.0),
+    "isotropic": dict(arm="isotropic arm (L1 = √2 L2)", q1=0.0, q2=135.0, qd1=1.0, qd2=0.0),
 }
 
 # The velocity arrow and ellipse show the tip's displacement in this time [s].
@@ -35,14 +53,16 @@ _VELOCITY_TIME = 0.5
 class KinematicsLab(Lab):
     """The kinematics chapter's lab: where the tip is, how fast it can move, where it can reach.
 
-    Use :func:`kinematics_lab` to make one.
+    Use :func:`kinematics_lab` to make one. The button ``widgets["other_elbow"]``
+    (or :meth:`other_elbow`) moves the arm to the other pose that reaches the
+    same tip, the elbow mirrored.
 
     Attributes
     ----------
     widgets : dict of ipywidgets
         ``"arm"`` (dropdown of :data:`KINEMATICS_ARMS`), ``"q1"``, ``"q2"``
-        [deg], ``"qd1"``, ``"qd2"`` [rad/s], ``"preset"``, ``"table"``,
-        ``"image"``.
+        [deg], ``"qd1"``, ``"qd2"`` [rad/s], ``"other_elbow"`` (button),
+        ``"preset"``, ``"table"``, ``"image"``.
     figure : matplotlib.figure.Figure
         Left: the arm in its workspace, the tip velocity ``J qd`` and the
         velocity ellipse of joint speeds of the same size (both drawn as the
@@ -54,6 +74,8 @@ class KinematicsLab(Lab):
         ``"q"`` [rad], ``"qd"`` [rad/s], ``"tip"`` (2,) [m], ``"distance"``
         [m], ``"reach"`` (r_min, r_max) [m], ``"J"`` (2, 2) [m/rad],
         ``"sigma"`` (2,) [m/rad], ``"manipulability"`` [m^2/rad^2],
+        ``"condition"`` (``sigma_1 / sigma_2``), ``"other_elbow"`` (the pose
+        [rad] that reaches the same tip with the elbow bent the other way),
         ``"velocity"`` (2,) [m/s], ``"speed"`` [m/s], ``"singular"`` (bool).
     """
 
@@ -77,7 +99,10 @@ class KinematicsLab(Lab):
             "q2": self.slider("q2", start["q2"], -180, 180, 0.5, "deg"),
             "qd1": self.slider("joint speed q̇1", start["qd1"], -2, 2, 0.05, "rad/s", ".2f"),
             "qd2": self.slider("joint speed q̇2", start["qd2"], -2, 2, 0.05, "rad/s", ".2f"),
+            "other_elbow": w.Button(description="same tip, other elbow",
+                                    layout=w.Layout(width="28em")),
         })
+        self.widgets["other_elbow"].on_click(lambda _: self.other_elbow())
         self.arm = KINEMATICS_ARMS[start["arm"]]()
         self.figure, (ax_arm, ax_sigma) = plots.figure(
             ncols=2, width=8.6, height=4.0, gridspec_kw={"width_ratios": [1.25, 1]})
@@ -115,6 +140,7 @@ class KinematicsLab(Lab):
         J = jacobian(self.arm, q)
         tip = tip_position(self.arm, q)
         velocity = J @ qd
+        elbow = "up" if np.sin(q[1]) > 0 else "down"
         return {
             "arm_name": name,
             "q": q,
@@ -125,6 +151,8 @@ class KinematicsLab(Lab):
             "J": J,
             "sigma": velocity_ellipse(self.arm, q)[0],
             "manipulability": float(manipulability(self.arm, q)),
+            "condition": float(condition_number(self.arm, q)),
+            "other_elbow": inverse_kinematics(self.arm, tip, elbow),
             "velocity": velocity,
             "speed": float(np.linalg.norm(velocity)),
             "singular": bool(is_singular(self.arm, q)),
@@ -148,6 +176,32 @@ class KinematicsLab(Lab):
         self.artists["marker"].set_xdata([q2, q2])
         self.artists["dots"].set_data([q2, q2], v["sigma"])
 
+    def other_elbow(self):
+        """Move to the pose that puts the tip at the same point with the elbow bent the
+        other way (inverse kinematics), in one redraw; a stretched or folded pose stays."""
+        q1, q2 = np.degrees(self.values["other_elbow"])
+        self._hold = True
+        try:
+            self.widgets["q1"].value, self.widgets["q2"].value = float(q1), float(q2)
+        finally:
+            self._hold = False
+        self._mark_custom()
+        self.update()
+
+    @property
+    def widget(self):
+        """The whole lab as one ipywidgets box: controls, the other-elbow button and the
+        table above the figure."""
+        import ipywidgets as w
+
+        if not hasattr(self, "_box"):
+            controls = w.VBox([self.widgets["preset"]]
+                              + [self.widgets[k] for k in self.control_names()]
+                              + [self.widgets["other_elbow"]])
+            self._box = w.VBox([w.HBox([controls, self.widgets["table"]]),
+                                self.widgets["image"]])
+        return self._box
+
     # -- the table ---------------------------------------------------------------------------
     def table_rows(self):
         """The table as ``(quantity, value, unit)`` rows of text."""
@@ -166,6 +220,10 @@ class KinematicsLab(Lab):
             ("σ1, σ2 (singular values of J)", f"{v['sigma'][0]:.4f}, {v['sigma'][1]:.4f}",
              "m/rad"),
             ("manipulability w = σ1 σ2", f"{v['manipulability']:.4f}", "m²/rad²"),
+            ("condition number κ = σ1/σ2",
+             "unbounded" if np.isinf(v["condition"]) else f"{v['condition']:.3f}", ""),
+            ("same tip, other elbow (q1, q2)",
+             pair(np.degrees(v["other_elbow"]), ".2f", clean=6), "deg"),
             ("tip velocity v = J q̇", vec(v["velocity"]), "m/s"),
             ("tip speed", f"{v['speed']:.3f}", "m/s"),
             ("singular pose", "yes" if v["singular"] else "no", ""),
@@ -191,7 +249,7 @@ def kinematics_lab(preset="wall pose", render=True):
 
     Examples
     --------
-    The wall pose of seed 003's arm, joints turning at (1, -1) rad/s:
+    The wall pose of the statics chapter's arm, joints turning at (1, -1) rad/s:
 
     >>> lab = kinematics_lab(render=False)
     >>> lab.values["tip"].round(4), lab.values["velocity"].round(4)

@@ -3,7 +3,7 @@
 The lab: a state, a requested acceleration and a torque limit in; the torque
 the request needs, the torque the motors apply (clipped per joint or scaled as
 a vector), the acceleration the arm really gets, and the payload the pose can
-hold, out. Seed 001's two 1 m rods.
+hold, out. The two uniform 1 m, 1 kg rods.
 
 The figures (one function each, called by the chapter): the two policies side
 by side (:func:`policy_figure`), the torque along a move for a few durations
@@ -17,13 +17,14 @@ from armlab.arm import PlanarArm, rod_arm
 from armlab.dynamics import mass_matrix
 from armlab.kinematics import joint_positions
 from armlab.labs._base import Lab, axis_top, pair
-from armlab.limits import (payload_capacity, pose_capacity, realized_acceleration,
-                           reflect_motor, shortest_duration)
+from armlab.limits import (path_acceleration_bounds, payload_capacity, pose_capacity,
+                           realized_acceleration, reflect_motor, shortest_duration)
 from armlab.trajectory import quintic
 
 __all__ = ["LimitsLab", "limits_lab", "LIMITS_PRESETS", "POLICY_NAMES", "GHOST_TIME",
            "capacity_text", "policy_figure", "duration_figure", "capacity_figure",
-           "gear_sweep", "gear_figure"]
+           "gear_sweep", "gear_optimum", "gear_figure", "phase_plane_figure", "duty_cycle",
+           "motor_figure"]
 
 #: The policy widget's labels -> :func:`armlab.realized_acceleration`'s ``policy``.
 POLICY_NAMES = {"clip each joint": "clip", "scale the vector": "scale"}
@@ -38,7 +39,7 @@ def _preset(q=(0.0, 0.0), qd=(0.0, 0.0), qdd=(1.0, 0.0), limit=25.0, gravity=Tru
                 gravity=gravity, policy=policy, payload=payload)
 
 
-#: The chapter's worked cases on seed 001's rods: angles [deg], speeds [deg/s], requested
+#: The chapter's worked cases on the two 1 m, 1 kg rods: angles [deg], speeds [deg/s], requested
 #: accelerations [rad/s^2], torque limit [N m], gravity on/off, policy, payload [kg].
 LIMITS_PRESETS = {
     "horizontal acceleration (25 N m)": _preset(),
@@ -281,7 +282,7 @@ def limits_lab(preset="horizontal acceleration (25 N m)", render=True):
 
     Examples
     --------
-    Seed 001's horizontal request, then the limit lowered to 20 N m:
+    The rods' horizontal request, then the limit lowered to 20 N m:
 
     >>> lab = limits_lab(render=False)
     >>> lab.values["qdd"].round(6) + 0.0
@@ -463,7 +464,7 @@ def capacity_figure(maps, path=None):
                       label="border: shoulder | elbow limits")]
     if path is not None:
         handles.append(Line2D([], [], color=plots.COLORS["force"], lw=2.5, marker="o",
-                              markevery=[1], label="seed 000's move"))
+                              markevery=[1], label="the move"))
     fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8,
                frameon=False)
     fig.colorbar(mesh, ax=list(axes), label="payload capacity of the pose [kg]", shrink=0.9)
@@ -496,7 +497,8 @@ def gear_sweep(motor, lengths, masses, q_start, q_end, ratios):
         ``"drive"``: :func:`armlab.reflect_motor` over the ratios;
         ``"T_ref"`` [s], the fastest move of the sweep, with the shoulder's
         ``"peak_speed"`` [rad/s], ``"peak_acc"`` [rad/s^2] and the arm's own
-        ``"need"`` [N m] (its peak shoulder torque, without motor) in it.
+        ``"need"`` [N m] (its peak shoulder torque, without motor) in it;
+        ``"lengths"``, ``"masses"``, ``"move"`` (the arm and the move, as given).
 
     Examples
     --------
@@ -507,16 +509,11 @@ def gear_sweep(motor, lengths, masses, q_start, q_end, ratios):
     >>> s["torque"].round(3), s["speed"].round(3)
     (array([  inf, 0.621]), array([0.314, 0.628]))
     """
-    from armlab.dynamics import inverse_dynamics
 
     ratios = np.asarray(ratios, dtype=float)
     drive = reflect_motor(motor, ratios)
-    torque_T = np.array([
-        shortest_duration(PlanarArm(lengths, masses, damping=motor.damping,
-                                    coulomb=motor.coulomb, gear_ratio=G),
-                          q_start, q_end, float(top), rotor_inertia=motor.inertia,
-                          samples=201).duration
-        for G, top in zip(ratios, drive.torque)])
+    torque_T = np.array([_geared_durations(motor, lengths, masses, q_start, q_end, G)[0]
+                         for G in ratios])
     # The speed alone (a torque limit no motion of this arm comes near): the joint's top
     # speed is the motor's over G, so the duration it allows grows in proportion to G.
     direct = shortest_duration(PlanarArm(lengths, masses), q_start, q_end, 1e9,
@@ -524,14 +521,120 @@ def gear_sweep(motor, lengths, masses, q_start, q_end, ratios):
     speed_T = direct * ratios
     best = np.maximum(torque_T, speed_T)
     T_ref = best[np.isfinite(best)].min()
-    q, qd, qdd = quintic(q_start, q_end, T_ref)(np.linspace(0, T_ref, 401))
-    need = np.abs(inverse_dynamics(PlanarArm(lengths, masses), q, qd, qdd)[:, 0]).max()
     return {"ratios": ratios, "torque": torque_T, "speed": speed_T, "best": best,
-            "drive": drive, "T_ref": float(T_ref), "peak_speed": float(np.abs(qd[:, 0]).max()),
+            "drive": drive, **_shoulder_peaks(lengths, masses, q_start, q_end, T_ref),
+            "lengths": lengths, "masses": masses, "move": (q_start, q_end)}
+
+
+def _shoulder_peaks(lengths, masses, q_start, q_end, T):
+    """The shoulder's peak speed and acceleration, and the arm's own peak torque there, in the
+    move run in ``T`` seconds: ``"T_ref"``, ``"peak_speed"``, ``"peak_acc"``, ``"need"``."""
+    from armlab.dynamics import inverse_dynamics
+
+    q, qd, qdd = quintic(q_start, q_end, T)(np.linspace(0, T, 401))
+    need = np.abs(inverse_dynamics(PlanarArm(lengths, masses), q, qd, qdd)[:, 0]).max()
+    return {"T_ref": float(T), "peak_speed": float(np.abs(qd[:, 0]).max()),
             "peak_acc": float(np.abs(qdd[:, 0]).max()), "need": float(need)}
 
 
-def gear_figure(sweep, worked=None):
+def _geared_durations(motor, lengths, masses, q_start, q_end, G, samples=201):
+    """The shortest durations the torque and the top speed allow through one ratio ``G`` [s]."""
+    arm = PlanarArm(lengths, masses, damping=motor.damping, coulomb=motor.coulomb,
+                    gear_ratio=G)
+    line = ({} if np.isinf(motor.stall_torque)
+            else {"stall_torque": G * motor.stall_torque, "speed_limit": motor.speed / G})
+    torque = shortest_duration(arm, q_start, q_end, G * motor.torque,
+                               rotor_inertia=motor.inertia, samples=samples, **line).duration
+    speed = shortest_duration(PlanarArm(lengths, masses), q_start, q_end, 1e9,
+                              speed_limit=motor.speed / G, samples=3).duration
+    return torque, speed
+
+
+def gear_optimum(motor, lengths, masses, q_start, q_end, sweep):
+    """The gear ratios that matter for one motor on both joints, refined from a sweep.
+
+    Parameters
+    ----------
+    motor : Motor
+    lengths, masses : (2,) array_like
+        The arm's links [m] and masses [kg] (uniform rods).
+    q_start, q_end : (2,) array_like
+        The move [rad].
+    sweep : dict
+        :func:`gear_sweep`'s result for the same motor, arm and move; its ratios
+        must bracket both answers.
+
+    Returns
+    -------
+    dict
+        ``"crossing"``: the ratio where the durations the torque and the top
+        speed allow are equal, found by bisection to 1e-9 of the ratio, with
+        ``"T_crossing"`` [s] there (``nan`` when the curves do not cross: with
+        a torque-speed line the torque's duration already includes the speed);
+        ``"torque_best"``: the ratio with the shortest torque-limited duration
+        (golden-section search on ``log G`` to 1e-6), with ``"T_torque_best"``
+        [s]; ``"hold"``: the smallest ratio whose torque holds the arm all
+        along the move at any speed, ``max g_1 / (tau_m - Tc)`` over the path
+        (a turning motor's Coulomb friction included); ``"best"`` and
+        ``"T_best"``: the ratio of the fastest move and its duration [s] (the
+        crossing where there is one, else the torque's best).
+
+    Examples
+    --------
+    >>> from armlab import Motor
+    >>> m = Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6)
+    >>> move = np.radians([-45, 90]), np.radians([60, -30])
+    >>> sweep = gear_sweep(m, (0.3, 0.25), (2.0, 1.0), *move, np.geomspace(30, 500, 12))
+    >>> best = gear_optimum(m, (0.3, 0.25), (2.0, 1.0), *move, sweep)
+    >>> round(best["crossing"], 2), round(best["T_crossing"], 4), round(best["hold"], 2)
+    (79.5, 0.6244, 46.89)
+    """
+    from armlab.dynamics import gravity_torques
+
+    ratios = sweep["ratios"]
+    durations = (motor, lengths, masses, q_start, q_end)
+    gaps = sweep["torque"] - sweep["speed"]
+    bracket = np.flatnonzero((gaps[:-1] > 0) & (gaps[1:] <= 0))
+    crossing = np.nan
+    if bracket.size:
+        lo, hi = float(ratios[bracket[0]]), float(ratios[bracket[0] + 1])
+        while hi - lo > 1e-9 * hi:
+            mid = 0.5 * (lo + hi)
+            torque, speed = _geared_durations(*durations, mid)
+            lo, hi = (mid, hi) if torque > speed else (lo, mid)
+        crossing = 0.5 * (lo + hi)
+
+    def torque_T(log_G):
+        return _geared_durations(*durations, np.exp(log_G))[0]
+
+    j = int(np.argmin(sweep["torque"]))
+    a, b = np.log(ratios[max(j - 1, 0)]), np.log(ratios[min(j + 1, ratios.size - 1)])
+    golden = (np.sqrt(5.0) - 1.0) / 2.0
+    c, d = b - golden * (b - a), a + golden * (b - a)
+    fc, fd = torque_T(c), torque_T(d)
+    while b - a > 1e-6:
+        if fc <= fd:
+            b, d, fd = d, c, fc
+            c = b - golden * (b - a)
+            fc = torque_T(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + golden * (b - a)
+            fd = torque_T(d)
+    torque_best = float(np.exp(0.5 * (a + b)))
+    q = quintic(q_start, q_end, 1.0)(np.linspace(0.0, 1.0, 20001))[0]
+    hold = gravity_torques(PlanarArm(lengths, masses), q)[:, 0].max() / (motor.torque
+                                                                        - motor.coulomb)
+    T_torque_best = float(torque_T(np.log(torque_best)))
+    T_crossing = (float(max(_geared_durations(*durations, crossing))) if bracket.size
+                  else np.nan)
+    best, T_best = (crossing, T_crossing) if bracket.size else (torque_best, T_torque_best)
+    return {"crossing": float(crossing), "T_crossing": T_crossing, "torque_best": torque_best,
+            "T_torque_best": T_torque_best, "best": float(best), "T_best": float(T_best),
+            "hold": float(hold)}
+
+
+def gear_figure(sweep, worked=None, fastest=None):
     """What a gear ratio buys and costs: friction and inertia at the joint, and the fastest move.
 
     Parameters
@@ -540,6 +643,10 @@ def gear_figure(sweep, worked=None):
         :func:`gear_sweep`'s result.
     worked : float, optional
         A ratio to mark.
+    fastest : float, optional
+        The duration of the fastest move [s] (:func:`gear_optimum`'s
+        ``"T_crossing"``), at whose peaks the left panel takes the speed and
+        the acceleration; default the sweep's fastest, ``sweep["T_ref"]``.
 
     Returns
     -------
@@ -556,6 +663,9 @@ def gear_figure(sweep, worked=None):
     from armlab import plots
 
     ratios, drive = sweep["ratios"], sweep["drive"]
+    if fastest is not None:
+        sweep = {**sweep, **_shoulder_peaks(sweep["lengths"], sweep["masses"], *sweep["move"],
+                                            fastest)}
     speed, acc, need = sweep["peak_speed"], sweep["peak_acc"], sweep["need"]
     fig, (ax_f, ax_t) = plots.figure(ncols=2, width=9.6, height=3.8)
     ax_f.loglog(ratios, drive.torque, color=plots.COLORS["torque"], lw=2,
@@ -568,7 +678,7 @@ def gear_figure(sweep, worked=None):
     ax_f.loglog(ratios, drive.inertia * acc, color=plots.COLORS["ellipse"],
                 label=f"rotor G²Jm q̈ at {acc:.0f} rad/s²")
     ax_f.set_ylabel("torque at the shoulder [N m]")
-    ax_f.set_title(f"the shoulder, during the fastest move ({sweep['T_ref']:.2f} s)",
+    ax_f.set_title(f"the shoulder, during the fastest move ({sweep['T_ref']:.3f} s)",
                    fontsize=10)
     ax_f.legend(frameon=False, fontsize=7)
     ax_t.plot(ratios, sweep["torque"], color=plots.COLORS["torque"], label="torque allows")
@@ -588,4 +698,219 @@ def gear_figure(sweep, worked=None):
         ax.grid(alpha=0.3, which="both")
         if worked is not None:
             ax.axvline(worked, color=plots.COLORS["weight"], ls=":", lw=1)
+    return fig
+
+
+def phase_plane_figure(arm, q_start, q_end, limit, profile, sim=None, quintic_duration=None):
+    """The time-optimal profile in the phase plane, and the torques it needs against the limits.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+        Two joints, without viscous friction.
+    q_start, q_end : (2,) array_like
+        The straight path's ends [rad].
+    limit : (2,) array_like
+        Symmetric torque limits per joint [N m].
+    profile : PhaseProfile
+        :func:`armlab.time_optimal_scaling`'s result for this arm, path and limits.
+    sim : Simulation, optional
+        The profile played on the arm (:func:`armlab.simulate`): its applied
+        torques are drawn on the right.
+    quintic_duration : float, optional
+        A quintic's duration [s], drawn in the phase plane for comparison.
+
+    Returns
+    -------
+    BookFigure
+        Left: path speed ``sd`` against ``s``, with the inadmissible region
+        above the velocity-limit curve shaded, the braking curve (``reach``),
+        the profile and its switch, and the quintic. Right: each joint's torque
+        over its limit against time, from inverse dynamics along the plan and,
+        if given, as applied in the simulation.
+    """
+    from armlab import plots
+    from armlab.dynamics import inverse_dynamics
+
+    limit = np.broadcast_to(np.asarray(limit, dtype=float), (2,))
+    fig, (ax_p, ax_t) = plots.figure(ncols=2, width=9.6, height=3.8)
+    s, top = profile.s, 1.6 * profile.sd.max()
+    curve = np.minimum(profile.limit_curve, 2 * top)
+    ax_p.fill_between(s, curve, 2 * top, color="0.85", lw=0, label="inadmissible: L > U")
+    ax_p.plot(s, curve, color="0.35", lw=1.2, label="velocity-limit curve")
+    braking = np.where(profile.reach < profile.limit_curve * (1 - 1e-9), profile.reach, np.nan)
+    ax_p.plot(s, braking, color=plots.COLORS["limit"], ls="--", lw=1.2,
+              label="braking curve: stops at s = 1")
+    if quintic_duration is not None:
+        u = np.linspace(0.0, 1.0, 401)
+        ax_p.plot(u**3 * (10 - 15 * u + 6 * u**2), 30 * u**2 * (1 - u) ** 2 / quintic_duration,
+                  color=plots.COLORS["weight"], lw=1.5,
+                  label=f"quintic, T = {quintic_duration:.3f} s")
+    ax_p.plot(s, profile.sd, color=plots.COLORS["torque"], lw=2.5,
+              label=f"time-optimal, T = {profile.duration:.3f} s")
+    for sw in profile.switches:
+        ax_p.plot([sw], [np.interp(sw, s, profile.sd)], "o", ms=7, mfc="none", mew=2,
+                  mec=plots.COLORS["force"], label="switch: U to L")
+    ax_p.set_xlim(0, 1)
+    ax_p.set_ylim(0, top)
+    ax_p.set_xlabel("path coordinate s")
+    ax_p.set_ylabel("path speed ṡ [1/s]")
+    ax_p.set_title("the phase plane (s, ṡ)", fontsize=10)
+    ax_p.legend(frameon=False, fontsize=7, loc="lower center")
+    t = np.linspace(0.0, profile.duration, 1201)
+    tau = inverse_dynamics(arm, *profile.plan(t))
+    colors = [plots.COLORS["torque"], plots.COLORS["force"]]
+    for j in range(2):
+        if sim is not None:
+            ax_t.plot(sim.time, sim.tau[..., j] / limit[j], color=colors[j], lw=2.5, alpha=0.35,
+                      label=f"joint {j + 1}, applied in the simulation")
+        ax_t.plot(t, tau[:, j] / limit[j], color=colors[j], lw=1.2,
+                  label=f"joint {j + 1}, inverse dynamics of the plan")
+    for sign in (-1, 1):
+        ax_t.axhline(sign, color=plots.COLORS["limit"], ls="--", lw=1.2)
+    ax_t.set_ylim(-1.3, 1.5)
+    ax_t.set_xlim(0, sim.time[-1] if sim is not None else profile.duration)
+    ax_t.set_xlabel("time t [s]")
+    ax_t.set_ylabel("torque / its limit")
+    ax_t.set_title(f"torques, limits ±({limit[0]:g}, {limit[1]:g}) N m", fontsize=10)
+    ax_t.grid(alpha=0.3)
+    ax_t.legend(frameon=False, fontsize=7, loc="upper right", ncols=2)
+    return fig
+
+
+def duty_cycle(motor, lengths, masses, q_start, q_end, G, dwell):
+    """One cycle of a geared arm's work: the fastest quintic move out, a hold, the move back, a
+    hold, and the joint torques the motors give along it.
+
+    Both joints get ``motor`` through a gear ``G``; the move's duration is the shortest the
+    motor allows (:func:`armlab.shortest_duration` with its torque-speed line, if it has one);
+    the torque is the arm's inverse dynamics (its friction the motor's, reflected) plus the
+    rotors' ``G^2 J_m qdd``.
+
+    Parameters
+    ----------
+    motor : Motor
+    lengths, masses : (2,) array_like
+        The arm's links [m] and masses [kg] (uniform rods).
+    q_start, q_end : (2,) array_like
+        The move [rad].
+    G : float
+        Gear ratio.
+    dwell : float
+        Time held at each end [s].
+
+    Returns
+    -------
+    dict
+        ``"duration"`` [s] of each move; ``"t"`` (k,) [s], ``"q"``, ``"qd"`` and
+        ``"tau"`` (k, 2) [rad], [rad/s], [N m] over the cycle; ``"rms"`` (2,) [N m]
+        (:func:`armlab.rms_torque`) and ``"peak"`` (2,) [N m].
+
+    Examples
+    --------
+    >>> from armlab import Motor
+    >>> m = Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6, stall_torque=0.3)
+    >>> c = duty_cycle(m, (0.3, 0.25), (2.0, 1.0), np.radians([-45, 90]),
+    ...                np.radians([60, -30]), 64.0, 1.0)
+    >>> round(c["duration"], 4), c["rms"].round(2)
+    (0.7947, array([5.35, 1.03]))
+    """
+    from armlab.dynamics import gravity_torques, inverse_dynamics
+    from armlab.limits import rms_torque
+
+    arm = PlanarArm(lengths, masses, damping=motor.damping, coulomb=motor.coulomb, gear_ratio=G)
+    line = ({} if np.isinf(motor.stall_torque)
+            else {"stall_torque": G * motor.stall_torque})
+    T = shortest_duration(arm, q_start, q_end, G * motor.torque, rotor_inertia=motor.inertia,
+                          speed_limit=motor.speed / G, **line).duration
+    times, poses, speeds, torques, t0 = [], [], [], [], 0.0
+    for a, b in ((q_start, q_end), (q_end, q_start)):
+        t = np.linspace(0.0, T, 2001)
+        q, qd, qdd = quintic(a, b, T)(t)
+        torques.append(inverse_dynamics(arm, q, qd, qdd) + G**2 * motor.inertia * qdd)
+        speeds.append(qd)
+        poses.append(q)
+        times.append(t0 + t)
+        t0 += T
+        hold = gravity_torques(arm, np.asarray(b, dtype=float))
+        torques.append(np.array([hold, hold]))
+        speeds.append(np.zeros((2, 2)))
+        poses.append(np.array([b, b], dtype=float))
+        times.append(np.array([t0, t0 + dwell]))
+        t0 += dwell
+    tau, t = np.concatenate(torques), np.concatenate(times)
+    return {"duration": float(T), "t": t, "q": np.concatenate(poses),
+            "qd": np.concatenate(speeds), "tau": tau,
+            "rms": rms_torque(tau, t), "peak": np.abs(tau).max(axis=0)}
+
+
+def motor_figure(motor, cycle, G, sweeps, thermal=None):
+    """A motor's torque-speed envelope at the shoulder with a duty cycle in it, and what the
+    torque-speed line and the heat do to the choice of gear.
+
+    Parameters
+    ----------
+    motor : Motor
+        With a torque-speed line and a continuous rating.
+    cycle : dict
+        :func:`duty_cycle` at ratio ``G``.
+    G : float
+        The ratio of ``cycle``.
+    sweeps : sequence of (label, sweep)
+        :func:`gear_sweep` results to compare, each drawn as its shortest move.
+    thermal : float, optional
+        The smallest ratio whose continuous rating covers the cycle's RMS; ratios
+        below it are shaded.
+
+    Returns
+    -------
+    BookFigure
+        Left: joint 1's torque against its speed: the envelope with and
+        without the line, the continuous rating, the cycle's path and its
+        RMS. Right: the shortest move against the gear ratio for each sweep.
+    """
+    from armlab import plots
+
+    drive = reflect_motor(motor, G)
+    fig, (ax_e, ax_g) = plots.figure(ncols=2, width=9.6, height=3.8)
+    v, T, S = float(drive.speed), float(drive.torque), float(drive.stall_torque)
+    w = np.linspace(-v, v, 401)
+    low, high = drive.torque_range(w)
+    ax_e.plot(w, high, color=plots.COLORS["torque"], lw=2, label="peak, with back-EMF")
+    ax_e.plot(w, low, color=plots.COLORS["torque"], lw=2)
+    ax_e.plot([-v, v, v, -v, -v], [-T, -T, T, T, -T], color="0.5", ls=":", lw=1.2,
+              label="peak, without back-EMF")
+    cont = float(drive.continuous_torque)
+    ax_e.axhspan(-cont, cont, color=plots.COLORS["weight"], alpha=0.15, lw=0,
+                 label=f"continuous, ±{cont:.1f} N m")
+    ax_e.plot(cycle["qd"][:, 0], cycle["tau"][:, 0], color=plots.COLORS["force"], lw=1.5,
+              label="the cycle")
+    ax_e.axhline(cycle["rms"][0], color=plots.COLORS["force"], ls="--", lw=1.2,
+                 label=f"its RMS, {cycle['rms'][0]:.2f} N m")
+    ax_e.set_xlabel("shoulder speed q̇1 [rad/s]")
+    ax_e.set_ylabel("shoulder torque [N m]")
+    ax_e.set_title(f"the shoulder's motor through {G:.0f}:1", fontsize=10)
+    ax_e.set_xlim(-1.05 * v, 1.05 * v)
+    ax_e.set_ylim(-1.25 * T, 1.6 * T)
+    ax_e.grid(alpha=0.3)
+    ax_e.legend(frameon=False, fontsize=7, loc="upper right", ncols=2)
+    shades = [plots.COLORS["arm"], plots.COLORS["torque"]]
+    for (label, sweep), color in zip(sweeps, shades):
+        ax_g.plot(sweep["ratios"], sweep["best"], color=color, lw=2, label=label)
+    if thermal is not None:
+        ax_g.axvspan(sweeps[0][1]["ratios"][0], thermal, color=plots.COLORS["limit"],
+                     alpha=0.15, lw=0, label=f"too hot for the cycle, below {thermal:.0f}:1")
+    ax_g.set_xscale("log")
+    ticks = [t for t in (30, 50, 100, 200, 300, 500)
+             if sweeps[0][1]["ratios"][0] <= t <= sweeps[0][1]["ratios"][-1]]
+    ax_g.set_xticks(ticks, [str(t) for t in ticks])
+    from matplotlib.ticker import NullFormatter
+
+    ax_g.xaxis.set_minor_formatter(NullFormatter())
+    ax_g.set_ylim(0, 2.0)
+    ax_g.set_xlabel("gear ratio G")
+    ax_g.set_ylabel("shortest move [s]")
+    ax_g.set_title("the shortest move, by gear ratio", fontsize=10)
+    ax_g.grid(alpha=0.3, which="both")
+    ax_g.legend(frameon=False, fontsize=8, loc="upper right")
     return fig

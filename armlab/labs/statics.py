@@ -4,12 +4,13 @@ import numpy as np
 
 from armlab.arm import statics_arm
 from armlab.dynamics import gravity_torques
-from armlab.labs._base import Lab, axis_top
-from armlab.statics import force_error_bound, max_tip_force, singular_values, static_torques
+from armlab.labs._base import Lab, axis_top, pair
+from armlab.statics import (force_error_bound, joint_reactions, max_tip_force, singular_values,
+                            static_torques)
 
 __all__ = ["StaticsLab", "statics_lab", "STATICS_PRESETS"]
 
-#: The statics chapter's worked cases (seed 003): joint angles [deg], force
+#: The statics chapter's worked cases: joint angles [deg], force
 #: direction [deg from +x], force size [N], gravity on or off.
 STATICS_PRESETS = {
     "wall push": dict(q1=30.0, q2=60.0, angle=0.0, size=10.0, gravity=False),
@@ -17,6 +18,8 @@ STATICS_PRESETS = {
     "stretched": dict(q1=0.0, q2=0.0, angle=0.0, size=10.0, gravity=False),
     "one degree from stretched": dict(q1=0.0, q2=1.0, angle=0.0, size=10.0, gravity=False),
     "bent 90°": dict(q1=0.0, q2=90.0, angle=0.0, size=10.0, gravity=False),
+    "stretched, 50 N along the arm": dict(q1=0.0, q2=0.0, angle=0.0, size=50.0,
+                                          gravity=False),
 }
 
 
@@ -45,8 +48,9 @@ class StaticsLab(Lab):
         gravity when it is on), ``"tau_contact"`` ``J^T F`` [N m],
         ``"tau_gravity"`` [N m], ``"max_push"`` along the force's direction
         within the limit [N] (``nan`` when gravity alone exceeds the limit),
-        ``"force_error"`` from the torque uncertainty [N], ``"tip_force"``
-        [N], ``"q"`` [rad].
+        ``"force_error"`` from the torque uncertainty [N], ``"reactions"``
+        (n, 2) the force each joint's bearing passes to its link, from the link
+        before (with gravity when it is on) [N], ``"tip_force"`` [N], ``"q"`` [rad].
     updates : int
         How many times the lab has redrawn.
     """
@@ -124,6 +128,7 @@ class StaticsLab(Lab):
             "tau": tau_contact + tau_gravity,
             "max_push": push,
             "force_error": float(force_error_bound(self.arm, q, self.torque_error)),
+            "reactions": joint_reactions(self.arm, q, force, gravity=gravity)[0],
             "limit": limit,
             "gravity": gravity,
         }
@@ -169,7 +174,9 @@ class StaticsLab(Lab):
             (f"force error from ±{fmt(self.torque_error)} N m",
              fmt(v["force_error"]) if np.isinf(v["force_error"]) else f"{v['force_error']:.1f}",
              "N"),
-        ]
+        ] + [(f"bearing force at joint {j + 1}, f{j + 1}",
+              f"{pair(f, '.2f')}, size {np.linalg.norm(f):.2f}", "N")
+             for j, f in enumerate(v["reactions"])]
 
 
 def statics_lab(arm=None, preset="wall push", torque_error=0.5, limit=20.0, render=True):
@@ -178,7 +185,7 @@ def statics_lab(arm=None, preset="wall push", torque_error=0.5, limit=20.0, rend
     Parameters
     ----------
     arm : PlanarArm, optional
-        A two-joint arm; default :func:`armlab.statics_arm` (seed 003).
+        A two-joint arm; default :func:`armlab.statics_arm`, the chapter's arm.
     preset : str
         Starting case, a key of :data:`STATICS_PRESETS`.
     torque_error : float
