@@ -21,7 +21,7 @@ RODS = ArmData.from_arm(rod_arm(), "the chapter's two 1 m rods")
 def _book_runs():
     """The chapter's identification runs: 20 poses, 0.05 N m noise, empty then 0.5 kg."""
     arm = tabletop_arm()
-    runs = holding_runs([arm, arm.with_payload(0.5)], 67, poses=20, noise=0.05)
+    runs = holding_runs([arm, arm.with_payload(0.5)], 0, poses=20, noise=0.05)
     return [(q.tolist(), tau.tolist()) for q, tau in runs]
 
 
