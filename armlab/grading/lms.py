@@ -195,8 +195,8 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 def safe_cell(value):
     """A CSV cell that no spreadsheet runs: text starting like a formula gets a ``'``.
 
-    >>> safe_cell('=HYPERLINK("http://x", "y")'), safe_cell("12.5"), safe_cell("Doe, Jane")
-    ('\'=HYPERLINK("http://x", "y")', '12.5', 'Doe, Jane')
+    >>> print(safe_cell('=HYPERLINK("http://x", "y")'), safe_cell("12.5"), safe_cell("Doe, Jane"))
+    '=HYPERLINK("http://x", "y") 12.5 Doe, Jane
     """
     text = str(value)
     return "'" + text if text.startswith(FORMULA_START) else text
