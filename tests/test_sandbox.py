@@ -153,6 +153,21 @@ def test_the_runner_in_the_sandbox_cannot_write_out_of_order(builds):
     assert result.fault[0] == "protocol"
 
 
+@needs_sandbox
+def test_a_cell_that_only_waits_or_only_asks_is_stopped_by_the_clock(builds):
+    """No CPU is spent while the runner sleeps, or waits for the grader's answers: the
+    wall-clock cap of a step stops both."""
+    for code in ("import time\ntime.sleep(600)",
+                 "import armlab as al\narm = al.statics_arm()\nwhile True:\n"
+                 "    al.tip_position(arm, [0.0, 0.0])"):
+        result = _run({"steps": [_cell(code)], "served": ["tip_position"]}, builds["positions"],
+                      serve=lambda name, args, kwargs: [0.9, 0.0], cpu=1, wall_factor=1,
+                      wall_extra=2)
+        assert result.fault == ("time", "the run spent more than 3 s by the clock in cell 1 "
+                                        "and was stopped"), code
+        assert result.seconds < 20
+
+
 # ---------------------------------------------------------------- the plan's order
 def test_calls_are_served_only_to_the_open_check_that_uses_them(builds):
     served = []

@@ -224,13 +224,10 @@ class Grading:
         """The runs: ``{(keep, served): [check numbers]}``; a choice joins the first run."""
         out = {}
         for k, check in enumerate(self.checks):
-            ref = check["ref"]
-            allow = ref.allow if ref is not None else ()
-            keep, served = _split(allow)
-            keep = keep | (self.setup - served)
-            if ref is None:
+            if check["ref"] is None:
                 continue
-            out.setdefault((keep, served), []).append(k)
+            keep, served = _split(check["ref"].allow)
+            out.setdefault((keep | (self.setup - served), served), []).append(k)
         choices = [k for k, c in enumerate(self.checks) if c["ref"] is None]
         if choices:
             first = next(iter(out), (frozenset(self.setup), frozenset()))
@@ -276,7 +273,6 @@ class Grading:
                 ref = uses.get(name[1:])
                 if ref is None or kwargs:
                     raise TypeError(f"{name[1:]} takes its arguments by position here")
-                self.calls.append(name)
                 return encode(ref.function(*[decode(a) for a in args]))
             if name not in served:
                 raise TypeError(f"armlab.{name} is not available in this part")
@@ -291,8 +287,8 @@ class Grading:
         return answer
 
     def run(self):
-        """Every run, then a verdict per test cell: ``{cell: [(check, message or None,
-        fault or None)]}`` and the outputs of the other cells."""
+        """Every run of the notebook: ``(records, outputs)``, the records of each check by
+        its number, the outputs of each other cell by its index (faults noted)."""
         records, outputs = {}, {}
         for (keep, served), members in self.groups().items():
             uses = {}

@@ -64,12 +64,13 @@ class Limits:
     file_mb: int = 64
     """Largest file a process may write, and the size of /scratch and /tmp [MiB]."""
     wall_factor: float = 4.0
-    """The wall-clock cap of one cell or check: this many times its CPU seconds, plus half a
-    minute (a loaded machine is slower; a student's code that only waits is stopped)."""
+    wall_extra: float = 30.0
+    """The wall-clock cap of one cell or check: ``wall_factor`` times its CPU seconds, plus
+    ``wall_extra`` seconds (a loaded machine is slower; code that only waits is stopped)."""
 
     def silence(self):
-        """Seconds the run may go without a message before it is stopped."""
-        return self.wall_factor * self.cpu + 30.0
+        """Seconds one step of the run (a cell, or a check) may take, by the clock."""
+        return self.wall_factor * self.cpu + self.wall_extra
 
     def cpu_budget(self, steps):
         """CPU seconds of a whole run of ``steps`` cells and checks (a hard limit)."""
@@ -273,7 +274,8 @@ def run(plan, build, *, serve, limits=Limits(), isolate=True, uid=None):
 
 
 def _follow(result, up_r, down, proc, serve, uses, served, steps, silence):
-    """Read the run's messages until it is done, faulty, or silent for ``silence`` s.
+    """Read the run's messages until it is done, faulty, or ``silence`` s into one step
+    (a cell, or a check with the calls the grader answers for it).
 
     The runner must go through the plan's steps in order: each cell's status, then each
     check's begin and result, then done; calls only while a check that uses them is open
@@ -295,8 +297,8 @@ def _follow(result, up_r, down, proc, serve, uses, served, steps, silence):
     while not done and result.fault is None:
         left = silence - (time.monotonic() - heard)
         if left <= 0:
-            result.fault = ("time", f"the run went {silence:.0f} s without a word {here()} "
-                                    "and was stopped")
+            result.fault = ("time", f"the run spent more than {silence:.0f} s by the clock "
+                                    f"{here()} and was stopped")
             break
         if not sel.select(timeout=min(left, 1.0)):
             if _exited(proc) and not sel.select(timeout=0):
@@ -305,7 +307,6 @@ def _follow(result, up_r, down, proc, serve, uses, served, steps, silence):
         chunk = os.read(up_r, 1 << 16)
         if not chunk:
             break
-        heard = time.monotonic()
         total += len(chunk)
         buffer += chunk
         if total > MAX_TOTAL or (b"\n" not in buffer and len(buffer) > MAX_LINE):
@@ -317,9 +318,11 @@ def _follow(result, up_r, down, proc, serve, uses, served, steps, silence):
             try:
                 msg = json.loads(line)
                 kind = msg["t"]
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, RecursionError):
                 result.fault = ("protocol", f"a message that is not the runner's {here()}")
                 break
+            if kind != "call":              # a step's time runs from its start, calls included
+                heard = time.monotonic()
             if kind == "cell" and open_check is None and expects("code") and \
                     msg.get("cell") == steps[at]["cell"]:
                 if isinstance(msg.get("outputs"), list):
@@ -390,8 +393,9 @@ def _answer(down, serve, msg):
     try:
         value = serve(msg["name"], msg.get("args", []), msg.get("kwargs", {}))
         reply = {"value": value}
-    except (ValueError, TypeError, ArithmeticError) as exc:
-        reply = {"error": {"type": type(exc).__name__, "message": str(exc)[:600]}}
+    except Exception as exc:              # noqa: BLE001  (the sandbox's data, not the grader)
+        kind = type(exc).__name__ if isinstance(exc, (ValueError, TypeError)) else "ValueError"
+        reply = {"error": {"type": kind, "message": str(exc)[:600]}}
     down.write(json.dumps(reply) + "\n")
     down.flush()
 
