@@ -75,7 +75,7 @@ def value_of(rec, name):
     kind = rec.get("kind") if isinstance(rec, dict) else None
     if kind == "value":
         value = rec.get("value")
-        if shape(value) is None and not isinstance(value, list):
+        if not _numbers(value):
             raise CheckFailed(f"{name} is not made of numbers")
         if any(x != x for x in flat(value)):
             raise CheckFailed(f"{name} contains nan: expected numbers")
@@ -94,6 +94,22 @@ def value_of(rec, name):
             raise CheckFailed(f"{name} is an array of dtype {why[6:]}: expected real numbers")
         raise CheckFailed(f"{name} {_REFUSED.get(why, 'is not a number').format('True/False')}")
     raise CheckFailed(describe_failure(rec, name))
+
+
+def _numbers(value, depth=4, items=10_000):
+    """Whether ``value`` is a number or nested lists of numbers, at most ``depth`` deep and
+    ``items`` long in all (a record comes from the sandbox: it is checked, not trusted)."""
+    todo, count = [(value, 0)], 0
+    while todo:
+        item, level = todo.pop()
+        count += 1
+        if count > items or level > depth:
+            return False
+        if isinstance(item, list):
+            todo.extend((x, level + 1) for x in item)
+        elif isinstance(item, bool) or not isinstance(item, (int, float)):
+            return False
+    return True
 
 
 def describe_failure(rec, name, call=None):
