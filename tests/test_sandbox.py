@@ -31,10 +31,10 @@ def builds(tmp_path_factory):
     return {"positions": root / "positions"}
 
 
-def _run(plan, build, serve=None, isolate=True, **limits):
+def _run(plan, build, serve=None, isolate=True, cases=None, **limits):
     def refuse(name, args, kwargs):
         raise TypeError(f"{name} is not served here")
-    return sandbox.run(plan, build, serve=serve or refuse, isolate=isolate,
+    return sandbox.run(plan, build, serve=serve or refuse, isolate=isolate, cases=cases,
                        limits=sandbox.Limits(**limits))
 
 
@@ -148,7 +148,7 @@ def test_a_cell_that_ignores_the_signal_meets_the_hard_limit(builds):
 def test_the_runner_in_the_sandbox_cannot_write_out_of_order(builds):
     code = ("import os\nfor fd in range(3, 30):\n    try:\n"
             "        os.write(fd, b'{\"t\": \"done\"}\\n')\n    except OSError:\n        pass")
-    plan = {"steps": [_cell(code), {"check": 0, "label": "test_x", "name": "f", "cases": []}]}
+    plan = {"steps": [_cell(code), {"check": 0, "label": "test_x", "name": "f"}]}
     result = _run(plan, builds["positions"])
     assert result.fault[0] == "protocol"
 
@@ -169,23 +169,55 @@ def test_a_cell_that_only_waits_or_only_asks_is_stopped_by_the_clock(builds):
 
 
 # ---------------------------------------------------------------- the plan's order
-def test_calls_are_served_only_to_the_open_check_that_uses_them(builds):
+def _calls(code, after):
+    """The calls the grader answered for a run that defines ``f`` with ``code``, checks it
+    (it may use ``jacobian``, an earlier part's, and have the grader compute
+    ``tip_position``), then runs ``after``; and the run's result."""
     served = []
 
     def serve(name, args, kwargs):
         served.append(name)
         return 1.0
 
-    code = ("def f(arm, q):\n    return jacobian(arm, q)\n"
-            "try:\n    jacobian(1, 2)\nexcept NameError:\n    pass\n")
     plan = {"steps": [_cell(code),
-                      {"check": 0, "label": "test_f", "name": "f", "cases": [[ARM, [0, 0]]],
-                       "uses": ["jacobian"]},
-                      _cell("import armlab._served as s\ns.CALL('@jacobian', (1,), {})", 2)]}
-    result = _run(plan, builds["positions"], serve=serve, isolate=OK)
-    assert served == ["@jacobian"]
-    assert result.records[0] == [{"kind": "value", "value": 1.0}]
-    assert result.fault[0] == "protocol"             # the call after the check closed
+                      {"check": 0, "label": "test_f", "name": "f", "uses": ["jacobian"],
+                       "served": ["tip_position"]},
+                      _cell(after, 2)],
+            "served": ["tip_position", "mass_matrix"]}
+    result = _run(plan, builds_positions(), serve=serve, cases={0: [[ARM, [0, 0]]]},
+                  isolate=OK)
+    return served, result
+
+
+def builds_positions(cache={}):
+    if not cache:
+        import tempfile
+
+        cache["path"] = pathlib.Path(tempfile.mkdtemp(prefix="armlab-test-build-"))
+        shaker.build(cache["path"], keep=(), served={"tip_position", "mass_matrix"})
+    return cache["path"]
+
+
+def test_a_check_may_call_what_its_part_allows_and_the_cases_come_at_its_start():
+    served, result = _calls("import armlab as al\n"
+                            "def f(arm, q):\n    return jacobian(arm, q) + al.tip_position(arm, q)",
+                            "pass")
+    assert served == ["@jacobian", "tip_position"]
+    assert result.records[0] == [{"kind": "value", "value": 2.0}] and result.fault is None
+
+
+def test_between_checks_every_served_function_and_no_earlier_part():
+    served, result = _calls("import armlab as al\ncached = al.mass_matrix(1, 2)\n"
+                            "def f(arm, q):\n    return 0.0",
+                            "import armlab._served as s\ns.CALL('@jacobian', (1,), {})")
+    assert served == ["mass_matrix"]
+    assert result.fault[0] == "protocol"             # @jacobian after its check closed
+
+
+def test_in_a_check_nothing_its_part_does_not_allow():
+    served, result = _calls("import armlab as al\ndef f(arm, q):\n"
+                            "    return al.mass_matrix(arm, q)", "pass")
+    assert served == [] and result.fault[0] == "protocol"
 
 
 # ---------------------------------------------------------------- values as data

@@ -7,17 +7,20 @@ penalties, the feedback). It never runs student code in its own process:
 
 1. **plan**: every test cell (nbgrader's graded code cells, restored from the
    source) is read as data (:func:`checks_of`): its ``check_function`` and
-   ``check_choice`` calls, never run. The checks are grouped by the armlab
-   functions their part allows; each group is one sandbox run
-   (:func:`armlab.grading.sandbox.run`) of the whole notebook, with an armlab
-   cut to those functions (:mod:`armlab.grading.shaker`), so a part's
-   function can never reach what another part allows. One more run, with the
-   whole armlab and no checks, gives the outputs the feedback shows;
+   ``check_choice`` calls, never run. The notebook runs in a sandbox
+   (:func:`armlab.grading.sandbox.run`) whose armlab holds, as code, only the
+   arms and what the parts' allowed functions that take or return objects need
+   (:mod:`armlab.grading.shaker`); every other public function is a proxy that
+   this process answers: between checks all of them (a "try it" cell works), in
+   a check only those its part allows. Checks whose parts keep different code
+   in the sandbox go to runs of their own, so a part's function never reaches
+   code another part allows. The runs' outputs are what the feedback shows;
 2. **cases**: each student's fresh cases are drawn here, from the course
    secret and the student's id; a case that cannot be drawn is a fault;
-3. **run**: the sandbox gets the cases (inputs only) and returns the student's
-   outputs as data; a run that dies or breaks the protocol is run once more,
-   then its checks are faults;
+3. **run**: a check's cases (inputs only) cross into the sandbox when the
+   check begins, and the student's outputs come back as data; a run that dies
+   is run once more, then its unfinished checks are faults; a run that breaks
+   the protocol is held for review;
 4. **judge**: the records against the references (:mod:`armlab.grading.judge`),
    in this process; each test cell gets the messages of its checks as outputs
    (an error output when one failed, which nbgrader scores zero).
@@ -138,7 +141,7 @@ def setup_names(nb):
 
 # ---------------------------------------------------------------- the runs
 def _split(allow):
-    """An allow list as (names kept in the sandbox, names the grader serves)."""
+    """An allow list as (names kept as code in the sandbox, names the grader serves)."""
     import armlab
 
     keep, served = set(), set()
@@ -152,17 +155,29 @@ def _split(allow):
     return frozenset(keep), frozenset(served)
 
 
+def served_anywhere():
+    """armlab's public functions the grader computes for a sandbox (between checks, all of
+    them, so that a notebook's "try it" cells work; in a check, those its part allows):
+    every public function but the arms and those kept as code (:data:`shaker.SERVED_HERE`)."""
+    import armlab
+
+    arms = {"PlanarArm", "tabletop_arm", "rod_arm", "statics_arm"}
+    return frozenset(name for name in armlab.__all__ if name not in arms
+                     and name not in shaker.SERVED_HERE and callable(getattr(armlab, name))
+                     and not isinstance(getattr(armlab, name), type))
+
+
 _BUILDS = {}
 
 
-def build_for(keep, served, everything=False):
-    """The sandbox's armlab for one set of names, built once per process."""
-    key = (frozenset(keep), frozenset(served), everything)
+def build_for(keep):
+    """The sandbox's armlab that keeps ``keep`` as code (every other public function a
+    proxy the grader answers), built once per process."""
+    key = frozenset(keep)
     if key not in _BUILDS:
-        root = _builds_root()
-        digest = hashlib.sha256(repr(sorted(map(sorted, key[:2])) + [everything]).encode())
-        path = root / digest.hexdigest()[:16]
-        shaker.build(path, keep=keep, served=served, everything=everything)
+        digest = hashlib.sha256(repr(sorted(key)).encode()).hexdigest()[:16]
+        path = _builds_root() / digest
+        shaker.build(path, keep=key, served=served_anywhere())
         _BUILDS[key] = path
     return _BUILDS[key]
 
@@ -199,9 +214,9 @@ def draw(ref, which, key):
 class Grading:
     """One notebook's grading: its checks, runs and verdicts."""
 
-    def __init__(self, nb, key, limits, isolate=True, uid=None, display=True):
+    def __init__(self, nb, key, limits, isolate=True, uid=None):
         self.nb, self.key, self.limits = nb, key, limits
-        self.isolate, self.uid, self.show = isolate, uid, display
+        self.isolate, self.uid = isolate, uid
         self.faults, self.calls = [], []
         self.cost = {"runs": 0, "seconds": 0.0, "cpu": 0.0}
         self.checks = []                 # (cell index, spec, ref, cases)
@@ -221,21 +236,24 @@ class Grading:
         return {"cell": index, "spec": spec, "ref": ref, "cases": cases}
 
     def groups(self):
-        """The runs: ``{(keep, served): [check numbers]}``; a choice joins the first run."""
+        """The runs: ``{names kept as code: [check numbers]}``. Checks share a run when their
+        parts keep the same armlab code in the sandbox (the setup cell's names, and what
+        takes or returns objects); what they may have the grader compute is decided per
+        check. A choice joins the first run."""
+        setup = _split(self.setup)[0]
         out = {}
         for k, check in enumerate(self.checks):
-            if check["ref"] is None:
-                continue
-            keep, served = _split(check["ref"].allow)
-            out.setdefault((keep | (self.setup - served), served), []).append(k)
+            if check["ref"] is not None:
+                out.setdefault(setup | _split(check["ref"].allow)[0], []).append(k)
         choices = [k for k, c in enumerate(self.checks) if c["ref"] is None]
-        if choices:
-            first = next(iter(out), (frozenset(self.setup), frozenset()))
-            out.setdefault(first, [])
-            out[first] = sorted(out[first] + choices)
+        if choices or not out:
+            first = next(iter(out), setup)
+            out[first] = sorted(out.get(first, []) + choices)
         return out
 
-    def plan(self, members, served, outputs=False):
+    def plan(self, members):
+        """One run's steps: every code cell but the test cells, and the checks of
+        ``members`` in the place of their test cells."""
         steps = []
         by_cell = {}
         for k in members:
@@ -244,29 +262,42 @@ class Grading:
             if cell.cell_type != "code":
                 continue
             if _is_test(cell):
-                for k in by_cell.get(index, []):
-                    steps.append(self._step(k))
+                steps += [self._step(k) for k in by_cell.get(index, [])]
             else:
                 label = _nbgrader(cell).get("grade_id") or cell.get("id") or f"cell {index}"
                 steps.append({"cell": index, "label": label, "code": cell.source})
-        return {"steps": steps, "served": sorted(served), "outputs": outputs}
+        return {"steps": steps, "served": sorted(served_anywhere()), "outputs": True}
 
     def _step(self, k):
         check = self.checks[k]
         spec, ref = check["spec"], check["ref"]
         label = _nbgrader(self.nb.cells[check["cell"]]).get("grade_id", str(check["cell"]))
-        if ref is None:
-            return {"check": k, "label": label, "name": spec["name"]}
-        cases = check["cases"] or []
-        return {"check": k, "label": label, "name": spec["name"],
-                "cases": [encode(ref.arguments(c)) for c in cases],
-                "uses": [name for name, _ in ref.uses]}
+        step = {"check": k, "label": label, "name": spec["name"]}
+        if ref is not None:
+            step.update(uses=[name for name, _ in ref.uses],
+                        served=sorted(_split(ref.allow)[1]))
+        return step
 
-    def serve(self, uses, served):
-        """What the grader computes for one run: earlier parts' references (``@name``,
-        while the check that uses them is open) and the armlab functions it allows."""
+    def _cases(self, members):
+        """What each check of a run gets when it begins: its cases, as data."""
+        out = {}
+        for k in members:
+            check = self.checks[k]
+            if check["ref"] is not None:
+                out[k] = [encode(check["ref"].arguments(c)) for c in check["cases"] or []]
+        return out
+
+    def serve(self, members):
+        """What the grader computes for one run: earlier parts' references (``@name``) and
+        armlab's functions (the sandbox decides nothing: the run's reader only passes on
+        the calls that the open check, or the time between checks, allows)."""
         import armlab
         from armlab.grading import runner
+
+        uses = {}
+        for k in members:
+            if self.checks[k]["ref"] is not None:
+                uses.update(dict(self.checks[k]["ref"].uses))
 
         def answer(name, args, kwargs):
             if name.startswith("@"):
@@ -274,8 +305,6 @@ class Grading:
                 if ref is None or kwargs:
                     raise TypeError(f"{name[1:]} takes its arguments by position here")
                 return encode(ref.function(*[decode(a) for a in args]))
-            if name not in served:
-                raise TypeError(f"armlab.{name} is not available in this part")
             try:
                 value = getattr(armlab, name)(*[runner.decode(a) for a in args],
                                               **{k: runner.decode(v) for k, v in kwargs.items()})
@@ -288,21 +317,20 @@ class Grading:
 
     def run(self):
         """Every run of the notebook: ``(records, outputs)``, the records of each check by
-        its number, the outputs of each other cell by its index (faults noted)."""
-        records, outputs = {}, {}
-        for (keep, served), members in self.groups().items():
-            uses = {}
-            for k in members:
-                ref = self.checks[k]["ref"]
-                if ref is not None:
-                    uses.update(dict(ref.uses))
-            build = build_for(keep, served)
-            plan = self.plan(members, served, outputs=not self.show and not outputs)
-            result = self._run(plan, build, self.serve(uses, served))
+        its number, the outputs of each other cell by its index (faults noted). A cell's
+        outputs are those of the first run in which it ran without an error."""
+        records, outputs, clean = {}, {}, set()
+        for keep, members in self.groups().items():
+            plan = self.plan(members)
+            result = self._run(plan, build_for(keep), self.serve(members),
+                               self._cases(members))
             self._limits_hit(result)
             records.update(result.records)
-            if plan["outputs"]:
-                outputs = result.outputs
+            for cell, outs in result.outputs.items():
+                if cell not in clean:
+                    outputs[cell] = outs
+                if result.status.get(cell) == "ok":
+                    clean.add(cell)
             if result.fault:
                 missing = sorted({self.checks[k]["spec"]["label"] for k in members
                                   if k not in result.records})
@@ -311,11 +339,6 @@ class Grading:
                                     else "grading fault",
                                     f"{detail}{'' if kind == 'protocol' else ' (twice)'}; "
                                     f"not graded: {', '.join(missing) or 'nothing'}"))
-        if self.show:
-            plan = self.plan([], (), outputs=True)
-            result = self._run(plan, build_for((), (), everything=True), self.serve({}, ()))
-            self._limits_hit(result)
-            outputs = result.outputs
         return records, outputs
 
     def _limits_hit(self, result):
@@ -329,10 +352,10 @@ class Grading:
                         else f"its memory limit of {self.limits.memory_mb} MiB")
                 self.faults.append(("grading fault", f"{name} ran past {what} and was stopped"))
 
-    def _run(self, plan, build, serve):
+    def _run(self, plan, build, serve, cases):
         """One run, and once more if it died (a fault of the machine, maybe)."""
         for attempt in range(2):
-            result = sandbox.run(plan, build, serve=serve, limits=self.limits,
+            result = sandbox.run(plan, build, serve=serve, cases=cases, limits=self.limits,
                                  isolate=self.isolate, uid=self.uid)
             self.cost["runs"] += 1
             self.cost["seconds"] += result.seconds
@@ -465,15 +488,13 @@ class SandboxExecute(Preprocessor):
     isolate = Bool(True, help="run in bubblewrap (False: --no-sandbox)").tag(config=True)
     uid = Integer(sandbox.BASE_UID, help="the sandbox's user when grading as root").tag(
         config=True)
-    display = Bool(True, help="one more run whose outputs the feedback shows").tag(config=True)
 
     def preprocess(self, nb, resources):
         student = resources.get("nbgrader", {}).get("student", "")
         key = student_key(self.secret, student) if self.secret else ""
         limits = sandbox.Limits(cpu=self.cpu, memory_mb=self.memory_mb,
                                 max_chars=self.max_chars)
-        grading = Grading(nb, key, limits, isolate=self.isolate, uid=self.uid,
-                          display=self.display)
+        grading = Grading(nb, key, limits, isolate=self.isolate, uid=self.uid)
         records, outputs = grading.run()
         verdicts = grading.verdicts(records)
         for index, cell in enumerate(nb.cells):

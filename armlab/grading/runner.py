@@ -3,15 +3,16 @@
 The grader (:mod:`armlab.grading.sandbox`) starts this file as a script in a fresh
 sandbox, ``python -I runner.py IN OUT``, and writes the run's plan as one JSON line on
 file descriptor ``IN``: the notebook's code cells to run in order and, in place of each
-test cell, the checks it holds, each with its cases (inputs only: no expected value is
-ever in the sandbox). The runner executes the cells as a notebook would (one namespace,
+test cell, the checks it holds. A check's cases (inputs only: no expected value is ever
+in the sandbox) come when it begins, as the grader's answer to its ``begin``. The runner executes the cells as a notebook would (one namespace,
 a cell's last expression displayed), calls the student's function on each case, and
 sends back, as JSON lines on ``OUT``, what it returned (:func:`record`). Nothing here
 judges anything: the grader compares, scores and writes the messages.
 
 Messages on ``OUT`` (each one line of JSON): ``{"t": "cell", "cell": i, "status": ...}``
 after each cell (``ok``, ``error``, ``cpu`` or ``memory`` for a cell stopped at a limit), with
-its ``"outputs"`` when the plan asks for them; ``{"t": "begin", "check": k}`` before a check's first case;
+its ``"outputs"`` when the plan asks for them; ``{"t": "begin", "check": k}``, answered by
+``{"cases": [...]}`` (null for a check of a value);
 ``{"t": "call", "name": ..., "args": [...], "kwargs": {...}}`` for a function the grader
 computes (an earlier part's reference, or an armlab function the part allows), answered
 by one line on ``IN``; ``{"t": "result", "check": k, "records": [...]}``;
@@ -120,6 +121,11 @@ def encode(value):
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return {"__tuple__": type(value).__name__, "fields": list(value._fields),
                 "values": [encode(v) for v in value]}
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if fields is not None:                     # a result object: its fields, by name
+        names = [n for n in fields if not n.startswith("_")]
+        return {"__tuple__": type(value).__name__, "fields": names,
+                "values": [encode(getattr(value, n)) for n in names]}
     if value is None or isinstance(value, (str, bool)):
         return value
     if isinstance(value, (list, tuple)) and any(
@@ -262,10 +268,12 @@ class Runner:
         return outputs
 
     def run_check(self, step):
-        """One check: the student's function on every case, or the value of a name."""
+        """One check: the student's function on every case, or the value of a name. The
+        cases come from the grader when the check begins, not before."""
         self.send({"t": "begin", "check": step["check"]})
+        cases = self.receive().get("cases")
         name = step["name"]
-        if "cases" not in step:                           # a value (check_choice)
+        if cases is None:                                 # a value (check_choice)
             found = self.namespace.get(name, _MISSING)
             records = [{"kind": "missing"} if found is _MISSING else record(found)]
             self.send({"t": "result", "check": step["check"], "records": records})
@@ -276,10 +284,10 @@ class Runner:
         elif not callable(func):
             records = [{"kind": "notcallable", "type": type(func).__name__}]
         else:
-            records = self._cases(func, step)
+            records = self._cases(func, step, cases)
         self.send({"t": "result", "check": step["check"], "records": records})
 
-    def _cases(self, func, step):
+    def _cases(self, func, step, cases):
         saved = {u: self.namespace.get(u, _MISSING) for u in step.get("uses", ())}
         for used in saved:
             self.namespace[used] = _stand_in(self, used)
@@ -288,7 +296,7 @@ class Runner:
         sys.stdout = sys.stderr = sink                    # printing is not graded
         self._arm()
         try:
-            for case in step["cases"]:
+            for case in cases:
                 try:
                     records.append(record(func(*student_args(case))))
                 except (Exception, CPULimit) as exc:          # noqa: BLE001

@@ -207,20 +207,24 @@ def _limits(limits, budget):
 
 
 # ---------------------------------------------------------------- one run
-def run(plan, build, *, serve, limits=Limits(), isolate=True, uid=None):
+def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=None):
     """Run ``plan`` (see :mod:`armlab.grading.runner`) in a fresh sandbox.
 
     Parameters
     ----------
     plan : dict
-        The steps (cells and checks) and ``"served"``, the armlab names the grader
-        computes for this run.
+        The steps (cells and checks; a check names the armlab functions it may have the
+        grader compute, ``"served"``, and the earlier parts' functions it uses, ``"uses"``)
+        and ``"served"``, the armlab functions the grader computes outside the checks.
     build : path
         The armlab the run imports (:func:`armlab.grading.shaker.build`).
     serve : callable
         ``serve(name, args, kwargs)`` computes a function for the sandbox (a name
         starting with ``@`` is an earlier part's reference); it returns encoded data
         or raises ``ValueError``/``TypeError`` with a message for the student.
+    cases : dict
+        ``{check: [encoded arguments of each case]}``, sent when the check begins (a
+        check of a value has none).
     isolate : bool
         False runs the runner as a plain process of this user (``--no-sandbox``).
 
@@ -232,8 +236,10 @@ def run(plan, build, *, serve, limits=Limits(), isolate=True, uid=None):
     budget = limits.cpu_budget(len(steps))
     plan = dict(plan, cpu=limits.cpu, max_chars=limits.max_chars)
     checks = [s for s in steps if "check" in s]
-    uses = {s["check"]: {"@" + u for u in s.get("uses", ())} for s in checks}
+    inside = {s["check"]: {"@" + u for u in s.get("uses", ())} | set(s.get("served", ()))
+              for s in checks}
     served = set(plan.get("served", ()))
+    cases = cases or {}
     down_r, down_w = os.pipe()                # grader -> runner
     up_r, up_w = os.pipe()                    # runner -> grader
     if isolate:
@@ -259,7 +265,8 @@ def run(plan, build, *, serve, limits=Limits(), isolate=True, uid=None):
     try:
         down.write(json.dumps(plan) + "\n")
         down.flush()
-        _follow(result, up_r, down, proc, serve, uses, served, steps, limits.silence())
+        _follow(result, up_r, down, proc, serve, inside, served, steps, cases,
+                limits.silence())
     except BrokenPipeError:
         result.fault = result.fault or ("died", "the notebook's process ended "
                                                 f"{result.where}")
@@ -273,13 +280,15 @@ def run(plan, build, *, serve, limits=Limits(), isolate=True, uid=None):
     return result
 
 
-def _follow(result, up_r, down, proc, serve, uses, served, steps, silence):
+def _follow(result, up_r, down, proc, serve, inside, served, steps, cases, silence):
     """Read the run's messages until it is done, faulty, or ``silence`` s into one step
     (a cell, or a check with the calls the grader answers for it).
 
     The runner must go through the plan's steps in order: each cell's status, then each
-    check's begin and result, then done; calls only while a check that uses them is open
-    (or for the functions the run serves)."""
+    check's begin (answered with its cases) and result, then done. Calls are answered,
+    while a check is open, for the functions that check may use (its served armlab
+    functions and the earlier parts' references it uses) and, between checks, for the
+    run's served armlab functions: a check's cases are known only from its begin."""
     sel = selectors.DefaultSelector()
     sel.register(up_r, selectors.EVENT_READ)
     buffer, total, open_check, done, at = b"", 0, None, False, 0
@@ -332,14 +341,16 @@ def _follow(result, up_r, down, proc, serve, uses, served, steps, silence):
             elif kind == "begin" and open_check is None and expects("check") and \
                     msg.get("check") == steps[at]["check"]:
                 open_check = steps[at]["check"]
+                down.write(json.dumps({"cases": cases.get(open_check)}) + "\n")
+                down.flush()
             elif kind == "result" and open_check is not None and msg.get("check") == open_check \
                     and isinstance(msg.get("records"), list):
                 result.records[open_check] = msg["records"]
                 open_check = None
                 at += 1
             elif kind == "call" and isinstance(msg.get("name"), str) and (
-                    msg["name"] in served or (open_check is not None
-                                              and msg["name"] in uses[open_check])):
+                    msg["name"] in inside[open_check] if open_check is not None
+                    else msg["name"] in served):
                 _answer(down, serve, msg)
             elif kind == "done" and open_check is None and at == len(steps):
                 done = True
