@@ -215,8 +215,16 @@ def test_between_checks_every_served_function_and_no_earlier_part():
 
 
 def test_in_a_check_nothing_its_part_does_not_allow():
+    """An honest call of a function the part does not allow fails the check (not the run);
+    a call sent past the runner's refusal is a protocol fault."""
     served, result = _calls("import armlab as al\ndef f(arm, q):\n"
                             "    return al.mass_matrix(arm, q)", "pass")
+    assert served == [] and result.fault is None
+    assert result.records[0][0]["kind"] == "error" and result.records[0][0]["type"] == \
+        "ArmlabOff"
+    served, result = _calls("import armlab._served as s, json, sys\ndef f(arm, q):\n"
+                            "    s.CALL.__self__.allowed = None\n"
+                            "    return s.CALL('mass_matrix', (arm, q), {})", "pass")
     assert served == [] and result.fault[0] == "protocol"
 
 

@@ -196,6 +196,7 @@ class Runner:
         self.max_chars = int(plan.get("max_chars", 20_000))
         self.namespace = {"__name__": "__main__", "__builtins__": builtins}
         self.outputs = None
+        self.allowed = None            # in a check: what it may have the grader compute
 
     # -- the CPU limit of one cell or check: a signal in the student's code
     def _arm(self):
@@ -206,7 +207,13 @@ class Runner:
         signal.setitimer(signal.ITIMER_PROF, 0)
 
     def call(self, name, args, kwargs):
-        """Ask the grader for a function's value (an earlier part's, or armlab's)."""
+        """Ask the grader for a function's value (an earlier part's, or armlab's). In a
+        check, a function its part does not allow is refused here, as armlab's stub would
+        be (the grader refuses it too, whatever this process does)."""
+        if self.allowed is not None and name not in self.allowed:
+            from armlab._off import ArmlabOff
+
+            raise ArmlabOff(name)
         self.send({"t": "call", "name": name, "args": [encode(a) for a in args],
                    "kwargs": {str(k): encode(v) for k, v in kwargs.items()}})
         answer = self.receive()
@@ -291,6 +298,7 @@ class Runner:
         saved = {u: self.namespace.get(u, _MISSING) for u in step.get("uses", ())}
         for used in saved:
             self.namespace[used] = _stand_in(self, used)
+        self.allowed = set(step.get("served", ())) | {"@" + u for u in saved}
         records = []
         sink = Capture("stdout", 0)
         sys.stdout = sys.stderr = sink                    # printing is not graded
@@ -305,6 +313,7 @@ class Runner:
                         break
         finally:
             self._disarm()
+            self.allowed = None
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
             for used, value in saved.items():
                 if value is _MISSING:
