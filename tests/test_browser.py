@@ -131,8 +131,6 @@ def test_statics_text_in_browser(browser, site):
 #: A figure that breaks the convention and is not listed fails the test; fix a listed one
 #: and take it off the list.
 PENDING = {
-    "book/kinematics": {"fig-kin-ellipses", "fig-kin-lab", "fig-kin-sigma", "fig-kin-workspace"},
-    "book/statics": {"fig-box", "fig-ellipses", "fig-lab", "fig-sigma", "fig-wall"},
     "book/gravity": {"fig-gravity-g-map", "fig-gravity-hold", "fig-gravity-identification",
                      "fig-gravity-lab", "fig-gravity-lever-arms", "fig-gravity-mounts",
                      "fig-gravity-payload-move", "fig-gravity-sag"},
