@@ -138,9 +138,6 @@ PENDING = {
                               "fig-id-move-power", "fig-id-move"},
     "book/forward_dynamics": {"fig-convergence", "fig-energy-error", "fig-fall-methods",
                               "fig-fall-strobe", "fig-fd-lab", "fig-spread"},
-    "book/limits": {"fig-limits-capacity", "fig-limits-durations", "fig-limits-gear",
-                    "fig-limits-lab", "fig-limits-motor", "fig-limits-phase",
-                    "fig-limits-policies"},
 }
 
 #: The viewport of a laptop screen, where a chapter's figure column is 672 px wide.
