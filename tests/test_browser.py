@@ -131,11 +131,6 @@ def test_statics_text_in_browser(browser, site):
 #: A figure that breaks the convention and is not listed fails the test; fix a listed one
 #: and take it off the list.
 PENDING = {
-    "book/gravity": {"fig-gravity-g-map", "fig-gravity-hold", "fig-gravity-identification",
-                     "fig-gravity-lab", "fig-gravity-lever-arms", "fig-gravity-mounts",
-                     "fig-gravity-payload-move", "fig-gravity-sag"},
-    "book/inverse_dynamics": {"fig-id-cases", "fig-id-lab", "fig-id-mass-matrix",
-                              "fig-id-move-power", "fig-id-move"},
     "book/forward_dynamics": {"fig-convergence", "fig-energy-error", "fig-fall-methods",
                               "fig-fall-strobe", "fig-fd-lab", "fig-spread"},
 }
