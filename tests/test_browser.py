@@ -131,8 +131,6 @@ def test_statics_text_in_browser(browser, site):
 #: A figure that breaks the convention and is not listed fails the test; fix a listed one
 #: and take it off the list.
 PENDING = {
-    "book/forward_dynamics": {"fig-convergence", "fig-energy-error", "fig-fall-methods",
-                              "fig-fall-strobe", "fig-fd-lab", "fig-spread"},
 }
 
 #: The viewport of a laptop screen, where a chapter's figure column is 672 px wide.
