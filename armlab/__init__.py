@@ -39,8 +39,9 @@ from armlab.statics import (cartesian_stiffness, force_ellipse, force_error_boun
                             tip_force_from_torques, virtual_work_check)
 from armlab.trajectory import Quintic, quintic
 from armlab.trajectory import TimeScaledPath
-from armlab.tuning import (GainMap, error_bound, gain_map, lyapunov, model_error_acceleration,
-                           natural_frequency, pd_gains, settled_error, tracking_summary)
+from armlab.tuning import (GainMap, error_bound, error_response, gain_map, lyapunov,
+                           model_error_acceleration, natural_frequency, pd_gains, settled_error,
+                           tracking_summary)
 from armlab.urdf import to_urdf
 
 __all__ = [
@@ -72,6 +73,6 @@ __all__ = [
     "DynamicsFit", "fit_dynamics",
     "to_urdf",
     "pd_gains", "natural_frequency", "settled_error", "tracking_summary", "GainMap", "gain_map",
-    "lyapunov", "model_error_acceleration", "error_bound",
+    "lyapunov", "model_error_acceleration", "error_bound", "error_response",
 ]
 __version__ = "0.1.0"

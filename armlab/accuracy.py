@@ -17,7 +17,11 @@ accuracy, and this module measures how much:
   several step sizes (the slope of the log-log line);
 * :func:`growth_fit` and :func:`growth_rate` measure how fast a difference
   grows (the line through its logarithm against time), for the spread of
-  nearby starts.
+  nearby starts;
+* :func:`step_matrix` writes one step of an integrator on the arm's small
+  motions about a pose (joint springs and dampers) as a matrix, and
+  :func:`stable_step` finds the largest step at which those motions do not
+  grow.
 
 Conventions: SI units; norms are the largest absolute entry (infinity norms).
 """
@@ -31,7 +35,7 @@ import numpy as np
 from armlab._checks import finite_array, joint_vector, positive_scalar
 
 __all__ = ["cholesky_solve", "solve_errors", "StepSweep", "step_sweep", "observed_order",
-           "growth_fit", "growth_rate"]
+           "growth_fit", "growth_rate", "step_matrix", "stable_step"]
 
 
 def _system(M, b):
@@ -456,3 +460,254 @@ def growth_rate(time, size, low, high):
     """
     return growth_fit(time, size, low, high)[0]
 
+
+# ----------------------------------------------------------------------------- stability
+
+def _linear_parts(arm, q, spring, damping):
+    """``a = M^-1 K`` and ``b = M^-1 D`` at the poses ``q``, ``(..., n, n)`` each."""
+    from armlab.dynamics import mass_matrix
+
+    n = arm.n
+    q = joint_vector(arm, "q", q)
+    stiff = finite_array("spring", spring)
+    damp = finite_array("damping", damping)
+    for name, value in (("spring", stiff), ("damping", damp)):
+        if value.ndim and value.shape[-1] != n:
+            raise ValueError(f"{name} has shape {value.shape}: expected a scalar or (..., {n}), "
+                             "one value per joint")
+        if np.any(value < 0):
+            raise ValueError(f"{name} must not be negative, got {value.tolist()}")
+    friction = np.asarray(arm.damping, dtype=float) * np.asarray(arm.gear_ratio, dtype=float) ** 2
+    try:
+        shape = np.broadcast_shapes(q.shape[:-1], stiff.shape[:-1] if stiff.ndim else (),
+                                    damp.shape[:-1] if damp.ndim else ())
+    except ValueError:
+        raise ValueError(f"the batch shapes of q {q.shape}, spring {stiff.shape} and damping "
+                         f"{damp.shape} do not broadcast together") from None
+    M = np.broadcast_to(mass_matrix(arm, q), shape + (n, n))
+    K = np.broadcast_to(stiff, shape + (n,))
+    D = np.broadcast_to(damp + friction, shape + (n,))
+    a = np.linalg.solve(M, K[..., None, :] * np.eye(n))          # M^-1 diag(K)
+    b = np.linalg.solve(M, D[..., None, :] * np.eye(n))
+    return a, b
+
+
+def _step_matrices(a, b, h, method):
+    """The one-step maps ``(..., 2n, 2n)`` of the linear motion ``qdd = -a q - b qd``."""
+    n = a.shape[-1]
+    h = np.asarray(h, dtype=float)[..., None, None]
+    eye = np.eye(n)
+    if method == "semi_implicit_euler":
+        speed = eye - h * b                                         # qd_new = speed qd - h a q
+        top = np.concatenate([eye - h * h * a, h * speed], axis=-1)    # q_new = q + h qd_new
+        bottom = np.concatenate([np.broadcast_to(-h * a, speed.shape), speed], axis=-1)
+        return np.concatenate([top, bottom], axis=-2)
+    zero = np.zeros_like(a)
+    F = np.concatenate([np.concatenate([zero, np.broadcast_to(eye, a.shape)], axis=-1),
+                        np.concatenate([-a, -b], axis=-1)], axis=-2)
+    hF = h * F
+    eye2 = np.eye(2 * n)
+    if method == "explicit_euler":
+        return eye2 + hF
+    # RK4 on a linear system: the Taylor polynomial of exp(hF) to fourth order
+    A, term = eye2 + hF, hF
+    for k in (2, 3, 4):
+        term = term @ hF / k
+        A = A + term
+    return A
+
+
+def _method(method):
+    from armlab.simulation import METHODS
+
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, "
+                         f"got {method!r}")
+    return method
+
+
+def step_matrix(arm, q, h, spring, *, damping=0.0, method="semi_implicit_euler"):
+    """One integrator step on the arm's small motions about a pose, as a matrix.
+
+    Near a pose ``q`` at rest, an arm with torsion springs ``K`` at its joints
+    (``spring``, as in :func:`armlab.simulate`; a PD's ``Kp`` acts the same way
+    when it is evaluated at every step) and dampers ``D`` (``damping`` plus the
+    arm's own viscous friction) moves by the linear equation
+
+    ``M(q) dqdd + D dqd + K dq = 0``,   i.e.   ``x' = F x``,
+    ``F = [[0, I], [-a, -b]]``,  ``a = M^-1 K``,  ``b = M^-1 D``,
+
+    for ``x = (dq, dqd)``: the velocity-product terms are of second order in
+    the speeds, and gravity's stiffness and Coulomb friction are left out. One
+    step of size ``h`` of each method is a linear map ``x_{k+1} = A x_k``:
+
+    * explicit Euler: ``A = I + h F``;
+    * semi-implicit Euler (speed first, then angle with the new speed):
+      ``A = [[I - h^2 a, h (I - h b)], [-h a, I - h b]]``;
+    * RK4: ``A = I + hF + (hF)^2/2 + (hF)^3/6 + (hF)^4/24``.
+
+    The motion grows, step after step, when an eigenvalue of ``A`` lies outside
+    the unit circle (see :func:`stable_step`).
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        The pose [rad].
+    h : float or (...) array_like
+        Step [s].
+    spring : float or (..., n) array_like
+        Joint stiffness [N m/rad], not negative.
+    damping : float or (..., n) array_like, optional
+        Joint damping besides the arm's viscous friction [N m s/rad], not
+        negative (a PD's ``Kd``). Default 0.
+    method : {"semi_implicit_euler", "explicit_euler", "rk4"}, optional
+
+    Returns
+    -------
+    A : (..., 2n, 2n) ndarray
+        Acting on ``(dq [rad], dqd [rad/s])``.
+
+    Examples
+    --------
+    A joint of inertia 0.03 kg m^2 on a 300 N m/rad spring rings at
+    omega = 100 rad/s. With h omega = 1 explicit Euler's eigenvalues are
+    ``1 +- i h omega``, of size sqrt(2): the motion grows at every step;
+    semi-implicit Euler's lie on the unit circle:
+
+    >>> from armlab import PlanarArm
+    >>> rod = PlanarArm(lengths=[0.3], masses=[1.0], gravity=0.0)
+    >>> for method in ("explicit_euler", "semi_implicit_euler"):
+    ...     A = step_matrix(rod, [0.0], 0.01, 300.0, method=method)
+    ...     print(method, A.round(3).tolist(), np.abs(np.linalg.eigvals(A)).round(4))
+    explicit_euler [[1.0, 0.01], [-100.0, 1.0]] [1.4142 1.4142]
+    semi_implicit_euler [[0.0, 0.01], [-100.0, 1.0]] [1. 1.]
+    """
+    a, b = _linear_parts(arm, q, spring, damping)
+    step = finite_array("h", h)
+    if np.any(step <= 0):
+        raise ValueError(f"h must be positive, got {step.tolist()}")
+    return _step_matrices(a, b, step, _method(method))
+
+
+def stable_step(arm, q, spring, *, damping=0.0, method="semi_implicit_euler"):
+    """The largest step at which an integrator keeps the arm's small motions from growing.
+
+    For the linear motion of :func:`step_matrix` (joint springs ``K``, dampers
+    ``D`` about the pose ``q``), the largest ``h`` such that every step up to
+    ``h`` keeps all eigenvalues of the step matrix within the unit circle.
+    For one joint without damping, of frequency ``omega = sqrt(K / I)``:
+
+    * explicit Euler: 0, no step is stable (eigenvalues ``1 +- i h omega``);
+    * semi-implicit Euler: ``2 / omega`` (eigenvalues on the unit circle
+      while ``h omega < 2``);
+    * RK4: ``2 sqrt(2) / omega``, about ``2.83 / omega``.
+
+    With damping of ratio ``zeta`` explicit Euler is stable up to
+    ``2 zeta / omega`` (for ``zeta <= 1``) and semi-implicit Euler up to
+    ``2 (sqrt(1 + zeta^2) - zeta) / omega``: damping lowers its bound. For
+    several joints the fastest mode sets the bound. Gravity's stiffness is left
+    out; a bound matters for stiff springs, beside which it is small.
+
+    Explicit Euler's bound is exact (each eigenvalue ``lam`` of ``F`` allows
+    ``h < -2 Re(lam) / |lam|^2``); the others are found by scanning the steps up
+    to a few times ``1 / |lam|_max`` and bisecting the first step whose matrix
+    has an eigenvalue larger than ``1 + 1e-9`` in size.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (..., n) array_like
+        The pose [rad].
+    spring : float or (..., n) array_like
+        Joint stiffness [N m/rad], not negative (a PD's ``Kp``).
+    damping : float or (..., n) array_like, optional
+        Joint damping besides the arm's viscous friction [N m s/rad] (a PD's
+        ``Kd``). Default 0.
+    method : {"semi_implicit_euler", "explicit_euler", "rk4"}, optional
+
+    Returns
+    -------
+    h_max : (...) ndarray
+        [s]; ``inf`` when nothing pulls or damps the joints (any step is
+        stable), 0 when no step is.
+
+    Examples
+    --------
+    The 0.03 kg m^2 joint on a 300 N m/rad spring (omega = 100 rad/s):
+
+    >>> from armlab import PlanarArm
+    >>> rod = PlanarArm(lengths=[0.3], masses=[1.0], gravity=0.0)
+    >>> [round(float(stable_step(rod, [0.0], 300.0, method=m)) * 100, 6)
+    ...  for m in ("explicit_euler", "semi_implicit_euler", "rk4")]
+    [0.0, 2.0, 2.828427]
+
+    Critical damping, Kd = 2 sqrt(K I) = 6 N m s/rad (zeta = 1): explicit
+    Euler becomes stable up to h omega = 2, semi-implicit Euler only up to
+    2 (sqrt(2) - 1) = 0.83:
+
+    >>> [round(float(stable_step(rod, [0.0], 300.0, damping=6.0, method=m)) * 100, 4)
+    ...  for m in ("explicit_euler", "semi_implicit_euler")]
+    [2.0, 0.8284]
+    """
+    method = _method(method)
+    a, b = _linear_parts(arm, q, spring, damping)
+    shape, n = a.shape[:-2], a.shape[-1]
+    zero = np.zeros_like(a)
+    F = np.concatenate([np.concatenate([zero, np.broadcast_to(np.eye(n), a.shape)], axis=-1),
+                        np.concatenate([-a, -b], axis=-1)], axis=-2)
+    lam = np.linalg.eigvals(F)                                      # (..., 2n)
+    size = np.abs(lam)
+    r = size.max(axis=-1)
+    moving = size > 1e-12 * np.maximum(r, 1e-300)[..., None]       # a zero eigenvalue: a free drift
+    if method == "explicit_euler":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            each = np.where(moving, np.maximum(-2.0 * lam.real / size ** 2, 0.0), np.inf)
+        out = each.min(axis=-1)
+        return np.where(r > 0, out, np.inf)
+    flat_a, flat_b = a.reshape((-1, n, n)), b.reshape((-1, n, n))
+    radius = r.reshape(-1)
+    h_max = np.full(radius.shape, np.inf)
+    live = radius > 0
+    if np.any(live):
+        h_max[live] = _first_unstable(flat_a[live], flat_b[live], radius[live], method)
+    return h_max.reshape(shape)
+
+
+def _first_unstable(a, b, radius, method, points=256, tol=1e-9):
+    """Scan ``h`` in ``(0, span]`` (``span`` a few ``1 / radius``) and bisect the first step
+    at which the step matrix's spectral radius passes ``1 + tol``; one value per system."""
+
+    def grows(h, a_, b_):
+        return np.abs(np.linalg.eigvals(_step_matrices(a_, b_, h, method))).max(-1) > 1 + tol
+
+    count = radius.shape[0]
+    low, high = np.zeros(count), np.full(count, np.nan)
+    span = 4.0 / radius
+    for _ in range(6):                                              # widen if none is found
+        todo = np.isnan(high)
+        if not np.any(todo):
+            break
+        grid = span[todo, None] * np.arange(1, points + 1) / points    # (m, points)
+        m = grid.shape[0]
+        bad = grows(grid.reshape(-1), np.repeat(a[todo], points, axis=0),
+                    np.repeat(b[todo], points, axis=0)).reshape(m, points)
+        found = bad.any(axis=1)
+        first = np.argmax(bad, axis=1)
+        index = np.flatnonzero(todo)
+        hit = index[found]
+        high[hit] = grid[found, first[found]]
+        low[hit] = np.where(first[found] > 0, grid[found, first[found] - 1], 0.0)
+        span[todo] *= 4.0
+    unbounded = np.isnan(high)
+    high = np.where(unbounded, np.inf, high)
+    pending = ~unbounded
+    for _ in range(60):                                             # bisection
+        if not np.any(pending):
+            break
+        mid = 0.5 * (low[pending] + high[pending])
+        bad = grows(mid, a[pending], b[pending])
+        idx = np.flatnonzero(pending)
+        high[idx[bad]] = mid[bad]
+        low[idx[~bad]] = mid[~bad]
+    return np.where(unbounded, np.inf, low)

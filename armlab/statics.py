@@ -472,8 +472,10 @@ def cartesian_stiffness(arm, q, joint_stiffness):
     compliance ``J K_q^{-1} J^T``, which for two joints is
     ``J^{-T} K_q J^{-1}``. With ``K_q = k I`` the principal stiffnesses are
     ``k / sigma_i^2`` along the velocity ellipse's axes ``u_i``: the tip is
-    stiffest where it moves slowest. Springs that already carry a load at
-    ``q0`` add a term ``-(dJ^T/dq) F`` to ``K_q`` that this function leaves out.
+    stiffest where it moves slowest. Springs that already hold a tip force
+    ``F0`` at ``q0`` (the force the tip applies there) add the term
+    ``d(J^T F0)/dq`` (``F0`` held fixed) to ``K_q``, which this function leaves
+    out: the lever arms change as the arm moves.
 
     Parameters
     ----------

@@ -336,3 +336,140 @@ def test_growth_fit_is_the_least_squares_line_not_the_first_sample():
     anchored = np.log(size[first]) - rate * t[first]       # the old drawing's intercept
     assert abs(anchored - np.log(start)) > 0.05
 
+
+# ----------------------------------------------------------------------------- stability
+
+from dataclasses import replace  # noqa: E402
+
+from armlab.accuracy import stable_step, step_matrix  # noqa: E402
+
+METHODS = ("explicit_euler", "semi_implicit_euler", "rk4")
+
+
+def rod():
+    """A 0.3 m, 1 kg rod about one end without gravity: I = 0.03 kg m^2, exactly linear."""
+    return al.PlanarArm(lengths=[0.3], masses=[1.0], gravity=0.0)
+
+
+def stiff_arm():
+    """The table-top arm without gravity, dampers (4, 1.5) N m s/rad in the plant."""
+    return replace(al.tabletop_arm(), gravity=0.0, damping=(4.0, 1.5))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_step_matrix_is_one_simulated_step(method):
+    """A @ (q, qd) is armlab.simulate's step with the plant's spring (one step per tick): exactly
+    for one joint, to the linearization's order for two joints at 1e-5 rad"""
+    h = 2e-3
+    x = np.array([0.1, -3.0])
+    sim = al.simulate(rod(), [x[0]], h, qd0=[x[1]], spring=300.0, control_dt=h, substeps=1,
+                      method=method)
+    np.testing.assert_allclose(step_matrix(rod(), [0.0], h, 300.0, method=method) @ x,
+                               [sim.q[1, 0], sim.qd[1, 0]], rtol=1e-13, atol=1e-15)
+    arm, K = stiff_arm(), [60.0, 30.0]
+    x = np.array([1e-5, -2e-5, 3e-4, 1e-4])
+    sim = al.simulate(arm, x[:2], h, qd0=x[2:], spring=K, control_dt=h, substeps=1,
+                      method=method)
+    np.testing.assert_allclose(step_matrix(arm, [0.0, 0.0], h, K, method=method) @ x,
+                               np.concatenate([sim.q[1], sim.qd[1]]), rtol=1e-5, atol=1e-12)
+
+
+def test_stable_step_closed_forms_for_one_joint():
+    """omega = 100 rad/s: undamped explicit 0, semi-implicit 2/omega, RK4 2 sqrt(2)/omega; damped
+    (zeta from 0.1 to 2) explicit 2 zeta/omega up to zeta = 1, semi-implicit
+    2 (sqrt(1 + zeta^2) - zeta)/omega"""
+    omega, I, K = 100.0, 0.03, 300.0
+    assert stable_step(rod(), [0.0], K, method="explicit_euler") == 0.0
+    assert stable_step(rod(), [0.0], K) == pytest.approx(2 / omega, rel=1e-12)
+    assert stable_step(rod(), [0.0], K, method="rk4") == pytest.approx(2 * np.sqrt(2) / omega,
+                                                                        rel=1e-8)
+    for zeta in (0.1, 0.5, 1.0, 2.0):
+        d = 2 * zeta * np.sqrt(K * I)
+        semi = stable_step(rod(), [0.0], K, damping=d)
+        assert semi == pytest.approx(2 * (np.sqrt(1 + zeta ** 2) - zeta) / omega, rel=1e-8)
+        if zeta <= 1:
+            explicit = stable_step(rod(), [0.0], K, damping=d, method="explicit_euler")
+            assert explicit == pytest.approx(2 * zeta / omega, rel=1e-12)
+
+
+@pytest.mark.parametrize("zeta", [0.1, 0.5, 2.0])
+def test_stable_step_rk4_damped_against_the_stability_polynomial(zeta):
+    """RK4's bound with damping is the smallest positive root of |R(h lam)|^2 = 1, with
+    R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24, found here by numpy's polynomial roots"""
+    omega, I, K = 100.0, 0.03, 300.0
+    lams = np.roots([1.0, 2 * zeta * omega, omega ** 2])
+    bound = np.inf
+    for lam in lams:
+        R = np.poly1d([lam ** 4 / 24, lam ** 3 / 6, lam ** 2 / 2, lam, 1.0])
+        P = R * np.poly1d(np.conj(R.coeffs)) - 1.0
+        roots = np.roots(P.coeffs)
+        real = roots[(np.abs(roots.imag) < 1e-6 * np.abs(roots)) & (roots.real > 1e-9 / omega)]
+        bound = min(bound, real.real.min())
+    found = stable_step(rod(), [0.0], K, damping=2 * zeta * np.sqrt(K * I), method="rk4")
+    assert found == pytest.approx(bound, rel=1e-7)
+
+
+@pytest.mark.parametrize("method, damped", [(m, True) for m in METHODS]
+                         + [("semi_implicit_euler", False), ("rk4", False)])
+def test_stable_step_by_brute_force_in_simulation(method, damped):
+    """The independent route: simulate the two-joint arm on springs (60, 30) N m/rad, with
+    dampers (4, 1.5) N m s/rad in the plant or without, at steps from 0.90 to 1.10 times the
+    bound; every step below it stays within ten times the start over 600 steps (an undamped
+    semi-implicit orbit is an ellipse that swells towards the bound), every step above it
+    grows a hundredfold"""
+    arm, K = stiff_arm(), [60.0, 30.0]
+    if not damped:
+        arm = replace(arm, damping=0.0)
+    h_max = float(stable_step(arm, [0.0, 0.0], K, method=method))
+    start = np.array([1e-5, -1e-5])
+    for factor in (0.90, 0.95, 0.98, 1.02, 1.05, 1.10):
+        h = factor * h_max
+        try:
+            sim = al.simulate(arm, start, 600 * h, spring=K, control_dt=h, substeps=1,
+                              method=method)
+            growth = np.abs(sim.q[-60:]).max() / 1e-5
+        except ValueError:                        # diverged: grew past floating point
+            growth = np.inf
+        assert (growth < 10.0) if factor < 1 else (growth > 100.0), (factor, growth)
+
+
+def test_explicit_euler_without_damping_grows_at_any_step():
+    """stable_step's 0: at h omega = 0.1, far inside the others' bounds, explicit Euler's
+    oscillation still grows (energy times 1 + (h omega)^2 per step)"""
+    sim = al.simulate(rod(), [0.1], 2000 * 1e-3, spring=300.0, control_dt=1e-3, substeps=1,
+                      method="explicit_euler")
+    ratio = sim.energy[-1] / sim.energy[0]
+    assert ratio == pytest.approx(1.01 ** 2000, rel=1e-9)
+
+
+def test_stable_step_broadcasts_and_is_the_loop():
+    """A batch of poses and of stiffnesses: each bound is the one computed alone; the arm's
+    own friction counts as damping; nothing pulling gives inf"""
+    arm = stiff_arm()
+    poses = np.radians([[0, 0], [30, 90], [-40, 150]])
+    springs = np.array([[60.0, 30.0], [600.0, 300.0], [6.0, 3.0]])
+    for method in METHODS:
+        batch = stable_step(arm, poses, springs, method=method)
+        assert batch.shape == (3,)
+        alone = [float(stable_step(arm, p, k, method=method)) for p, k in zip(poses, springs)]
+        np.testing.assert_allclose(batch, alone, rtol=1e-12)
+    plain = replace(arm, damping=0.0)
+    assert stable_step(arm, [0.0, 0.0], [60.0, 30.0]) == pytest.approx(
+        stable_step(plain, [0.0, 0.0], [60.0, 30.0], damping=[4.0, 1.5]), rel=1e-12)
+    assert stable_step(plain, [0.0, 0.0], 0.0) == np.inf
+    assert step_matrix(arm, poses, 1e-3, springs).shape == (3, 4, 4)
+
+
+def test_stable_step_bad_input():
+    """Negative stiffness, wrong length, a bad method or step: ValueError naming the argument"""
+    arm = stiff_arm()
+    with pytest.raises(ValueError, match="spring must not be negative"):
+        stable_step(arm, [0.0, 0.0], [-1.0, 1.0])
+    with pytest.raises(ValueError, match="damping has shape"):
+        stable_step(arm, [0.0, 0.0], 1.0, damping=[1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="method must be one of"):
+        stable_step(arm, [0.0, 0.0], 1.0, method="euler")
+    with pytest.raises(ValueError, match="h must be positive"):
+        step_matrix(arm, [0.0, 0.0], 0.0, 1.0)
+    with pytest.raises(ValueError, match="q has shape"):
+        stable_step(arm, [0.0], 1.0)

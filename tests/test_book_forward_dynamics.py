@@ -147,6 +147,42 @@ def test_measured_orders():
                      "8e-09"]
 
 
+def test_stability_of_the_test_problem():
+    """One joint, omega = 100 rad/s: stable_step gives h omega = 2 (semi-implicit), 2 sqrt 2
+    (RK4), 0 (explicit Euler), i.e. 20 and 28.3 ms; RK4 at h omega = 2.1 loses 32 % per step"""
+    assert evals(PAGE, "1 kg rod turning about its end") == [
+        "0.03", "300", "100", "2.000000", "2.828427", "2.828427", "0", "20", "28.3", "2.1", "32"]
+
+
+def test_example_4_largest_stable_step_of_a_stiff_arm():
+    """The flat table-top arm on springs Kp = (60, 30) N m/rad, dampers (4, 1.5): modes 14.8 and
+    69.3 rad/s; undamped bounds 28.9 (semi-implicit) and 40.8 ms (RK4); damped 8.6 (explicit),
+    7.4 (semi-implicit), 12.0 ms (RK4); the stiffest gains (960, 480): 277 rad/s, 3.3, 4.6,
+    9.6 ms; brute force in simulation agrees; the book's step is 46 times inside"""
+    assert evals(PAGE, "The stretched arm") == [
+        "0.2458", "0.0583", "0.0208", "14.8", "69.3", "28.9", "40.8", "8.6", "7.4", "12.0", "277",
+        "3.3", "4.6", "9.6"]
+    lo, inside, hi, outside = evals(PAGE, "A brute-force test in simulation")
+    assert (lo, hi) == ("0.95", "1.05")
+    assert number(inside) < 1e-3 and number(outside) >= 50
+    assert evals(PAGE, "What it means for the book.") == ["46"]
+
+
+def test_energy_advantage_goes_with_friction_and_control():
+    """Explicit over semi-implicit energy error: 18.9 free, 26.2 with the arm's friction, then
+    13.9 and 4.4 as friction grows, 0.5 under the PID (semi-implicit's error 1.9 times)"""
+    rows = table(PAGE, "The largest energy error along each run")
+    assert rows[1:] == [
+        ["swing, no friction", "9.1e-02", "4.8e-03", "1.2e-11", "18.9"],
+        ["swing, friction 0.02 N m s/rad", "7.0e-02", "2.7e-03", "2.6e-11", "26.2"],
+        ["swing, friction 0.20 N m s/rad", "3.0e-02", "2.2e-03", "1.2e-10", "13.9"],
+        ["swing, friction 1.00 N m s/rad", "6.8e-03", "1.5e-03", "2.5e-09", "4.4"],
+        ["PID move", "8.1e-03", "1.5e-02", "3.8e-11", "0.5"],
+    ]
+    assert evals(PAGE, "In the free swing explicit") == ["18.9", "26.2", "13.9", "4.4", "0.5",
+                                                         "1.9"]
+
+
 def test_thousand_falls():
     """Starts within 0.01 deg of (89, 1) deg: spread past 1, 10 and 180 deg, doubling time;
     two integrators from one start part by 0.1 and 10 deg"""
@@ -212,6 +248,7 @@ def test_summary():
     assert evals(PAGE, "A simulation steps the state") == ["1.00", "3.99", "(-35.3, 98.7)",
                                                            "(-35.4, 98.7)", "10", "1.82"]
     assert evals(PAGE, "Ungraded, to try with the lab") == ["-35.3"]
+    assert evals(PAGE, "A step is stable only while") == ["46", "1.9"]
 
 
 def test_figures_numbered_and_described():
@@ -219,9 +256,9 @@ def test_figures_numbered_and_described():
     the place where they appear); every figure has an alt text"""
     assert_numbered_and_referred_to(PAGE, [
         "fig-fall-strobe", "fig-fall-animation", "fig-fall-methods", "fig-energy-error",
-        "fig-convergence", "fig-spread", "fig-fd-lab", "tbl-fd-headlines", "tbl-fd-methods",
-        "tbl-fd-solve"], before=False)
-    assert_figures_described(PAGE, 7)
+        "fig-convergence", "fig-fd-stability", "fig-spread", "fig-fd-lab", "tbl-fd-headlines",
+        "tbl-fd-methods", "tbl-fd-solve", "tbl-fd-energy-advantage"], before=False)
+    assert_figures_described(PAGE, 8)
 
 
 def test_animation_in_the_page():

@@ -131,17 +131,6 @@ def test_statics_text_in_browser(browser, site):
 #: A figure that breaks the convention and is not listed fails the test; fix a listed one
 #: and take it off the list.
 PENDING = {
-    "book/kinematics": {"fig-kin-ellipses", "fig-kin-lab", "fig-kin-sigma", "fig-kin-workspace"},
-    "book/statics": {"fig-box", "fig-ellipses", "fig-lab", "fig-sigma", "fig-wall"},
-    "book/gravity": {"fig-gravity-g-map", "fig-gravity-hold", "fig-gravity-identification",
-                     "fig-gravity-lab", "fig-gravity-lever-arms", "fig-gravity-mounts",
-                     "fig-gravity-payload-move", "fig-gravity-sag"},
-    "book/inverse_dynamics": {"fig-id-cases", "fig-id-lab", "fig-id-mass-matrix",
-                              "fig-id-move-power", "fig-id-move"},
-    "book/forward_dynamics": {"fig-convergence", "fig-energy-error", "fig-fall-methods",
-                              "fig-fall-strobe", "fig-fd-lab", "fig-spread"},
-    "book/limits": {"fig-limits-capacity", "fig-limits-durations", "fig-limits-gear",
-                    "fig-limits-lab", "fig-limits-policies"},
 }
 
 #: The viewport of a laptop screen, where a chapter's figure column is 672 px wide.

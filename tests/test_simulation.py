@@ -473,3 +473,78 @@ def test_a_gain_map_reads_the_largest_error_per_run(real, plan):
     assert largest.shape == (3, 4, 2)
     assert largest[1, 1, 0].round(2) == 4.95
     assert (np.diff(largest[:, 1, 0]) < 0).all()                  # stiffer: smaller error
+
+
+# ----------------------------------------------------------------------------- joint springs
+
+from armlab.simulation import simulate  # noqa: E402
+
+
+def spring_rod():
+    """A 0.3 m, 1 kg rod about one end without gravity: 0.03 kg m^2 about its joint."""
+    return al.PlanarArm(lengths=[0.3], masses=[1.0], gravity=0.0)
+
+
+@pytest.mark.parametrize("method", ["semi_implicit_euler", "explicit_euler"])
+def test_spring_steps_are_the_oscillator_maps_written_by_hand(method):
+    """One joint on a spring (omega = 100 rad/s), one plant step per tick: every step is the
+    2x2 map of the chapter's derivation, written out here by hand, for 50 steps"""
+    h, K, I = 0.004, 300.0, 0.03
+    sim = simulate(spring_rod(), [0.1], 50 * h, spring=K, control_dt=h, substeps=1, method=method)
+    x = np.array([0.1, 0.0])
+    for k in range(50):
+        q, v = x
+        a = -K / I * q
+        if method == "explicit_euler":
+            x = np.array([q + h * v, v + h * a])
+        else:
+            v_new = v + h * a
+            x = np.array([q + h * v_new, v_new])
+        np.testing.assert_allclose([sim.q[k + 1, 0], sim.qd[k + 1, 0]], x, rtol=1e-12, atol=1e-15)
+
+
+def test_spring_with_rk4_follows_the_exact_oscillation_and_keeps_its_energy():
+    """RK4 at h omega = 0.01: q(t) = q0 cos(omega t) to 1e-8 rad over a second, and the spring's
+    energy is in `potential`: kinetic + potential stays at K q0^2 / 2 to 1e-9 J"""
+    K, I, q0 = 300.0, 0.03, 0.1
+    sim = simulate(spring_rod(), [q0], 1.0, spring=K, control_dt=1e-4, substeps=1, method="rk4")
+    omega = np.sqrt(K / I)
+    np.testing.assert_allclose(sim.q[:, 0], q0 * np.cos(omega * sim.time), rtol=0, atol=1e-8)
+    np.testing.assert_allclose(sim.energy, 0.5 * K * q0 ** 2, rtol=0, atol=1e-9)
+    assert np.abs(sim.energy_error).max() < 1e-9
+
+
+def test_spring_is_not_held_a_pd_is():
+    """With RK4 the spring is evaluated at every stage; a PD with the same Kp is held through
+    the tick, so at one step per tick the held PD grows (the hold's own instability) while
+    the spring's motion does not"""
+    K = 300.0
+    spring = simulate(spring_rod(), [0.1], 2.0, spring=K, control_dt=1e-3, substeps=1,
+                      method="rk4")
+    held = simulate(spring_rod(), [0.1], 2.0, al.pd([0.0], K, 0.0), control_dt=1e-3,
+                    substeps=1, method="rk4")
+    assert np.abs(spring.q[-200:]).max() < 0.1
+    assert np.abs(held.q[-200:]).max() > 0.15
+
+
+def test_spring_batch_equals_single_and_two_joints():
+    """Springs on the table-top arm, a batch of starts: each run is the run made alone"""
+    arm = al.tabletop_arm(damping=0.02)
+    starts = np.radians([[30, 45], [-20, 10]])
+    batch = simulate(arm, starts, 0.05, spring=[60.0, 30.0])
+    for i, start in enumerate(starts):
+        alone = simulate(arm, start, 0.05, spring=[60.0, 30.0])
+        np.testing.assert_allclose(batch.q[i], alone.q, rtol=0, atol=1e-14)
+        np.testing.assert_allclose(batch.potential[i], alone.potential, rtol=0, atol=1e-13)
+    plain = simulate(arm, starts[0], 0.05)
+    expected = plain.potential[0] + 0.5 * (np.array([60.0, 30.0]) * starts[0] ** 2).sum()
+    assert batch.potential[0, 0] == pytest.approx(expected, abs=1e-13)
+
+
+def test_spring_bad_input():
+    """A negative stiffness or one of the wrong length is refused, naming the argument"""
+    arm = al.tabletop_arm()
+    with pytest.raises(ValueError, match="spring must not be negative"):
+        simulate(arm, [0, 0], 0.01, spring=[-1.0, 1.0])
+    with pytest.raises(ValueError, match="spring has shape"):
+        simulate(arm, [0, 0], 0.01, spring=[1.0, 2.0, 3.0])

@@ -396,3 +396,26 @@ def test_cartesian_stiffness_batch_equals_loop():
     whole = al.cartesian_stiffness(arm, q, [60.0, 30.0])
     for idx in np.ndindex(3, 2):
         np.testing.assert_array_equal(whole[idx], al.cartesian_stiffness(arm, q[idx], [60.0, 30.0]))
+
+
+def test_a_held_load_adds_the_geometric_term():
+    """Springs that already hold a tip force F0 (their rest pose elsewhere) stiffen the tip by
+    J^-T d(J^T F0)/dq J^-1 on top of cartesian_stiffness, which leaves that term out: finite
+    differences of the exact restoring force see it"""
+    arm, q0 = al.tabletop_arm(), np.radians([30, 45])
+    K_q, rest = np.diag([60.0, 30.0]), np.radians([20, 50])
+    tip0 = al.tip_position(arm, q0)
+
+    def held(dx):
+        q = al.inverse_kinematics(arm, tip0 + dx, elbow="down")
+        return np.linalg.solve(al.jacobian(arm, q).T, -K_q @ (q - rest))
+
+    h = 1e-6
+    fd = -np.column_stack([(held(h * e) - held(-h * e)) / (2 * h) for e in np.eye(2)])
+    F0 = held(np.zeros(2))
+    geometric = np.column_stack([(al.jacobian(arm, q0 + h * e).T - al.jacobian(arm, q0 - h * e).T)
+                                 @ F0 / (2 * h) for e in np.eye(2)])
+    J_inv = np.linalg.inv(al.jacobian(arm, q0))
+    np.testing.assert_allclose(fd, al.cartesian_stiffness(arm, q0, K_q) + J_inv.T @ geometric @ J_inv,
+                               rtol=1e-7)
+    assert np.abs(fd - al.cartesian_stiffness(arm, q0, K_q)).max() > 100     # the term matters

@@ -97,20 +97,20 @@ class ForwardDynamicsLab(Lab):
             "duration": self.slider("duration", start["duration"], 0.05, 5.0, 0.05, "s",
                                     readout=".2f"),
         })
-        fig, axes = plots.figure(ncols=2, nrows=2, width=8.6, height=6.4)
+        fig, axes = plots.figure(ncols=2, nrows=2, height=7.2)
         (ax_arm, ax_q), (ax_e, ax_err) = axes
         arm = tabletop_arm()
         self.strobe = plots.StrobeDrawing(ax_arm, arm, np.zeros((1, 2)), count=9)
         self.strobe.frame(margin=0.03)
-        ax_arm.set_title("the arm along the motion (paler: earlier)", fontsize=9)
+        ax_arm.set_title("the arm (paler: earlier)")
         colors = [plots.COLORS["torque"], plots.COLORS["force"]]
         angles = [ax_q.plot([], [], color=c, label=f"q{i + 1}")[0]
                   for i, c in enumerate(colors)]
         ax_q.set_xlabel("time t [s]")
         ax_q.set_ylabel("joint angle [deg]")
-        ax_q.legend(frameon=False, loc="upper left", fontsize=8)
+        ax_q.legend(frameon=False, loc="upper left")
         ax_q.grid(alpha=0.3)
-        ax_q.set_title("joint angles", fontsize=9)
+        ax_q.set_title("joint angles")
         energy_styles = [("kinetic T", plots.COLORS["torque"], "-"),
                          ("potential V", plots.COLORS["force"], "-"),
                          ("friction work", plots.COLORS["weight"], "-"),
@@ -119,15 +119,16 @@ class ForwardDynamicsLab(Lab):
                   for label, c, ls in energy_styles]
         ax_e.set_xlabel("time t [s]")
         ax_e.set_ylabel("energy [J]")
-        ax_e.legend(frameon=False, loc="upper left", fontsize=7, ncol=2)
+        fig.legend(energy, [label for label, _, _ in energy_styles], loc="outside lower center",
+                   ncol=2, frameon=False)
         ax_e.grid(alpha=0.3)
-        ax_e.set_title("energy balance (zero potential at the shoulder)", fontsize=9)
+        ax_e.set_title("energy balance")
         (error,) = ax_err.plot([], [], color=plots.COLORS["limit"])
         ax_err.axhline(0, color=plots.COLORS["arm"], lw=0.8)
         ax_err.set_xlabel("time t [s]")
         ax_err.set_ylabel("energy error [J]")
         ax_err.grid(alpha=0.3)
-        ax_err.set_title("the integrator's error: E(t) - E(0) + friction work", fontsize=9)
+        ax_err.set_title("integrator's error")
         self.figure = fig
         self._axes = {"q": ax_q, "e": ax_e, "err": ax_err}
         self.artists = dict(self.strobe.artists, angles=angles, energy=energy, error=error)

@@ -120,7 +120,8 @@ class WeightDrawing:
     Attributes
     ----------
     artists : dict
-        The artists that move with the pose: ``"links"``, ``"joints"``, ``"coms"``,
+        The artists that move with the pose: ``"links"``, ``"joints"``, ``"coms"`` and
+        ``"com_quarters"`` (the centre-of-mass marker's two layers),
         ``"weights"`` (one arrow per link and one for the payload: a line ending
         in a downward triangle), ``"actions"`` (lines of action), ``"payload"``,
         ``"ghost"``, ``"weight_labels"`` (empty without ``labels``), and the
@@ -130,7 +131,9 @@ class WeightDrawing:
     """
 
     def __init__(self, ax, arm, q, payload=0.0, *, force_scale=0.02, labels=True):
-        from armlab.plots import COLORS
+        from matplotlib import patheffects
+
+        from armlab.plots import COLORS, com_styles, joint_style
 
         self.ax, self.force_scale, self.labels = ax, force_scale, labels
         self.colors = [COLORS["torque"], COLORS["force"], COLORS["limit"]]
@@ -142,19 +145,22 @@ class WeightDrawing:
                                 alpha=0.8, zorder=2, solid_capstyle="round")
         (a["links"],) = ax.plot([], [], color=COLORS["arm"], lw=5, solid_capstyle="round",
                                 zorder=3)
-        (a["joints"],) = ax.plot([], [], "o", ms=8, mfc=COLORS["joint"], mec=COLORS["arm"],
-                                 mew=2, zorder=4)
+        (a["joints"],) = ax.plot([], [], **joint_style(), zorder=4)
         a["actions"] = [ax.plot([], [], color=c, lw=0.9, ls=":", zorder=1)[0]
                         for c in self.colors]
-        (a["coms"],) = ax.plot([], [], "o", ms=7, mfc="white", mec=COLORS["arm"], mew=1.5,
-                               zorder=6)
+        # centres of mass: the quartered circle, distinct from the joints' open circles
+        face, quarters = com_styles()
+        (a["coms"],) = ax.plot([], [], **face, zorder=8)
+        (a["com_quarters"],) = ax.plot([], [], **quarters, zorder=8)
         (a["payload"],) = ax.plot([], [], "s", ms=6, color=self.colors[2], zorder=4)
         # Weights point straight down in the world: a line with a triangle at its end
-        # (much cheaper to redraw than an arrow patch).
-        a["weights"] = [ax.plot([], [], color=color, lw=1.8, marker="v", ms=7, markevery=[1],
-                                zorder=5)[0] for color in self.colors]
-        a["weight_labels"] = [ax.text(0, 0, "", color=color, fontsize=8, zorder=7, ha="left",
-                                      va="top") for color in (self.colors if labels else [])]
+        # (much cheaper to redraw than an arrow patch), drawn over the links with a white
+        # rim, so that a weight hanging along a steep link stays in sight.
+        halo = [patheffects.Stroke(linewidth=4.5, foreground="white"), patheffects.Normal()]
+        a["weights"] = [ax.plot([], [], color=color, lw=2.2, marker="v", ms=9, markevery=[1],
+                                zorder=7, path_effects=halo)[0] for color in self.colors]
+        a["weight_labels"] = [ax.text(0, 0, "", color=color, zorder=9, ha="left", va="top")
+                              for color in (self.colors if labels else [])]
         ax.set_aspect("equal")
         ax.set_xlabel("x [m] (world)")
         ax.set_ylabel("y [m] (world, up)")
@@ -173,6 +179,7 @@ class WeightDrawing:
         a["links"].set_data(p[:, 0], p[:, 1])
         a["joints"].set_data(p[:-1, 0], p[:-1, 1])
         a["coms"].set_data(c[:, 0], c[:, 1])
+        a["com_quarters"].set_data(c[:, 0], c[:, 1])
         half, depth = 0.12 * reach, 0.07 * reach
         plate = _turn(np.array([[-half, 0.0], [half, 0.0]]), self.mount)
         a["plate"].set_data(plate[:, 0], plate[:, 1])
@@ -239,7 +246,7 @@ class WeightDrawing:
                 x_text = max(c[i, 0], p[j, 0]) + 0.01 * sum(arm.lengths) if short else (
                     (c[i, 0] + p[j, 0]) / 2)
                 self.ax.text(x_text, y, f"{c[i, 0] - p[j, 0]:.2f} m", color=color,
-                             fontsize=8, ha="left" if short else "center",
+                             ha="left" if short else "center",
                              va="center" if short else "bottom")
                 self.ax.plot([p[j, 0]] * 2, [p[j, 1], y], color="0.6", lw=0.7, ls="--")
                 drawn.append(float(c[i, 0] - p[j, 0]))
@@ -317,10 +324,10 @@ class GravityLab(Lab):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
         # Fixed margins, no layout engine: the axes keep their place when a range changes.
-        self.figure = plots.BookFigure(figsize=(8.4, 4.9))
+        self.figure = plots.BookFigure(figsize=(plots.PAGE_WIDTH, 6.4))
         FigureCanvasAgg(self.figure)
-        grid = self.figure.add_gridspec(2, 2, width_ratios=[1.25, 1], left=0.09, right=0.98,
-                                        bottom=0.11, top=0.95, wspace=0.3, hspace=0.45)
+        grid = self.figure.add_gridspec(2, 2, width_ratios=[1.1, 1], left=0.105, right=0.985,
+                                        bottom=0.1, top=0.93, wspace=0.42, hspace=0.5)
         ax_arm = self.figure.add_subplot(grid[:, 0])
         ax_bar = self.figure.add_subplot(grid[0, 1])
         ax_sag = self.figure.add_subplot(grid[1, 1])
@@ -328,7 +335,7 @@ class GravityLab(Lab):
                            np.radians(start["mount"]))
         self.drawing = WeightDrawing(ax_arm, empty, np.radians([start["q1"], start["q2"]]),
                                      labels=False)
-        ax_arm.set_title("weights (arrows) and the PD's sag (dashed)", fontsize=9)
+        ax_arm.set_title("weights, and the PD's sag (dashed)")
         # the shares: three bars per joint, and the total
         offsets = np.array([-0.3, -0.1, 0.1])
         colors = self.drawing.colors
@@ -336,11 +343,12 @@ class GravityLab(Lab):
                       for dx, col, lab in zip(offsets, colors, ["link 1", "link 2", "payload"])]
         total = ax_bar.bar(np.arange(2) + 0.3, [0, 0], width=0.19, color=plots.COLORS["arm"],
                            label="g (total)")
-        ax_bar.set_xticks([0, 1], ["joint 1 (shoulder)", "joint 2 (elbow)"], fontsize=8)
+        ax_bar.set_xticks([0, 1], ["shoulder", "elbow"])
         ax_bar.axhline(0, color=plots.COLORS["arm"], lw=0.8)
         ax_bar.set_ylabel("holding torque [N m]")
-        ax_bar.set_title("each weight's share of g(q)", fontsize=9)
-        ax_bar.legend(frameon=False, fontsize=7, loc="upper right", ncol=2)
+        ax_bar.set_title("each weight's share of g(q)")
+        ax_bar.legend(frameon=False, loc="upper right", ncol=2, handlelength=1,
+                      columnspacing=0.8)
         ax_bar.grid(axis="y", alpha=0.3)
         # the sag against Kp
         (sag1,) = ax_sag.plot([], [], color=plots.COLORS["torque"], label="joint 1")
@@ -349,11 +357,11 @@ class GravityLab(Lab):
         marker = ax_sag.axvline(start["kp"], color=plots.COLORS["weight"], lw=1, ls="--")
         ax_sag.set_xscale("log")
         ax_sag.set_xlim(KP_SWEEP[0], KP_SWEEP[-1])
-        ax_sag.set_xlabel("gain Kp1 [N m/rad] (Kp2 = Kp1/2)")
-        ax_sag.set_ylabel("sag e = target − rest [deg]")
-        ax_sag.set_title("PD without gravity compensation", fontsize=9)
+        ax_sag.set_xlabel("shoulder gain Kp1 [N m/rad]")
+        ax_sag.set_ylabel("sag [deg]")
+        ax_sag.set_title("PD sag, Kp2 = Kp1/2")
         ax_sag.axhline(0, color=plots.COLORS["arm"], lw=0.8)
-        ax_sag.legend(frameon=False, fontsize=7, loc="upper right")
+        ax_sag.legend(frameon=False, loc="upper right")
         ax_sag.grid(alpha=0.3, which="both")
         self._share_bars = [list(b) for b in share_bars]       # [weight][joint]
         self.artists = dict(self.drawing.artists, shares=[b for bs in share_bars for b in bs],
@@ -419,7 +427,7 @@ class GravityLab(Lab):
         for j, bar in enumerate(self.artists["total"]):
             bar.set_height(v["g"][j])
         heights = np.concatenate([v["shares"].ravel(), v["g"]])
-        top = axis_top(1.15 * max(np.abs(heights).max(), 0.1))
+        top = axis_top(1.8 * max(np.abs(heights).max(), 0.1))      # room for the legend
         span = (-top if heights.min() < -1e-9 else -0.1 * top, top)
         if span != self._bar_top:
             self._bar_top = span
@@ -430,7 +438,7 @@ class GravityLab(Lab):
             line.set_data(KP_SWEEP, sweep[:, j])
         self.artists["sag_dots"].set_data([v["kp"][0]] * 2, np.degrees(v["sag"]))
         self.artists["kp_marker"].set_xdata([v["kp"][0]] * 2)
-        hi = axis_top(1.15 * max(np.abs(sweep).max(), 0.1))
+        hi = axis_top(1.5 * max(np.abs(sweep).max(), 0.1))         # room for the legend
         lo = -hi if sweep.min() < -1e-9 else -0.1 * hi
         if (lo, hi) != self._sag_top:
             self._sag_top = (lo, hi)

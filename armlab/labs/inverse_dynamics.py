@@ -33,6 +33,10 @@ PARTS = (
     ("tip", "Jᵀ F (tip force)", "#D55E00"),
 )
 
+#: The lab's key: each colour's part of the torque and, after the dot, of the power.
+KEY = ("M q̈ (inertia) · dT/dt", "c (velocity products)", "g (gravity) · dV/dt",
+       "friction · its loss", "Jᵀ F (tip) · to the load", "motor power τ·q̇")
+
 #: Where the motors' power goes: (field of PowerBalance, legend label, colour).
 POWERS = (
     ("kinetic", "dT/dt", "#0072B2"),
@@ -196,32 +200,45 @@ class InverseDynamicsLab(Lab):
             "fx": s("tip pushes, Fx", start["fx"], -20, 20, 0.5, "N", ".1f"),
             "fy": s("tip pushes, Fy", start["fy"], -20, 20, 0.5, "N", ".1f"),
         })
-        self.figure, (ax_arm, ax_parts, ax_power) = plots.figure(
-            ncols=3, width=9.0, height=3.8, gridspec_kw={"width_ratios": [1.3, 1.15, 1.0]})
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        # Fixed margins, no layout engine: the axes keep their place when a range changes.
+        # Arm and torque parts above, one key and the power balance below: the power's parts
+        # share the colours of the torque's parts they come from.
+        self.figure = plots.BookFigure(figsize=(plots.PAGE_WIDTH, 7.6))
+        FigureCanvasAgg(self.figure)
+        grid = self.figure.add_gridspec(2, 2, left=0.085, right=0.985, bottom=0.085,
+                                        top=0.915, wspace=0.34, hspace=0.42)
+        ax_arm = self.figure.add_subplot(grid[0, 0])
+        ax_parts = self.figure.add_subplot(grid[0, 1])
+        ax_key = self.figure.add_subplot(grid[1, 0])
+        ax_power = self.figure.add_subplot(grid[1, 1])
         arm = self._arm(start["m2"], start["gravity"], start["damping"])
         self.drawing = plots.ArmDrawing(ax_arm, arm, np.zeros(2), force_scale=0.08,
                                         torque_scale=25.0, torque_radius=0.28, labels=False)
         self.drawing.frame(margin=0.4)
-        ax_arm.set_title("motor torques τ, force F the tip applies (8 cm/N)", fontsize=8.5)
+        ax_arm.set_title("motor torques τ and the\nforce F the tip applies (8 cm/N)")
         self.bars = StackedBars(ax_parts, [0, 1], PARTS, width=0.55)
-        ax_parts.set_xticks([0, 1], ["shoulder τ1", "elbow τ2"])
+        ax_parts.set_xticks([0, 1], ["shoulder", "elbow"])
         ax_parts.set_xlim(-0.6, 1.6)
         ax_parts.set_ylabel("torque [N m]")
         ax_parts.yaxis.set_label_coords(-0.2, 0.5)      # clear of tick labels of any width
-        ax_parts.set_title("parts of τ (black tick: total)", fontsize=9)
+        ax_parts.set_title("parts of τ\n(black tick: total)")
         ax_parts.grid(axis="y", alpha=0.3)
-        ax_parts.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize=7.5,
-                        frameon=False)
         self.power_bars = StackedBars(ax_power, [0, 1], (("motor", "motor τ·q̇", "#009E73"),)
                                       + POWERS, width=0.55)
         ax_power.set_xticks([0, 1], ["motors", "where it goes"])
         ax_power.set_xlim(-0.6, 1.6)
         ax_power.set_ylabel("power [W]")
-        ax_power.yaxis.set_label_coords(-0.24, 0.5)
-        ax_power.set_title("power balance", fontsize=9)
+        ax_power.yaxis.set_label_coords(-0.17, 0.5)
+        ax_power.set_title("power balance")
         ax_power.grid(axis="y", alpha=0.3)
-        ax_power.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize=7.5,
-                        frameon=False)
+        from matplotlib.patches import Patch
+
+        ax_key.axis("off")
+        ax_key.legend([Patch(color=color) for _, _, color in PARTS] + [Patch(color="#009E73")],
+                      KEY, loc="center left", frameon=False, borderaxespad=0,
+                      handlelength=1.2, title="parts of τ · of the power", alignment="left")
         from matplotlib.ticker import MaxNLocator
 
         for ax in (ax_parts, ax_power):                  # few tick labels: a rescale draws them
@@ -352,8 +369,7 @@ def inverse_dynamics_lab(preset="accelerate from horizontal", render=True):
 
 def _legend_below(fig, ax, ncol=5):
     handles, labels = ax.get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize=8,
-               frameon=False)
+    fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False)
 
 
 def parts_figure(names, parts, series=PARTS):
@@ -375,18 +391,19 @@ def parts_figure(names, parts, series=PARTS):
     """
     from armlab import plots
 
-    fig, axes = plots.figure(ncols=2, width=10.0, height=4.4)
+    fig, axes = plots.figure(nrows=2, height=8.2, sharex=True)
     x = np.arange(len(names))
     for j, (ax, joint) in enumerate(zip(axes, ["shoulder torque τ1", "elbow torque τ2"])):
         bars = StackedBars(ax, x, series, width=0.6)
         low, high = bars.update({key: [p[key][j] for p in parts] for key, _, _ in series})
         room = 0.08 * (high - low)
         ax.set_ylim(low - room, high + room)
-        ax.set_xticks(x, names, fontsize=7.5)
-        ax.set_title(joint, fontsize=10)
-        ax.set_ylabel("torque [N m] (black tick: total)")
+        ax.set_xticks(x, names)
+        ax.set_title(joint)
+        ax.set_ylabel("torque [N m]")
         ax.grid(axis="y", alpha=0.3)
-    _legend_below(fig, axes[0], ncol=len(series))
+    axes[0].tick_params(labelbottom=True)
+    _legend_below(fig, axes[0], ncol=3)
     return fig
 
 
@@ -413,27 +430,29 @@ def mass_matrix_figure(q2, M, label, det, det_labels):
     """
     from armlab import plots
 
-    fig, (ax_m, ax_d) = plots.figure(ncols=2, width=9.6, height=3.8)
+    fig, (ax_m, ax_d) = plots.figure(ncols=2, height=4.4)
     deg = np.degrees(q2)
     M, det = np.asarray(M), np.asarray(det)
     for (i, j), name, color in [((0, 0), "M11", "#0072B2"), ((0, 1), "M12 = M21", "#D55E00"),
                                 ((1, 1), "M22", "#009E73")]:
         ax_m.plot(deg, M[:, i, j], color=color, label=name, lw=2)
     ax_m.axhline(0, color="#404040", lw=0.8)
-    ax_m.set_title(f"entries of M, {label}", fontsize=10)
+    ax_m.set_title(f"entries of M,\n{label}")
     ax_m.set_ylabel("mass matrix entry [kg m²]")
     shades = ["#56B4E9", "#0072B2", "#003F63", "#000000"]
     for name, d, color in zip(det_labels, det, shades):
         ax_d.plot(deg, d, color=color, lw=2, label=name)
         ax_d.axhline(d.min(), color=color, lw=1, ls="--")
     ax_d.set_ylim(0, None)
-    ax_d.set_title("det M (dashed: its lowest value)", fontsize=10)
+    ax_d.set_title("det M\n(dashed: its lowest value)")
     ax_d.set_ylabel("det M [kg² m⁴]")
     for ax in (ax_m, ax_d):
         ax.set_xlabel("elbow angle q2 [deg]")
         ax.set_xticks(np.arange(-180, 181, 90))
         ax.grid(alpha=0.3)
-        ax.legend(frameon=False, fontsize=8)
+    ax_m.legend(frameon=False, loc="upper left", handlelength=1.2)
+    ax_d.legend(frameon=False, loc="upper center", handlelength=1.2)
+    ax_d.set_ylim(0, 1.6 * np.asarray(det).max())               # room for the legend
     return fig
 
 
@@ -455,17 +474,17 @@ def move_parts_figure(t, parts, series=PARTS[:3]):
     """
     from armlab import plots
 
-    fig, axes = plots.figure(ncols=2, width=9.6, height=3.8)
+    fig, axes = plots.figure(ncols=2, height=4.4)
     for j, (ax, joint) in enumerate(zip(axes, ["shoulder", "elbow"])):
         for key, label, color in series:
             ax.plot(t, parts[key][:, j], color=color, lw=2, label=label)
         ax.plot(t, parts["total"][:, j], color="black", lw=1.8, ls="--", label="total τ")
         ax.axhline(0, color="#404040", lw=0.8)
-        ax.set_title(f"{joint} torque τ{j + 1}", fontsize=10)
+        ax.set_title(f"{joint} torque τ{j + 1}")
         ax.set_xlabel("time t [s]")
         ax.set_ylabel("torque [N m]")
         ax.grid(alpha=0.3)
-    _legend_below(fig, axes[0], ncol=len(series) + 1)
+    _legend_below(fig, axes[0], ncol=2)
     return fig
 
 
@@ -487,23 +506,23 @@ def move_power_figure(t, T, V, balance):
     """
     from armlab import plots
 
-    fig, (ax_e, ax_p) = plots.figure(ncols=2, width=9.6, height=3.8)
+    fig, (ax_e, ax_p) = plots.figure(nrows=2, height=6.4, sharex=True)
     T, V = np.asarray(T), np.asarray(V)
     ax_e.plot(t, T, color="#0072B2", lw=2, label="kinetic T")
     ax_e.plot(t, V, color="#7F7F7F", lw=2, label="potential V")
     ax_e.plot(t, T + V, color="black", lw=1.8, ls="--", label="E = T + V")
     ax_e.set_ylabel("energy [J]")
-    ax_e.set_title("energy of the arm", fontsize=10)
+    ax_e.set_title("energy of the arm")
     ax_p.plot(t, balance.motor, color="#009E73", lw=2.5, label="motor power τ·q̇")
     ax_p.plot(t, balance.energy_rate, color="black", lw=1.8, ls="--", label="dE/dt")
     ax_p.plot(t, balance.friction, color="#CC79A7", lw=2, label="friction loss")
     ax_p.set_ylabel("power [W]")
-    ax_p.set_title("where the motors' power goes", fontsize=10)
+    ax_p.set_title("where the motors' power goes")
+    ax_p.set_xlabel("time t [s]")
     for ax in (ax_e, ax_p):
         ax.axhline(0, color="#404040", lw=0.8)
-        ax.set_xlabel("time t [s]")
         ax.grid(alpha=0.3)
-        ax.legend(frameon=False, fontsize=8)
+        ax.legend(frameon=False, loc="upper left")
     return fig
 
 

@@ -105,21 +105,20 @@ class KinematicsLab(Lab):
         self.widgets["other_elbow"].on_click(lambda _: self.other_elbow())
         self.arm = KINEMATICS_ARMS[start["arm"]]()
         self.figure, (ax_arm, ax_sigma) = plots.figure(
-            ncols=2, width=8.6, height=4.0, gridspec_kw={"width_ratios": [1.25, 1]})
+            ncols=2, width=plots.PAGE_WIDTH, height=3.6, gridspec_kw={"width_ratios": [1.25, 1]})
         self.workspace = plots.Workspace(ax_arm, self.arm, labels=True)
         self.drawing = plots.ArmDrawing(ax_arm, self.arm, np.zeros(2), labels=False,
                                         velocity=True, velocity_time=_VELOCITY_TIME)
-        ax_arm.set_title("workspace (grey); tip velocity J q̇ and its ellipse, drawn as the "
-                         f"move in {_VELOCITY_TIME} s", fontsize=8)
+        ax_arm.set_title(f"J q̇ and its ellipse: the move in {_VELOCITY_TIME} s")
         ax_sigma.set_xlabel("elbow angle q2 [deg]")
         ax_sigma.set_ylabel("singular value of J [m/rad]")
         ax_sigma.set_xlim(-180, 180)
         ax_sigma.set_xticks(np.arange(-180, 181, 90))
         ax_sigma.grid(alpha=0.3)
-        ax_sigma.set_title("σ1 (fastest) and σ2 (slowest) tip speed per rad/s", fontsize=8)
+        ax_sigma.set_title("σ1 fastest, σ2 slowest")
         (self._curve1,) = ax_sigma.plot([], [], color=plots.COLORS["torque"], label="σ1")
         (self._curve2,) = ax_sigma.plot([], [], color=plots.COLORS["velocity"], label="σ2")
-        ax_sigma.legend(frameon=False, loc="upper right", fontsize=8)
+        ax_sigma.legend(frameon=False, loc="upper right")
         marker = ax_sigma.axvline(0, color=plots.COLORS["arm"], lw=1, ls="--")
         (dots,) = ax_sigma.plot([], [], "o", color=plots.COLORS["arm"], ms=5)
         self._ax_arm, self._ax_sigma = ax_arm, ax_sigma

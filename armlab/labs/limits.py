@@ -121,11 +121,13 @@ class LimitsLab(Lab):
             "payload": self.slider("payload at the tip", start["payload"], 0, 3, 0.05, "kg",
                                    ".2f"),
         })
-        self.figure = plots.BookFigure(figsize=(9.8, 3.7))
+        self.figure = plots.BookFigure(figsize=(plots.PAGE_WIDTH, 7.6))
         FigureCanvasAgg(self.figure)
-        ax_arm, ax_tau, ax_acc = self.figure.subplots(1, 3, gridspec_kw=dict(
-            width_ratios=[1.45, 1, 1], left=0.06, right=0.99, bottom=0.13, top=0.91,
-            wspace=0.38))
+        grid = self.figure.add_gridspec(2, 2, height_ratios=[1.25, 1], left=0.11, right=0.99,
+                                        bottom=0.06, top=0.95, wspace=0.42, hspace=0.3)
+        ax_arm = self.figure.add_subplot(grid[0, :])
+        ax_tau = self.figure.add_subplot(grid[1, 0])
+        ax_acc = self.figure.add_subplot(grid[1, 1])
         arm = rod_arm()
         self.drawing = plots.ArmDrawing(ax_arm, arm, np.zeros(2), torque_scale=start["limit"],
                                         torque_radius=0.22, labels=False)
@@ -135,10 +137,10 @@ class LimitsLab(Lab):
                                label="requested motion")
         (g_real,) = ax_arm.plot([], [], color=plots.COLORS["force"], **ghost,
                                 label="realized motion")
-        ax_arm.legend(loc="lower left", fontsize=7, frameon=False)
-        capacity = ax_arm.text(0.97, 0.97, "", transform=ax_arm.transAxes, ha="right", va="top",
-                               fontsize=8, color=plots.COLORS["arm"])
-        ax_arm.set_title(f"applied torques (arcs); poses after {GHOST_TIME:g} s", fontsize=9)
+        ax_arm.legend(loc="lower left", frameon=False)
+        capacity = ax_arm.text(0.98, 0.97, "", transform=ax_arm.transAxes, ha="right", va="top",
+                               color=plots.COLORS["arm"])
+        ax_arm.set_title(f"applied torques (arcs); poses after {GHOST_TIME:g} s")
         colors = [plots.COLORS["weight"], plots.COLORS["torque"]]
         tau_bars = [ax_tau.bar(np.arange(2) + dx, [0, 0], width=0.36, color=c, label=lab)
                     for dx, c, lab in zip((-0.19, 0.19), colors, ("requested", "applied"))]
@@ -147,14 +149,14 @@ class LimitsLab(Lab):
         acc_colors = [plots.COLORS["weight"], plots.COLORS["force"]]
         acc_bars = [ax_acc.bar(np.arange(2) + dx, [0, 0], width=0.36, color=c, label=lab)
                     for dx, c, lab in zip((-0.19, 0.19), acc_colors, ("requested", "realized"))]
-        for ax, title, unit in ((ax_tau, "joint torques and ±limit", "torque [N m]"),
-                                (ax_acc, "joint accelerations", "acceleration [rad/s²]")):
+        for ax, title, unit in ((ax_tau, "torques, ±limit", "torque [N m]"),
+                                (ax_acc, "accelerations", "acceleration [rad/s²]")):
             ax.set_xticks([0, 1], ["joint 1", "joint 2"])
             ax.axhline(0, color=plots.COLORS["arm"], lw=0.8)
             ax.set_ylabel(unit)
-            ax.set_title(title, fontsize=9)
+            ax.set_title(title)
             ax.grid(axis="y", alpha=0.3)
-            ax.legend(frameon=False, fontsize=7, loc="upper right")
+            ax.legend(frameon=False, loc="upper right", handlelength=1.2)
         self._tau_bars = [list(b) for b in tau_bars]
         self._acc_bars = [list(b) for b in acc_bars]
         self.artists = dict(self.drawing.artists, ghost_request=g_req, ghost_realized=g_real,
@@ -312,7 +314,7 @@ def policy_figure(cases):
     """
     from armlab import plots
 
-    fig, axes = plots.figure(ncols=2, nrows=len(cases), width=9.0, height=3.2 * len(cases))
+    fig, axes = plots.figure(ncols=2, nrows=len(cases), height=3.0 * len(cases) + 0.6)
     axes = np.atleast_2d(axes)
     colors = [plots.COLORS["weight"], plots.COLORS["torque"], plots.COLORS["ellipse"]]
     x = np.arange(2)
@@ -325,24 +327,26 @@ def policy_figure(cases):
                 (ax_acc, (np.asarray(qdd, float), clip[2], scale[2]),
                  ("requested", "with clipped τ", "with scaled τ"))):
             for dx, values, color, label in zip((-0.27, 0, 0.27), series, colors, labels):
-                bars = ax.bar(x + dx, values, width=0.25, color=color, label=label)
-                ax.bar_label(bars, labels=[f"{v:.2f}" if abs(v) >= 0.005 else "0.00"
-                                           for v in values], fontsize=7, padding=2)
-            ax.set_xticks(x, ["joint 1 (shoulder)", "joint 2 (elbow)"])
+                ax.bar(x + dx, values, width=0.25, color=color, label=label)
+            ax.set_xticks(x, ["shoulder", "elbow"])
             ax.axhline(0, color=plots.COLORS["arm"], lw=0.8)
             ax.grid(axis="y", alpha=0.3)
-            ax.legend(frameon=False, fontsize=7, loc="upper right")
             lo, hi = min(0.0, min(v.min() for v in series)), max(0.0, max(v.max() for v in series))
             if ax is ax_tau:
                 hi = max(hi, limit)
             span = hi - lo
-            ax.set_ylim(lo - 0.12 * span, hi + 0.45 * span)
+            ax.set_ylim(lo - 0.08 * span, hi + 0.08 * span)
         for sign in (-1, 1):
             ax_tau.axhline(sign * limit, color=plots.COLORS["limit"], ls="--", lw=1.2)
-        ax_tau.set_ylabel("joint torque [N m]")
-        ax_acc.set_ylabel("joint acceleration [rad/s²]")
-        ax_tau.set_title(f"{title}: torques, limit ±{limit:g} N m", fontsize=9)
-        ax_acc.set_title(f"{title}: accelerations", fontsize=9)
+        ax_tau.set_ylabel("torque [N m]")
+        ax_acc.set_ylabel("acceleration [rad/s²]")
+        ax_tau.set_title(f"{title}: τ, limit ±{limit:g} N m")
+        ax_acc.set_title(f"{title}: q̈")
+    from matplotlib.patches import Patch
+
+    fig.legend(handles=[Patch(color=c) for c in colors],
+               labels=["requested", "clipped per joint", "scaled as a vector"],
+               loc="outside lower center", ncols=3, frameon=False)
     return fig
 
 
@@ -375,7 +379,7 @@ def duration_figure(arm, q_start, q_end, limit, durations, rotor_inertia=0.0):
     limit = np.broadcast_to(np.asarray(limit, dtype=float), (2,))
     best = shortest_duration(arm, q_start, q_end, limit, rotor_inertia=rotor_inertia)
     u = np.linspace(0.0, 1.0, 401)
-    fig, axes = plots.figure(ncols=2, width=9.6, height=3.7)
+    fig, axes = plots.figure(nrows=2, height=6.6)
     shades = ["#9ecae1", "#2171b5", "#08306b", "#000000"]
     for T, color in zip(durations, shades[-len(durations):] if len(durations) <= 4 else None):
         if np.isinf(T):
@@ -393,7 +397,7 @@ def duration_figure(arm, q_start, q_end, limit, durations, rotor_inertia=0.0):
             ax.axhline(s * limit[j], color=plots.COLORS["limit"], ls="--", lw=1.2)
         ax.set_xlabel("fraction of the move t / T")
         ax.set_ylabel(f"joint {j + 1} torque [N m]")
-        ax.set_title(["shoulder (joint 1)", "elbow (joint 2)"][j], fontsize=10)
+        ax.set_title(["shoulder (joint 1)", "elbow (joint 2)"][j])
         ax.grid(alpha=0.3)
         ax.set_xlim(0, 1)
         top = 1.25 * limit[j]
@@ -404,9 +408,8 @@ def duration_figure(arm, q_start, q_end, limit, durations, rotor_inertia=0.0):
                 mec=plots.COLORS["force"], mew=2, zorder=5)
         ax.annotate(f"the limit binds at T = {best.duration:.3g} s",
                     (best.fraction, best.bound * limit[best.joint]), textcoords="offset points",
-                    xytext=(-8, 12 * best.bound), ha="right", fontsize=8,
-                    color=plots.COLORS["force"])
-    axes[0].legend(frameon=False, fontsize=8, loc="lower right")
+                    xytext=(-8, 12 * best.bound), ha="right", color=plots.COLORS["force"])
+    axes[1].legend(frameon=False, loc="lower right", ncols=2)
     return fig
 
 
@@ -434,7 +437,7 @@ def capacity_figure(maps, path=None):
 
     from armlab import plots
 
-    fig, axes = plots.figure(ncols=len(maps), width=4.6 * len(maps) + 0.6, height=4.0)
+    fig, axes = plots.figure(ncols=len(maps), height=4.6)
     axes = np.atleast_1d(axes)
     norm = LogNorm(0.05, 20.0)
     for ax, (title, m) in zip(axes, maps):
@@ -452,22 +455,21 @@ def capacity_figure(maps, path=None):
             ends = np.degrees(np.asarray(path, dtype=float))
             ax.plot(ends[:, 0], ends[:, 1], color=plots.COLORS["force"], lw=2.5)
             ax.plot(*ends[1], "o", color=plots.COLORS["force"], ms=6)
-        ax.set_xlabel("shoulder angle q1 [deg]")
-        ax.set_ylabel("elbow angle q2 [deg]")
-        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("shoulder q1 [deg]")
+        ax.set_ylabel("elbow q2 [deg]")
+        ax.set_title(title)
         ax.set_xticks(np.arange(-180, 181, 90))
         ax.set_yticks(np.arange(-180, 181, 90))
         ax.set_aspect("equal")
     handles = [Patch(facecolor="white", edgecolor="0.3", hatch="////",
                      label="nan: cannot hold itself"),
                Line2D([], [], color="0.5", ls="--", lw=1,
-                      label="border: shoulder | elbow limits")]
+                      label="shoulder | elbow limits")]
     if path is not None:
         handles.append(Line2D([], [], color=plots.COLORS["force"], lw=2.5, marker="o",
                               markevery=[1], label="the move"))
-    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8,
-               frameon=False)
-    fig.colorbar(mesh, ax=list(axes), label="payload capacity of the pose [kg]", shrink=0.9)
+    fig.legend(handles=handles, loc="outside lower center", ncols=2, frameon=False)
+    fig.colorbar(mesh, ax=list(axes), label="capacity [kg]", shrink=0.9)
     return fig
 
 
@@ -667,7 +669,7 @@ def gear_figure(sweep, worked=None, fastest=None):
         sweep = {**sweep, **_shoulder_peaks(sweep["lengths"], sweep["masses"], *sweep["move"],
                                             fastest)}
     speed, acc, need = sweep["peak_speed"], sweep["peak_acc"], sweep["need"]
-    fig, (ax_f, ax_t) = plots.figure(ncols=2, width=9.6, height=3.8)
+    fig, (ax_f, ax_t) = plots.figure(nrows=2, height=8.0)
     ax_f.loglog(ratios, drive.torque, color=plots.COLORS["torque"], lw=2,
                 label="motor torque G τm")
     ax_f.axhline(need, color=plots.COLORS["arm"], ls="--", lw=1,
@@ -678,18 +680,17 @@ def gear_figure(sweep, worked=None, fastest=None):
     ax_f.loglog(ratios, drive.inertia * acc, color=plots.COLORS["ellipse"],
                 label=f"rotor G²Jm q̈ at {acc:.0f} rad/s²")
     ax_f.set_ylabel("torque at the shoulder [N m]")
-    ax_f.set_title(f"the shoulder, during the fastest move ({sweep['T_ref']:.3f} s)",
-                   fontsize=10)
-    ax_f.legend(frameon=False, fontsize=7)
+    ax_f.set_title(f"the shoulder, during the fastest move ({sweep['T_ref']:.3f} s)")
+    ax_f.legend(frameon=False, loc="upper left", handlelength=1.5)
     ax_t.plot(ratios, sweep["torque"], color=plots.COLORS["torque"], label="torque allows")
     ax_t.plot(ratios, sweep["speed"], color=plots.COLORS["force"], label="top speed allows")
     ax_t.plot(ratios, sweep["best"], color=plots.COLORS["arm"], lw=6, alpha=0.25, zorder=0,
               label="both: the shortest move")
     ax_t.set_ylim(0, 2.0 * sweep["T_ref"])
     ax_t.set_ylabel("shortest duration of the move [s]")
-    ax_t.set_title("too little torque ← → too little speed", fontsize=10)
-    ax_t.legend(frameon=False, fontsize=8)
-    ticks = [t for t in (20, 30, 50, 100, 200, 300, 500) if ratios[0] <= t <= ratios[-1]]
+    ax_t.set_title("too little torque ← → too little speed")
+    ax_t.legend(frameon=False, loc="upper right")
+    ticks = [t for t in (20, 30, 50, 100, 200, 500) if ratios[0] <= t <= ratios[-1]]
     for ax in (ax_f, ax_t):
         ax.set_xscale("log")
         ax.set_xticks(ticks, [str(t) for t in ticks])
@@ -733,7 +734,7 @@ def phase_plane_figure(arm, q_start, q_end, limit, profile, sim=None, quintic_du
     from armlab.dynamics import inverse_dynamics
 
     limit = np.broadcast_to(np.asarray(limit, dtype=float), (2,))
-    fig, (ax_p, ax_t) = plots.figure(ncols=2, width=9.6, height=3.8)
+    fig, (ax_p, ax_t) = plots.figure(nrows=2, height=9.0)
     s, top = profile.s, 1.6 * profile.sd.max()
     curve = np.minimum(profile.limit_curve, 2 * top)
     ax_p.fill_between(s, curve, 2 * top, color="0.85", lw=0, label="inadmissible: L > U")
@@ -755,26 +756,26 @@ def phase_plane_figure(arm, q_start, q_end, limit, profile, sim=None, quintic_du
     ax_p.set_ylim(0, top)
     ax_p.set_xlabel("path coordinate s")
     ax_p.set_ylabel("path speed ṡ [1/s]")
-    ax_p.set_title("the phase plane (s, ṡ)", fontsize=10)
-    ax_p.legend(frameon=False, fontsize=7, loc="lower center")
+    ax_p.set_title("the phase plane (s, ṡ)")
+    ax_p.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2)
     t = np.linspace(0.0, profile.duration, 1201)
     tau = inverse_dynamics(arm, *profile.plan(t))
     colors = [plots.COLORS["torque"], plots.COLORS["force"]]
     for j in range(2):
         if sim is not None:
-            ax_t.plot(sim.time, sim.tau[..., j] / limit[j], color=colors[j], lw=2.5, alpha=0.35,
-                      label=f"joint {j + 1}, applied in the simulation")
+            ax_t.plot(sim.time, sim.tau[..., j] / limit[j], color=colors[j], lw=4, alpha=0.35,
+                      label=f"joint {j + 1}, applied")
         ax_t.plot(t, tau[:, j] / limit[j], color=colors[j], lw=1.2,
-                  label=f"joint {j + 1}, inverse dynamics of the plan")
+                  label=f"joint {j + 1}, plan")
     for sign in (-1, 1):
         ax_t.axhline(sign, color=plots.COLORS["limit"], ls="--", lw=1.2)
     ax_t.set_ylim(-1.3, 1.5)
     ax_t.set_xlim(0, sim.time[-1] if sim is not None else profile.duration)
     ax_t.set_xlabel("time t [s]")
     ax_t.set_ylabel("torque / its limit")
-    ax_t.set_title(f"torques, limits ±({limit[0]:g}, {limit[1]:g}) N m", fontsize=10)
+    ax_t.set_title(f"torques, limits ±({limit[0]:g}, {limit[1]:g}) N m")
     ax_t.grid(alpha=0.3)
-    ax_t.legend(frameon=False, fontsize=7, loc="upper right", ncols=2)
+    ax_t.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2)
     return fig
 
 
@@ -872,7 +873,7 @@ def motor_figure(motor, cycle, G, sweeps, thermal=None):
     from armlab import plots
 
     drive = reflect_motor(motor, G)
-    fig, (ax_e, ax_g) = plots.figure(ncols=2, width=9.6, height=3.8)
+    fig, (ax_e, ax_g) = plots.figure(nrows=2, height=9.0)
     v, T, S = float(drive.speed), float(drive.torque), float(drive.stall_torque)
     w = np.linspace(-v, v, 401)
     low, high = drive.torque_range(w)
@@ -889,11 +890,11 @@ def motor_figure(motor, cycle, G, sweeps, thermal=None):
                  label=f"its RMS, {cycle['rms'][0]:.2f} N m")
     ax_e.set_xlabel("shoulder speed q̇1 [rad/s]")
     ax_e.set_ylabel("shoulder torque [N m]")
-    ax_e.set_title(f"the shoulder's motor through {G:.0f}:1", fontsize=10)
+    ax_e.set_title(f"the shoulder's motor through {G:.0f}:1")
     ax_e.set_xlim(-1.05 * v, 1.05 * v)
-    ax_e.set_ylim(-1.25 * T, 1.6 * T)
+    ax_e.set_ylim(-1.1 * T, 1.1 * T)
     ax_e.grid(alpha=0.3)
-    ax_e.legend(frameon=False, fontsize=7, loc="upper right", ncols=2)
+    ax_e.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2)
     shades = [plots.COLORS["arm"], plots.COLORS["torque"]]
     for (label, sweep), color in zip(sweeps, shades):
         ax_g.plot(sweep["ratios"], sweep["best"], color=color, lw=2, label=label)
@@ -901,7 +902,7 @@ def motor_figure(motor, cycle, G, sweeps, thermal=None):
         ax_g.axvspan(sweeps[0][1]["ratios"][0], thermal, color=plots.COLORS["limit"],
                      alpha=0.15, lw=0, label=f"too hot for the cycle, below {thermal:.0f}:1")
     ax_g.set_xscale("log")
-    ticks = [t for t in (30, 50, 100, 200, 300, 500)
+    ticks = [t for t in (30, 50, 100, 200, 500)
              if sweeps[0][1]["ratios"][0] <= t <= sweeps[0][1]["ratios"][-1]]
     ax_g.set_xticks(ticks, [str(t) for t in ticks])
     from matplotlib.ticker import NullFormatter
@@ -910,7 +911,7 @@ def motor_figure(motor, cycle, G, sweeps, thermal=None):
     ax_g.set_ylim(0, 2.0)
     ax_g.set_xlabel("gear ratio G")
     ax_g.set_ylabel("shortest move [s]")
-    ax_g.set_title("the shortest move, by gear ratio", fontsize=10)
+    ax_g.set_title("the shortest move, by gear ratio")
     ax_g.grid(alpha=0.3, which="both")
-    ax_g.legend(frameon=False, fontsize=8, loc="upper right")
+    ax_g.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2)
     return fig

@@ -83,21 +83,20 @@ class StaticsLab(Lab):
                                   style={"description_width": self.label_width}, indent=False),
         })
         self.figure, (ax_arm, ax_tau) = plots.figure(
-            ncols=2, width=8.2, height=3.9, gridspec_kw={"width_ratios": [2.1, 1]})
+            ncols=2, width=plots.PAGE_WIDTH, height=3.6, gridspec_kw={"width_ratios": [2.1, 1]})
         self.drawing = plots.ArmDrawing(ax_arm, self.arm, np.zeros(2), force_scale=0.02,
                                         torque_scale=limit, torque_radius=0.12, labels=False)
         self.drawing.frame(margin=0.3)
-        ax_arm.set_title("tip force F (2 cm per N); ellipse: forces as costly as F, |τ| = |Jᵀ F|",
-                         fontsize=9)
+        ax_arm.set_title("F, 2 cm per N; ellipse: same |Jᵀ F|")
         bars = ax_tau.bar([0, 1], [0, 0], color=plots.COLORS["torque"], width=0.6)
         ax_tau.set_xticks([0, 1], ["τ1", "τ2"])
         ax_tau.set_ylabel("joint torque [N m]")
         ax_tau.axhline(0, color=plots.COLORS["arm"], lw=0.8)
-        ax_tau.set_title("torques and ±limit", fontsize=9)
+        ax_tau.set_title("torques, ±limit")
         ax_tau.grid(axis="y", alpha=0.3)
         lines = [ax_tau.axhline(s * limit, color=plots.COLORS["limit"], ls="--", lw=1.2)
                  for s in (-1, 1)]
-        texts = [ax_tau.text(i, 0, "", ha="center", fontsize=9) for i in range(2)]
+        texts = [ax_tau.text(i, 0, "", ha="center") for i in range(2)]
         self.artists = dict(self.drawing.artists, bars=list(bars), limit_lines=lines,
                             bar_labels=texts)
         self._ax_tau = ax_tau
