@@ -200,14 +200,14 @@ def test_order_bad_input():
 
 @pytest.fixture(scope="module")
 def seed_fall():
-    """Seed 000's arm and start, and RK4 at 0.01 ms as the fall's reference at 0.25 s."""
+    """The table-top arm and the start of 'Arm dynamics', and RK4 at 0.01 ms as the fall's reference at 0.25 s."""
     arm, q0 = al.tabletop_arm(damping=0.02), np.radians([30, 45])
     ref = al.simulate(arm, q0, 0.25, control_dt=1e-5, substeps=1, method="rk4").q[-1]
     return arm, q0, ref
 
 
 def test_seed000_fall_digits_by_step(seed_fall):
-    """Seed 000: (-35.4, 98.7) deg at 0.25 s with semi-implicit Euler at 0.1 ms; the exact
+    """'Arm dynamics': (-35.4, 98.7) deg at 0.25 s with semi-implicit Euler at 0.1 ms; the exact
     fall (RK4 at 0.01 ms) gives (-35.3, 98.7)"""
     arm, q0, ref = seed_fall
     sweep = step_sweep(arm, q0, 0.25, [1e-4], "semi_implicit_euler", reference=ref)

@@ -1,6 +1,6 @@
-"""Simulation and control: seed 000's experiments, integrator properties, limits, controllers.
+"""Simulation and control: the experiments of 'Arm dynamics', integrator properties, limits, controllers.
 
-The seed does not state its gains or integrator; issue 3 fixes the parameters that
+'Arm dynamics' does not state its gains or integrator; issue 3 fixes the parameters that
 reproduce its figures, and these tests use exactly those: real friction 0.02 N m s/rad,
 model friction 0.016; control at 1 kHz; the plant by semi-implicit Euler in 0.1 ms
 sub-steps; the quintic move (-45, 90) deg -> (60, -30) deg in 0.8 s then a 0.7 s hold;
@@ -46,7 +46,7 @@ def errors(sim, plan):
 
 @pytest.fixture(scope="module")
 def comparison(real, model, plan):
-    """Seed 000's four controllers on the move: {name: (largest move error, end error)} [deg]."""
+    """The four controllers of 'Arm dynamics' on the move: {name: (largest move error, end error)} [deg]."""
     controllers = {
         "pid": al.pid(plan, KP, KD, KI, integral=al.gravity_torques(real, START)),
         "pd_gravity": al.pd_gravity(model, plan, KP, KD),
@@ -57,10 +57,10 @@ def comparison(real, model, plan):
             for name, c in controllers.items()}
 
 
-# ----------------------------------------------------------------------------- seed 000's figures
+# ----------------------------------------------------------------------------- the figures of 'Arm dynamics'
 
 def test_seed000_zero_torque_fall(real):
-    """Seed 000: motors off from rest at (30, 45) deg: (5.9, 80.6) deg at 0.15 s and
+    """'Arm dynamics': motors off from rest at (30, 45) deg: (5.9, 80.6) deg at 0.15 s and
     (-35.4, 98.7) deg at 0.25 s (semi-implicit Euler, 0.1 ms)."""
     sim = al.simulate(real, HOLD_POSE, 0.25)
     assert sim.time[150] == pytest.approx(0.15) and sim.time[250] == pytest.approx(0.25)
@@ -70,46 +70,46 @@ def test_seed000_zero_torque_fall(real):
 
 def test_seed000_fall_exact_solution_gives_minus_35_3(real):
     """Issue 3: the exact solution of the fall gives -35.3 deg at 0.25 s (here RK4 and a
-    100x finer Euler step agree); the seed's -35.4 belongs to the 0.1 ms Euler step."""
+    100x finer Euler step agree); the source's -35.4 belongs to the 0.1 ms Euler step."""
     for kwargs in ({"method": "rk4"}, {"substeps": 1000}):
         sim = al.simulate(real, HOLD_POSE, 0.25, **kwargs)
         assert deg(sim.q[250, 0]).round(1) == -35.3
 
 
 def test_seed000_pd_sags_under_gravity(real):
-    """Seed 000: PD holding (30, 45) deg for 3 s sags 5.5 deg at the shoulder, 0.9 at the elbow."""
+    """'Arm dynamics': PD holding (30, 45) deg for 3 s sags 5.5 deg at the shoulder, 0.9 at the elbow."""
     sim = al.simulate(real, HOLD_POSE, 3.0, al.pd(HOLD_POSE, KP, KD))
     assert deg(al.tracking_error(sim, HOLD_POSE)[-1]).round(1).tolist() == [5.5, 0.9]
     assert np.abs(sim.qd[-1]).max() < 1e-6                         # settled
 
 
 def test_seed000_gravity_compensation_holds_exactly(real, model):
-    """Seed 000: with gravity compensation no error, and the torque is g(q) = (5.4148, 0.3174)."""
+    """'Arm dynamics': with gravity compensation no error, and the torque is g(q) = (5.4148, 0.3174)."""
     sim = al.simulate(real, HOLD_POSE, 3.0, al.pd_gravity(model, HOLD_POSE, KP, KD))
     assert np.abs(al.tracking_error(sim, HOLD_POSE)).max() < 1e-12
     assert sim.tau[-1].round(4).tolist() == [5.4148, 0.3174]
 
 
 def test_seed000_pid_only_and_feedforward(comparison):
-    """Seed 000: largest shoulder error during the move, PID only 4.95 deg, feed-forward +
+    """'Arm dynamics': largest shoulder error during the move, PID only 4.95 deg, feed-forward +
     PID 0.009 deg (same PID gains)."""
     assert comparison["pid"][0][0].round(2) == 4.95
     assert comparison["feedforward_pid"][0][0].round(3) == 0.009
 
 
 def test_seed000_model_based_controllers_cut_the_error(comparison):
-    """Seed 000: the shoulder's largest error cut 50-500x by the two model-based controllers;
+    """'Arm dynamics': the shoulder's largest error cut 50-500x by the two model-based controllers;
     the elbow's about 40x (feed-forward) and about 4x (computed torque)."""
     pid = comparison["pid"][0]
     ff = pid / comparison["feedforward_pid"][0]
     ct = pid / comparison["computed_torque"][0]
-    assert 50 <= ct[0] < ff[0]                                     # the seed's "50 to 500"
+    assert 50 <= ct[0] < ff[0]                                     # the source's "50 to 500"
     assert round(ff[0]) == 564 and round(ct[0]) == 54              # shoulder, our run
     assert round(ff[1], 1) == 39.8 and round(ct[1], 1) == 3.7      # elbow: "40" and "about 4"
 
 
 def test_seed000_gravity_compensation_alone(comparison):
-    """Seed 000: gravity compensation alone helps the shoulder and the hold, not much while
+    """'Arm dynamics': gravity compensation alone helps the shoulder and the hold, not much while
     moving, and at the elbow it is slightly worse."""
     pid_move, pid_end = comparison["pid"]
     g_move, g_end = comparison["pd_gravity"]
@@ -119,7 +119,7 @@ def test_seed000_gravity_compensation_alone(comparison):
 
 
 def test_seed000_payload_gravity_torques():
-    """Seed 000: 0.5 kg at the tip raises g at (30, 45) deg from (5.41, 0.32) to (7.01, 0.63)."""
+    """'Arm dynamics': 0.5 kg at the tip raises g at (30, 45) deg from (5.41, 0.32) to (7.01, 0.63)."""
     empty = al.gravity_torques(al.tabletop_arm(), HOLD_POSE)
     loaded = al.gravity_torques(al.tabletop_arm().with_payload(0.5), HOLD_POSE)
     assert empty.round(2).tolist() == [5.41, 0.32]
@@ -127,7 +127,7 @@ def test_seed000_payload_gravity_torques():
 
 
 def test_seed000_payload_unknown_to_computed_torque(model, plan):
-    """Seed 000: computed torque with a model that does not know the 0.5 kg payload: the elbow
+    """'Arm dynamics': computed torque with a model that does not know the 0.5 kg payload: the elbow
     lags up to 12.5 deg, ends 10.5 deg low, the shoulder ends 1.1 deg off."""
     loaded = al.tabletop_arm(damping=0.02).with_payload(0.5)
     sim = al.simulate(loaded, START, plan.end_time, al.computed_torque(model, plan, 400, 40))
@@ -138,7 +138,7 @@ def test_seed000_payload_unknown_to_computed_torque(model, plan):
 
 
 def test_seed000_payload_known_to_computed_torque(plan):
-    """Seed 000: with the payload in the model, largest elbow error 0.24 deg (0.23 with RK4,
+    """'Arm dynamics': with the payload in the model, largest elbow error 0.24 deg (0.23 with RK4,
     as issue 3 says) and end error zero."""
     loaded = al.tabletop_arm(damping=0.02).with_payload(0.5)
     knows = al.tabletop_arm(damping=0.016).with_payload(0.5)
@@ -243,7 +243,7 @@ def test_saturation_slows_the_move(real, model, plan):
 # ----------------------------------------------------------------------------- controllers
 
 def test_computed_torque_error_comes_from_the_friction_error(real, model, plan):
-    """Seed 000 blames the model-based controllers' remaining error on the 20 % friction error.
+    """'Arm dynamics' blames the model-based controllers' remaining error on the 20 % friction error.
     For computed torque that holds: with the real friction in the model the largest errors
     fall more than 10x (elbow 0.38 -> 0.022 deg)."""
     wrong = errors(al.simulate(real, START, plan.end_time,
@@ -264,7 +264,7 @@ def test_feedforward_figure_belongs_to_the_euler_step(real, model, plan):
 
 
 def test_feedforward_shoulder_error_comes_from_the_time_step(real, model, plan):
-    """Issue 3: for feed-forward + PID the seed's explanation does not survive. With the real
+    """Issue 3: for feed-forward + PID the source's explanation does not survive. With the real
     friction in the model the shoulder's largest error at 1 kHz does not shrink (0.009 ->
     0.013 deg); running the controller at 10 kHz with the exact model brings it to 0.0013."""
     def shoulder(model_arm, dt):
@@ -371,7 +371,7 @@ def test_one_euler_step_is_semi_implicit():
 # ----------------------------------------------------------------------------- batches of runs
 
 def _batch_controllers(real, model, plan, scale):
-    """Seed 000's four controllers, each gain times ``scale``: a batch of gains for an array
+    """The four controllers of 'Arm dynamics', each gain times ``scale``: a batch of gains for an array
     ``scale``, one gain set for a number."""
     s = np.asarray(scale)[:, None] if np.ndim(scale) else scale
     return {
@@ -463,8 +463,8 @@ def test_a_diverging_run_is_flagged_and_the_others_go_on(real):
 
 def test_a_gain_map_reads_the_largest_error_per_run(real, plan):
     """A 3 x 4 map of PID gains in one call: tracking_error keeps the batch in front, its
-    largest absolute value over time is each run's largest error; the seed's gains (centre
-    of the map) give the seed's 4.95 deg at the shoulder."""
+    largest absolute value over time is each run's largest error; the source's gains (centre
+    of the map) give the source's 4.95 deg at the shoulder."""
     kp_scale = np.array([0.5, 1.0, 2.0])[:, None, None]
     kd_scale = np.array([0.5, 1.0, 1.5, 2.0])[None, :, None]
     c = al.pid(plan, kp_scale * KP, kd_scale * KD, KI, integral=al.gravity_torques(real, START))
