@@ -146,7 +146,7 @@ class PlanarArm:
 
         Examples
         --------
-        Seed 000's arm with 0.5 kg in its gripper:
+        The table-top arm with 0.5 kg in its gripper:
 
         >>> arm = tabletop_arm().with_payload(0.5)
         >>> arm.masses, round(arm.com[-1], 6), round(arm.inertia[-1], 6)
@@ -170,23 +170,39 @@ PlanarArm.__signature__ = inspect.signature(PlanarArm).replace(parameters=[
 
 
 def tabletop_arm(damping=0.0):
-    """Seed 000's table-top arm: rods of 0.30 m / 2.0 kg and 0.25 m / 1.0 kg.
+    """The table-top arm: uniform rods of 0.30 m / 2.0 kg and 0.25 m / 1.0 kg.
 
-    ``damping`` is the joints' viscous friction [N m s/rad]; the seed's real
-    arm has 0.02 and its controllers' model believes 0.016.
+    ``damping`` is the joints' viscous friction [N m s/rad]. In the control
+    chapter the real arm has 0.02 and its controllers' model assumes 0.016.
+
+    >>> arm = tabletop_arm(damping=0.02)
+    >>> arm.lengths, arm.masses, arm.damping
+    ((0.3, 0.25), (2.0, 1.0), (0.02, 0.02))
     """
     return PlanarArm(lengths=(0.30, 0.25), masses=(2.0, 1.0), damping=damping)
 
 
 def rod_arm(m2=1.0, gravity=9.81, damping=0.0):
-    """Seeds 001 and 002's arm: two 1 m uniform rods, link 1 of 1 kg, link 2 of ``m2`` kg."""
+    """Two 1 m uniform rods, link 1 of 1 kg, link 2 of ``m2`` kg [kg].
+
+    ``gravity`` as in :class:`PlanarArm` [m/s^2]; ``damping`` the joints' viscous
+    friction [N m s/rad].
+
+    >>> arm = rod_arm(m2=2.0)
+    >>> arm.lengths, arm.masses, arm.com
+    ((1.0, 1.0), (1.0, 2.0), (0.5, 0.5))
+    """
     return PlanarArm(lengths=(1.0, 1.0), masses=(1.0, m2), gravity=gravity, damping=damping)
 
 
 def statics_arm():
-    """Seed 003's arm: L = (0.5, 0.4) m, m = (3.0, 2.0) kg, centres of mass at (0.25, 0.20) m.
+    """The statics arm: L = (0.5, 0.4) m, m = (3.0, 2.0) kg, centres of mass at (0.25, 0.20) m.
 
-    The seed gives no inertias (statics does not need them); uniform-rod
-    values ``m L^2 / 12`` are used.
+    Its inertias are not part of its data (statics does not need them); the
+    uniform-rod values ``m L^2 / 12`` [kg m^2] stand in.
+
+    >>> arm = statics_arm()
+    >>> arm.com, tuple(round(i, 6) for i in arm.inertia)
+    ((0.25, 0.2), (0.0625, 0.026667))
     """
     return PlanarArm(lengths=(0.5, 0.4), masses=(3.0, 2.0), com=(0.25, 0.20))

@@ -66,7 +66,7 @@ def fmt(value, spec=".4g", sep=", "):
 
     Examples
     --------
-    Seed 003's wall push needs (-6.5, -4.0) N m:
+    The statics chapter's wall push needs (-6.5, -4.0) N m:
 
     >>> fmt([-6.5, -4.0], ".1f")
     (-6.5, -4.0)

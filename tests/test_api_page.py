@@ -4,9 +4,10 @@ Slow: reads the built book (``make book``'s command, shared with test_book.py).
 """
 
 import importlib
-import pathlib
+import re
 
 import pytest
+from bs4 import NavigableString, Tag
 
 import armlab
 from _bookbuild import HTML, ROOT, build_book
@@ -51,3 +52,39 @@ def test_package_names_lead_to_their_entries(documented):
 
 def test_api_page_is_in_the_book():
     assert (HTML / "book" / "api.html").is_file()
+
+
+#: The modules whose every word a reader may see (docstrings on this page, the labs' base in
+#: every lab): none names the project's source documents.
+OWN_WORDS = ["armlab.arm", "armlab.plots", "armlab.prose"]
+SEED = re.compile(r"\bseeds?\b", re.IGNORECASE)
+
+
+def module_texts():
+    """The API page's text, module by module (from each ``module-<name>`` anchor on)."""
+    texts, current = {}, None
+    for node in soup("book/api").descendants:
+        if isinstance(node, Tag):
+            if node.get("id", "").startswith("module-"):
+                current = node["id"][len("module-"):]
+        elif isinstance(node, NavigableString) and current:
+            texts[current] = texts.get(current, "") + node
+    return texts
+
+
+@pytest.mark.parametrize("module", OWN_WORDS)
+def test_api_page_names_no_source_document(documented, module):
+    """The page's text for the arm, the plots and the prose helpers says no "seed": an example
+    is stated on its own terms ("the table-top arm", "two 1 m rods")"""
+    text = module_texts()[module]
+    assert len(text) > 500, module
+    assert not SEED.findall(text), [text[max(m.start() - 60, 0):m.end() + 60]
+                                    for m in SEED.finditer(text)]
+
+
+@pytest.mark.parametrize("path", ["arm.py", "plots.py", "prose.py", "labs/_base.py",
+                                  "labs/__init__.py"])
+def test_source_names_no_source_document(path):
+    """Nor does any line of those modules and of the labs' base (docstrings, comments)"""
+    text = (ROOT / "armlab" / path).read_text(encoding="utf-8")
+    assert not SEED.search(text), path

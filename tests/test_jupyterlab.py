@@ -4,8 +4,11 @@ A JupyterLab server runs on 127.0.0.1 on the repository with the student's
 configuration that Binder gets from ``postBuild`` (nbgrader's instructor tools
 off, Validate on). Chromium opens each chapter of the book from ``book/`` as a
 notebook (jupytext), runs all its cells and reads the rendered page: no error
-output, no role left as raw text (jupyterlab-myst evaluates ``{eval}``), the
-worked values in the paragraphs that state them, helper cells folded away.
+output, no role left as raw text (jupyterlab-myst evaluates ``{eval}``), every
+``{eval}`` of every cell evaluated (JupyterLab's default windowing leaves cells
+below the fold unevaluated, their values shown as name chips: postBuild's
+overrides switch it off), the lab's table showing the lab's numbers, the worked
+values in the paragraphs that state them, helper cells folded away.
 Saving a chapter writes the same bytes. An exercise notebook opens and its
 first cells run. Afterwards ``book/`` and ``exercises/`` are byte for byte as
 before. Screenshots go to ``tests/artifacts/jupyterlab-*.png``.
@@ -15,6 +18,7 @@ import hashlib
 import json
 import os
 import pathlib
+import re
 import socket
 import subprocess
 import sys
@@ -79,10 +83,7 @@ def lab(tmp_path_factory):
     prefix = tmp / "prefix"
     subprocess.run(["bash", str(ROOT / "postBuild")], check=True,
                    env={"NB_PYTHON_PREFIX": str(prefix), "PATH": "/usr/bin:/bin"})
-    settings = tmp / "settings" / "@jupyterlab" / "notebook-extension"
-    settings.mkdir(parents=True)
-    # render every cell at once, so the page can be read as a whole (no virtual scrolling)
-    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    (tmp / "settings").mkdir()          # a fresh user: no settings but postBuild's overrides
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -93,6 +94,7 @@ def lab(tmp_path_factory):
         [str(pathlib.Path(sys.executable).parent / "jupyter"), "lab", "--no-browser",
          f"--port={port}", "--ip=127.0.0.1", "--IdentityProvider.token=",
          "--ServerApp.password=", "--allow-root", "--LabApp.expose_app_in_browser=True",
+         f"--LabApp.app_settings_dir={prefix / 'share' / 'jupyter' / 'lab' / 'settings'}",
          f"--ServerApp.root_dir={ROOT}"], env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -157,6 +159,47 @@ def paragraph_text(page, anchor):
     return " ".join(item.inner_text().replace("\u2212", "-").split())
 
 
+def unevaluated(page):
+    """Markdown cells whose ``{eval}`` expressions have no result after running, as
+    ``(cell index, [expressions])``: jupyterlab-myst shows their names as chips."""
+    return page.evaluate(f"""() => {{
+      const cells = {CURRENT}.content.model.cells, missing = [];
+      for (let i = 0; i < cells.length; i++) {{
+        const cell = cells.get(i);
+        if (cell.type !== "markdown") continue;
+        const names = [...cell.sharedModel.getSource().matchAll(/{{eval}}`([^`]+)`/g)]
+          .map(m => m[1]);
+        const done = (cell.getMetadata("user_expressions") || [])
+          .filter(e => e.result && e.result.status === "ok").map(e => e.expression);
+        const left = names.filter(n => !done.includes(n));
+        if (left.length) missing.push([i, left]);
+      }}
+      return missing; }}""")
+
+
+def lab_values(page_name):
+    """The value column of the chapter's lab table, as the lab computes it for the preset
+    the chapter shows (``view = labs.<chapter>_lab(preset=..., render=False)``); None for
+    a page without a lab."""
+    from armlab import labs
+
+    source = (ROOT / f"{page_name}.md").read_text()
+    found = re.search(r'view = labs\.(\w+_lab)\((?:preset="([^"]+)",\s*)?render=False\)', source)
+    if found is None:
+        return None                         # a page without a lab
+    make, preset = found.groups()
+    view = getattr(labs, make)(**({"preset": preset} if preset else {}), render=False)
+    return [" ".join(b.split()) for _, b, _ in view.table_rows()]
+
+
+def shown_tables(page):
+    """Every rendered table of the notebook (markdown cells and outputs): its rows' cell texts."""
+    return page.evaluate(f"""() => Array.from(document.querySelectorAll(
+        '{NOTEBOOK} table')).map(t => Array.from(t.querySelectorAll('tr')).map(
+          r => Array.from(r.querySelectorAll('td, th')).map(
+            c => c.textContent.replace(/\\s+/g, ' ').trim())))""")
+
+
 @pytest.mark.parametrize("page_name", chapters())
 def test_chapter_runs_and_reads_like_the_book(browser, lab, page_name):
     """Run all: no error output, values instead of roles, helper cells folded, save is a no-op"""
@@ -172,6 +215,11 @@ def test_chapter_runs_and_reads_like_the_book(browser, lab, page_name):
         text = page.inner_text(NOTEBOOK)
         for raw in ("{eval}", "{glue", "{doc}", "{numref}", "{eq}"):
             assert raw not in text, f"{page_name}: raw {raw} in the rendered notebook"
+        assert unevaluated(page) == [], f"{page_name}: {{eval}} shown as names"
+        values = lab_values(page_name)
+        if values is not None:
+            columns = [[row[1] for row in table[1:] if len(row) > 1] for table in shown_tables(page)]
+            assert columns.count(values) == 1, (page_name, values, columns)
         for anchor, expected in WORKED.get(page_name, []):
             assert expected in paragraph_text(page, anchor)
         hidden = sum(1 for c in jupytext.read(ROOT / path).cells
@@ -223,3 +271,4 @@ def test_exercise_opens_for_a_student(browser, lab):
         assert not problems, problems
     finally:
         page.close()
+
