@@ -378,8 +378,7 @@ def sandbox_section():
         f"{N} submissions of the statics set, two workers, graded by the pipeline of "
         f"{BASELINE} (student code in one nbgrader kernel per notebook, the checks in-process) "
         "and by this commit's (no kernel: every notebook run in bubblewrap sandboxes, one "
-        "run per set of armlab functions its parts allow and one for the feedback page, "
-        "judged outside them). CPU is user + sys of the command and the children it waited "
+        "run per set of armlab code its parts keep in the sandbox, judged outside them). CPU is user + sys of the command and the children it waited "
         "for: a sandbox's processes are counted by its runner (below), not there.",
         "",
         "| run | wall (s) | wall / submission (s) | CPU / submission (s) | peak memory (MiB) |",
