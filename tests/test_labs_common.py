@@ -112,3 +112,17 @@ def test_lab_images_follow_the_book_size(name):
     assert isinstance(still, plots.PNG) and abs(still.width - shown) <= 1
     assert Image.open(io.BytesIO(still)).size[0] in (2 * shown - 1, 2 * shown, 2 * shown + 1)
     assert Image.open(io.BytesIO(still)).text["armlab:dpi"] == "192"
+
+
+@pytest.mark.parametrize("name", LABS)
+def test_lab_figure_fits_the_page_and_its_text_the_footnotes(name):
+    """The lab's figure is no wider than the chapter's column and, in every preset, no text
+    in it is smaller than the book's footnotes (armlab.plots.MIN_TEXT_PT)"""
+    from armlab import plots
+
+    lab = LABS[name][0](render=True)
+    assert lab.figure.get_figwidth() <= plots.PAGE_WIDTH
+    for preset in lab.presets:
+        lab.set_preset(preset)
+        lab.figure.canvas.draw()
+        assert plots.smallest_text(lab.figure) >= plots.MIN_TEXT_PT, preset
