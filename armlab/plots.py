@@ -40,8 +40,8 @@ from armlab.statics import force_ellipse, force_polygon, max_tip_force, static_t
 
 __all__ = ["ArmDrawing", "BookFigure", "DPI", "MARKER_WORDS", "MIN_TEXT_PT", "PAGE_WIDTH",
            "PIXEL_RATIO", "PNG", "Player", "StrobeDrawing", "Workspace", "animation_html",
-           "encode_png", "figure", "force_box", "manipulability_map", "marker_legend",
-           "render_png", "smallest_text", "time_plot"]
+           "canvas_png", "com_styles", "encode_png", "figure", "force_box", "joint_style",
+           "manipulability_map", "marker_legend", "render_png", "smallest_text", "time_plot"]
 
 #: Screen pixels per inch of a figure: the CSS inch (96 px), so 1 pt of text is 4/3 px.
 DPI = 96
