@@ -51,7 +51,7 @@ WORKED = {
         ("closes the books", "15.592571 W, 15.280071 W raise the arm"),
     ],
     "book/forward_dynamics": [
-        ("The arm does not drop like a stiff stick", "after 0.25 s the angles are (-35.4, 98.7)"),
+        ("The arm does not drop like a stiff stick", "After 0.25 s they are (-35.4, 98.7) degrees"),
         ("The starts differ by", "The starts differ by 0.010 degrees"),
     ],
 }

@@ -11,6 +11,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -153,6 +154,12 @@ def test_the_runner_in_the_sandbox_cannot_write_out_of_order(builds):
     assert result.fault[0] == "protocol"
 
 
+def _slowly(name, args, kwargs):
+    """A grader that takes its time to answer: the runner asking it spends no CPU."""
+    time.sleep(0.5)
+    return [0.9, 0.0]
+
+
 @needs_sandbox
 def test_a_cell_that_only_waits_or_only_asks_is_stopped_by_the_clock(builds):
     """No CPU is spent while the runner sleeps, or waits for the grader's answers: the
@@ -161,8 +168,7 @@ def test_a_cell_that_only_waits_or_only_asks_is_stopped_by_the_clock(builds):
                  "import armlab as al\narm = al.statics_arm()\nwhile True:\n"
                  "    al.tip_position(arm, [0.0, 0.0])"):
         result = _run({"steps": [_cell(code)], "served": ["tip_position"]}, builds["positions"],
-                      serve=lambda name, args, kwargs: [0.9, 0.0], cpu=1, wall_factor=1,
-                      wall_extra=2)
+                      serve=_slowly, cpu=1, wall_factor=1, wall_extra=2)
         assert result.fault == ("time", "the run spent more than 3 s by the clock in cell 1 "
                                         "and was stopped"), code
         assert result.seconds < 20
