@@ -28,7 +28,18 @@ def _arms(rng, count):
 # The kinematics chapter's: base, joints and tip (``absolute``: every q[i] from +x), and the
 # Jacobian column by column as z x (p_tip - p_j).
 _kinematics = chapter("kinematics")
-points, _jacobian = _kinematics.points, _kinematics._jacobian
+al = _kinematics.al
+
+
+def points(arm, q, absolute=False):
+    """Base, joints and tip [m]; ``absolute``: every q[i] from +x."""
+    angles = _kinematics.relative(q) if absolute else q
+    return _kinematics.listed(al.joint_positions(_kinematics.real(arm), angles))
+
+
+def _jacobian(arm, q, absolute=False):
+    angles = _kinematics.relative(q) if absolute else q
+    return _kinematics.listed(al.jacobian(_kinematics.real(arm), angles))
 
 
 @reference(worked=WALL, allow=("joint_positions", "tip_position"),
