@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test test-fast exercises grade bench serve lab normalize clean
+.PHONY: book test test-fast exercises grade gradescope bench serve lab normalize clean
 
 # Re-create the environment whenever a requirements file or the package metadata changes.
 $(STAMP): requirements.txt requirements-test.txt pyproject.toml postBuild .jupyter/*.json
@@ -37,6 +37,10 @@ exercises: $(STAMP)
 
 grade: $(STAMP)
 	$(PY) -m armlab.grading.autograde $(ASSIGNMENT) $(SUBMISSIONS) $(GRADE_ARGS)
+
+# Gradescope's autograder.zip for one set (the course secret from $ARMLAB_GRADING_SECRET).
+gradescope: $(STAMP)
+	$(PY) -m armlab.grading.gradescope build $(ASSIGNMENT) --out $(or $(OUT),autograder.zip) $(GRADESCOPE_ARGS)
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py

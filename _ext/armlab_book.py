@@ -106,7 +106,17 @@ def _escape_shapes(app, what, name, obj, options, lines):
     lines[:] = [escape(line) for line in lines]
 
 
+def _site_substitutions(app, config):
+    """The repository's setting (armlab/_site.py) as MyST substitutions: the instructors'
+    page writes ``{{ armlab_install }}`` where the install command goes."""
+    from armlab import _site
+
+    config.myst_substitutions = {**_site.substitutions(),
+                                 **(getattr(config, "myst_substitutions", None) or {})}
+
+
 def setup(app):
+    app.connect("config-inited", _site_substitutions)
     app.connect("html-page-context", _drop_thebe, priority=900)
     app.connect("missing-reference", _resolve_reference)
     app.connect("autodoc-process-docstring", _escape_shapes)

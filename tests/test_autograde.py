@@ -302,18 +302,24 @@ def test_canvas_round_writes_the_file_canvas_imports(graded, tmp_path):
              "blank": '=HYPERLINK("http:x";"y")_48215_7730400_statics.ipynb'}
     for login, name in names.items():
         (export / name).write_bytes(source[login].read_bytes())
+    gradebook = tmp_path / "gradebook.csv"           # Canvas's own export names the column
+    gradebook.write_text(
+        "Student,ID,SIS User ID,SIS Login ID,Section,Statics (12345),Current Score\n"
+        f"    Points Possible,,,,,{corpus.FULL},(read only)\n"
+        '"Doe, John",48213,,jdoe,Lab A,,\n"Smith, Ann",48214,,asmith,Lab A,,\n'
+        '"=HYPERLINK(""http:x"";""y"")",48215,,,Lab A,,\n"O\'Brien, Pat",51277,,pob,Lab A,,\n')
     grade("statics", export, out=tmp_path / "out", workers=1, cpu=CPU, progress=False,
-          secret=SECRET, lms="canvas")
+          secret=SECRET, lms="canvas", lms_gradebook=gradebook)
     with open(tmp_path / "out" / "canvas_grades.csv", newline="") as fh:
         rows = list(csv.reader(fh))
     full = f"{corpus.FULL:g}"
     assert rows == [
-        ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "statics"],
+        ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Statics (12345)"],
         ["Points Possible", "", "", "", "", full],
-        ["doejohn", "48213", "", "", "", full],
-        ["'=HYPERLINK(\"http:x\";\"y\")", "48215", "", "", "", "0"],
-        ["o_brien_pat", "51277", "", "", "", f"{corpus.lose('part7'):g}"],
-        ["smithann", "48214", "", "", "", ""]]
+        ["Doe, John", "48213", "", "jdoe", "Lab A", full],
+        ["'=HYPERLINK(\"http:x\";\"y\")", "48215", "", "", "Lab A", "0"],
+        ["O'Brien, Pat", "51277", "", "pob", "Lab A", f"{corpus.lose('part7'):g}"],
+        ["Smith, Ann", "48214", "", "asmith", "Lab A", ""]]
     late = [r for r in _csv(tmp_path / "out" / "report.csv") if r["problem"] == "late submission"]
     assert [r["student"] for r in late] == ["o_brien_pat"]
     grades = {r["student"]: r for r in _csv(tmp_path / "out" / "grades.csv")}

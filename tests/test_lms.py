@@ -106,24 +106,191 @@ def test_grades_csv_has_parts_total_status_and_holds_review_back(tmp_path):
         ["bob", "48214", "", "", "", "review"]]
 
 
-@pytest.mark.parametrize("lms_name, expected", [
-    ("canvas", [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "statics"],
-                ["Points Possible", "", "", "", "", "8"],
-                ["annsmith", "48213", "", "", "", "6.5"],
-                ["bobjones", "48214", "", "", "", ""]]),
-    ("moodle", [["Identifier", "Full name", "Grade", "Maximum Grade"],
-                ["Participant 48213", "annsmith", "6.5", "8"],
-                ["Participant 48214", "bobjones", "", "8"]]),
-    ("blackboard", [["Username", "statics [Total Pts: 8 Score]"],
-                    ["48213", "6.5"], ["48214", ""]]),
-])
-def test_lms_grade_files(tmp_path, lms_name, expected):
+def _problems():
     problems = Problems()
     problems.add("bob", "suspected tampering", "...")
-    path = write_lms_file(tmp_path, lms_name, "statics", PARTS, ["ann", "bob"], GRADES,
-                          {"ann": "48213", "bob": "48214"},
-                          {"ann": "annsmith", "bob": "bobjones"}, problems)
-    assert path.name == f"{lms_name}_grades.csv"
-    assert _rows(path) == expected
+    return problems
+
+
+def _write(tmp_path, lms_name, *, export=None, column=None, problems=None, students=None,
+           names=None):
+    gradebook = None
+    if export is not None:
+        gradebook = tmp_path / "export.csv"
+        if isinstance(export, bytes):
+            gradebook.write_bytes(export)
+        else:
+            gradebook.write_text(export, encoding="utf-8")
+    target = lms.grade_target(lms_name, "statics", gradebook=gradebook, column=column)
+    problems = problems or _problems()
+    path = write_lms_file(tmp_path, lms_name, "statics", PARTS, students or ["ann", "bob"],
+                          GRADES, {"ann": "48213", "bob": "48214", "cy": "48299"},
+                          names or {"ann": "annsmith", "bob": "bobjones"}, problems, target)
+    return path, problems
+
+
+# Canvas: Grades > Export > Export Entire Gradebook, as Canvas writes it (the "Points
+# Possible" row indented, read-only columns, a test student).
+CANVAS_EXPORT = """Student,ID,SIS User ID,SIS Login ID,Section,Homework 1 (11111),Statics exercises (12345),Assignments Current Score,Current Score,Final Score
+    Points Possible,,,,,10.00,8.00,(read only),(read only),(read only)
+"Smith, Ann",48213,S001,asmith,Robotics 101 - Lab A,9.00,,90.00,90.00,45.00
+"=HYPERLINK(""http://x"",""y"")",48214,S002,bjones,Robotics 101 - Lab A,,,,,
+"Student, Test",99999,,,Robotics 101 - Lab A,,,,,
+"""
+
+
+def test_canvas_file_takes_the_column_and_the_students_from_the_gradebook_export(tmp_path):
+    path, problems = _write(tmp_path, "canvas", export=CANVAS_EXPORT)
+    assert path.name == "canvas_grades.csv"
+    assert _rows(path) == [
+        ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Statics exercises (12345)"],
+        ["Points Possible", "", "", "", "", "8"],
+        ["Smith, Ann", "48213", "S001", "asmith", "Robotics 101 - Lab A", "6.5"],
+        ["'=HYPERLINK(\"http://x\",\"y\")", "48214", "S002", "bjones", "Robotics 101 - Lab A",
+         ""]]
+    assert not [r for r in problems.rows if r[0] == "(round)"]
+
+
+def test_canvas_column_named_by_its_header_name_or_id(tmp_path):
+    for column in ("Statics exercises (12345)", "Statics exercises", "12345"):
+        path, _ = _write(tmp_path, "canvas", export=CANVAS_EXPORT, column=column)
+        assert _rows(path)[0][-1] == "Statics exercises (12345)"
+    path, _ = _write(tmp_path, "canvas", column="Statics (777)")       # no export: as given
+    assert _rows(path)[:3] == [
+        ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Statics (777)"],
+        ["Points Possible", "", "", "", "", "8"], ["annsmith", "48213", "", "", "", "6.5"]]
+
+
+@pytest.mark.parametrize("export, column, message", [
+    (None, None, "Canvas matches an existing assignment by its column header '<name> (<id>)'"),
+    (None, "statics", "'statics' has no assignment id"),
+    (CANVAS_EXPORT, "Dynamics", "no assignment column of {path} matches --lms-column "
+                                "'Dynamics'; its assignment columns: Homework 1 (11111); "
+                                "Statics exercises (12345); name one with --lms-column"),
+    (CANVAS_EXPORT.replace("Homework 1 (11111)", "Statics quiz (11111)"), None,
+     "several assignment columns of {path} match: Statics quiz (11111); Statics exercises "
+     "(12345); name one with --lms-column"),
+    ("Name,Score\nann,1\n", None, "{path} is not a Canvas gradebook export: no column "
+                                  "'Student' or 'ID'"),
+])
+def test_canvas_says_what_is_missing(tmp_path, export, column, message):
+    with pytest.raises(lms.GradebookError) as info:
+        _write(tmp_path, "canvas", export=export, column=column)
+    assert message.format(path=tmp_path / "export.csv") in str(info.value)
+
+
+def test_a_student_the_export_does_not_list_is_left_out_and_reported(tmp_path):
+    (tmp_path / "export.csv").write_text(CANVAS_EXPORT)
+    grades = dict(GRADES, cy={"part1": 1.0, "part2": 1.0, "total": 2.0})
+    target = lms.grade_target("canvas", "statics", gradebook=tmp_path / "export.csv")
+    problems = Problems()
+    path = write_lms_file(tmp_path, "canvas", "statics", PARTS, ["ann", "bob", "cy"], grades,
+                   {"ann": "48213", "bob": "48214", "cy": "48299"}, {}, problems, target)
+    assert [r[1] for r in _rows(path)[2:]] == ["48213", "48214"]
+    assert problems.sorted() == [("cy", "not in the LMS gradebook", "the canvas gradebook "
+                                  "export has no row for 48299: left out of canvas_grades.csv")]
+
+
+def test_points_that_differ_from_the_set_are_reported(tmp_path):
+    _, problems = _write(tmp_path, "canvas", export=CANVAS_EXPORT.replace(",8.00,", ",30.00,"))
+    assert [r for r in problems.rows if r[0] == "(round)"] == [
+        ("(round)", "points differ", "the canvas column 'Statics exercises (12345)' is worth "
+                                     "30.00 points, the set 8")]
+
+
+# Moodle: Assignment > View all submissions > Download grading worksheet (English), as
+# Moodle 4 writes it.
+MOODLE_WORKSHEET = """Identifier,"Full name","Email address",Status,Grade,"Maximum Grade","Grade can be changed","Last modified (submission)","Last modified (grade)","Feedback comments"
+"Participant 48213","Ann Smith",ann@example.org,"Submitted for grading",,8.00,Yes,"Monday, 2 March 2026, 2:05 PM",-,
+"Participant 48214","Bob Jones",bob@example.org,"Submitted for grading",3.00,8.00,Yes,"Monday, 2 March 2026, 3:10 PM","Tuesday, 3 March 2026, 9:00 AM","Seen in class"
+"Participant 48300","Cy Lee",cy@example.org,"No submission",,8.00,Yes,-,-,
+"""
+
+
+def test_moodle_file_is_the_worksheet_with_the_grades_filled_in(tmp_path):
+    path, _ = _write(tmp_path, "moodle", export=MOODLE_WORKSHEET)
+    assert _rows(path) == [
+        ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",
+         "Grade can be changed", "Last modified (submission)", "Last modified (grade)",
+         "Feedback comments"],
+        ["Participant 48213", "Ann Smith", "ann@example.org", "Submitted for grading", "6.5",
+         "8.00", "Yes", "Monday, 2 March 2026, 2:05 PM", "'-", ""],
+        ["Participant 48214", "Bob Jones", "bob@example.org", "Submitted for grading", "",
+         "8.00", "Yes", "Monday, 2 March 2026, 3:10 PM", "Tuesday, 3 March 2026, 9:00 AM",
+         "Seen in class"]]
+
+
+def test_moodle_without_a_worksheet_writes_the_columns_its_upload_needs(tmp_path):
+    path, _ = _write(tmp_path, "moodle")
+    assert _rows(path) == [
+        ["Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)"],
+        ["Participant 48213", "annsmith", "6.5", "8", "'-"],
+        ["Participant 48214", "bobjones", "", "8", "'-"]]
+
+
+def test_moodle_worksheet_without_what_the_upload_reads_is_refused(tmp_path):
+    with pytest.raises(lms.GradebookError) as info:
+        _write(tmp_path, "moodle", export="Identifier,Full name,Grade\n")
+    assert str(info.value) == (f"{tmp_path / 'export.csv'} is not an offline grading worksheet "
+                               "that Moodle's upload reads: no column 'Last modified (grade)' "
+                               "(download it with Moodle's language set to English)")
+
+
+# Blackboard: Grade Center > Work Offline > Download, as Blackboard writes it by default: a
+# tab-delimited .xls in UTF-16 with a byte-order mark.
+BLACKBOARD_DOWNLOAD = ("Last Name\tFirst Name\tUsername\tStudent ID\tLast Access\tAvailability\t"
+                       "Lab 1 [Total Pts: 10 Score] |123457\tStatics [Total Pts: 8 Score] "
+                       "|123456\n"
+                       "Smith\tAnn\t48213\tS001\t2026-03-02 14:05:33\tAvailable\t9\t\n"
+                       "Jones\tBob\t48214\tS002\t2026-03-02 15:10:00\tAvailable\t\t\n")
+
+
+def test_blackboard_file_quotes_every_value_and_keeps_the_column_id(tmp_path):
+    path, _ = _write(tmp_path, "blackboard",
+                     export=BLACKBOARD_DOWNLOAD.encode("utf-16"))
+    assert path.read_bytes().decode("utf-8") == (
+        '"Username","Statics [Total Pts: 8 Score] |123456"\r\n'
+        '"48213","6.5"\r\n"48214",""\r\n')
+
+
+@pytest.mark.parametrize("export, column, message", [
+    (None, None, "Blackboard updates a Grade Center column only when the header carries its "
+                 "Column ID"),
+    (None, "statics [Total Pts: 8 Score]", "has no column id"),
+    (BLACKBOARD_DOWNLOAD, "Dynamics", "no graded column of {path} matches --lms-column "
+                                      "'Dynamics'; its graded columns: Lab 1 [Total Pts: 10 "
+                                      "Score] |123457; Statics [Total Pts: 8 Score] |123456"),
+])
+def test_blackboard_says_what_is_missing(tmp_path, export, column, message):
+    with pytest.raises(lms.GradebookError) as info:
+        _write(tmp_path, "blackboard", export=export, column=column)
+    assert message.format(path=tmp_path / "export.csv") in str(info.value)
+
+
+def test_blackboard_column_given_with_its_id(tmp_path):
+    path, _ = _write(tmp_path, "blackboard", column="Statics [Total Pts: 8 Score] |123456")
+    assert _rows(path)[0] == ["Username", "Statics [Total Pts: 8 Score] |123456"]
+
+
+def test_the_generic_format_writes_no_file(tmp_path):
     assert write_lms_file(tmp_path, "generic", "statics", PARTS, ["ann"], GRADES, {}, {},
-                          problems) is None
+                          Problems()) is None
+    with pytest.raises(lms.GradebookError):
+        lms.grade_target("generic", "statics", gradebook=tmp_path / "x.csv")
+
+
+def test_a_round_stops_before_anything_when_the_lms_file_would_not_import(tmp_path, capsys):
+    from armlab.grading import autograde
+
+    export = tmp_path / "export"
+    export.mkdir()
+    (export / "doejohn_48213_7730211_statics.ipynb").write_text("{}")
+    assert autograde.main(["statics", str(export), "--lms", "canvas", "--out",
+                           str(tmp_path / "out"), "--no-sandbox"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: the canvas grade file: Canvas matches an existing assignment")
+    assert not (tmp_path / "out").exists()
+    assert autograde.main(["statics", str(export), "--lms", "canvas", "--lms-gradebook",
+                           str(tmp_path / "none.csv"), "--no-sandbox"]) == 2
+    assert capsys.readouterr().err == (f"error: --lms-gradebook {tmp_path / 'none.csv'}: "
+                                       "no such file\n")

@@ -64,7 +64,7 @@ class Round:
     def __init__(self, assignment, submissions, *, out=None, workers=2, lms="generic",
                  pattern=None, cpu=30, memory_mb=2048, max_chars=20_000, db_url=None,
                  solutions=None, secret=None, progress=True, keep_work=False, lms_column=None,
-                 shard=None, finalize=False, isolate=True):
+                 shard=None, finalize=False, isolate=True, lms_gradebook=None):
         self.assignment = assignment
         self.submissions = pathlib.Path(submissions)
         if out is None:
@@ -83,6 +83,8 @@ class Round:
         self.solutions = pathlib.Path(solutions or REPO / "solutions")
         self.secret = secret or ""
         self.progress, self.keep_work, self.lms_column = progress, keep_work, lms_column
+        self.lms_gradebook = lms_gradebook
+        self.lms_target = None
         self.shard, self.finalize = shard, finalize
         self.db_seconds = {}
         self.notebook = f"{assignment}.ipynb"
@@ -138,6 +140,13 @@ def check_inputs(r):
     if r.lms not in lms_formats.FORMATS:
         raise GradingError(f"unknown LMS {r.lms!r}: choose one of "
                            f"{', '.join(lms_formats.FORMATS)}")
+    if r.lms_gradebook and not pathlib.Path(r.lms_gradebook).is_file():
+        raise GradingError(f"--lms-gradebook {r.lms_gradebook}: no such file")
+    try:
+        r.lms_target = lms_formats.grade_target(r.lms, r.assignment, gradebook=r.lms_gradebook,
+                                                column=r.lms_column)
+    except lms_formats.GradebookError as exc:
+        raise GradingError(f"the {r.lms} grade file: {exc}") from None
     sub = r.submissions
     if not sub.exists():
         raise GradingError(f"{sub}: no such file or folder")
@@ -563,7 +572,7 @@ def write_outputs(r):
     outputs.write_feedback(pages, r.staged, outputs.cell_titles(r.source_nb, r.parts),
                            r.problems)
     outputs.write_lms_file(r.staged, r.lms, r.assignment, r.parts, r.students, r.grades,
-                           r.lms_ids, r.names, r.problems, r.lms_column)
+                           r.lms_ids, r.names, r.problems, r.lms_target)
     export_csv(r.url, r.staged / "nbgrader_export.csv", r.master)
     notes = [f"{len(r.students)} students; format {r.lms}",
              "fresh cases drawn from the course secret" if r.secret
@@ -627,7 +636,7 @@ def from_course_gradebook(r):
     if mathjax is not None:
         outputs.copy_mathjax(folder, mathjax)
     outputs.write_lms_file(r.staged, r.lms, r.assignment, r.parts, students, r.grades,
-                           r.lms_ids, r.names, r.problems, r.lms_column)
+                           r.lms_ids, r.names, r.problems, r.lms_target)
     export_csv(r.db_url, r.staged / "nbgrader_export.csv", r.master)
     outputs.write_report(r.staged, r.assignment, r.parts, students, r.grades, r.problems,
                          r.issues, [f"{len(students)} students, from the gradebook at "
@@ -706,7 +715,15 @@ def main(argv=None):
     parser.add_argument("submissions", help="the LMS's export: a zip or a folder")
     parser.add_argument("--lms", default="generic", choices=sorted(lms_formats.FORMATS),
                         help="how the export names files, and which grade file to write")
-    parser.add_argument("--lms-column", help="the grade column's header in the LMS file")
+    parser.add_argument("--lms-column", help="the grade column's header in the LMS file, with "
+                                             "its id (Canvas: 'Statics (12345)'; Blackboard: "
+                                             "'Statics [Total Pts: 30 Score] |123456'), or the "
+                                             "column of --lms-gradebook to use")
+    parser.add_argument("--lms-gradebook", help="the LMS's own gradebook export (Canvas: "
+                                                "Export Entire Gradebook; Moodle: the grading "
+                                                "worksheet; Blackboard: Work Offline > "
+                                                "Download), from which the grade column and "
+                                                "the students' rows are taken")
     parser.add_argument("--pattern", help="a regex on file names with the groups student_id, "
                                           "file_id (and lms_id), instead of --lms")
     parser.add_argument("--secret", default=os.environ.get(SECRET_ENV),
@@ -745,7 +762,8 @@ def main(argv=None):
               lms=args.lms, pattern=args.pattern, cpu=args.cpu, isolate=not args.no_sandbox,
               memory_mb=args.memory_mb, max_chars=args.max_chars, db_url=args.db_url,
               solutions=args.solutions, secret=args.secret, keep_work=args.keep_work,
-              lms_column=args.lms_column, shard=shard, finalize=args.finalize)
+              lms_column=args.lms_column, lms_gradebook=args.lms_gradebook, shard=shard,
+              finalize=args.finalize)
     except GradingError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

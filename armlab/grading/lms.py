@@ -9,17 +9,17 @@
     with ``LATE`` after the name for a late submission
     (``doejohn_LATE_48213_7730211_statics.ipynb``) and ``-1``, ``-2`` added to the
     file name of a resubmission (``statics-1.ipynb``). The grade file
-    ``canvas_grades.csv`` has the columns of Canvas's gradebook import: ``Student``,
-    ``ID`` (the Canvas user id, which is how Canvas matches rows), ``SIS User ID``,
-    ``SIS Login ID``, ``Section`` and the assignment's column, with a
-    ``Points Possible`` row.
+    ``canvas_grades.csv`` is shaped as Canvas's gradebook export, which its *Import*
+    reads: ``Student``, ``ID`` (the Canvas user id, by which Canvas matches rows),
+    ``SIS User ID``, ``SIS Login ID``, ``Section``, then the assignment's column headed
+    ``<name> (<assignment id>)``, with a ``Points Possible`` row.
 ``moodle``
     Moodle's *Download all submissions* zip, one folder per participant
     (``Jane Doe_104211_assignsubmission_file_/statics.ipynb``) or flat
     (``Jane Doe_104211_assignsubmission_file_statics.ipynb``); the number is the
-    participant identifier. The grade file ``moodle_grades.csv`` is an offline
-    grading worksheet for *Upload grading worksheet*: ``Identifier``
-    (``Participant 104211``), ``Full name``, ``Grade``, ``Maximum Grade``.
+    participant identifier. The grade file ``moodle_grades.csv`` is an offline grading
+    worksheet for *Upload grading worksheet*, which needs ``Identifier``
+    (``Participant 104211``), ``Grade`` and ``Last modified (grade)``.
 ``blackboard``
     Blackboard Learn's *Assignment File Download* zip:
     ``<assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>_<file>``, with a
@@ -27,9 +27,17 @@
     ends with the username in parentheses (read when present, so usernames with
     underscores are safe); of several attempts the latest is graded. The grade
     file ``blackboard_grades.csv`` is for the Grade Centre's *Work Offline →
-    Upload*: ``Username`` and the assignment's column,
-    ``<name> [Total Pts: <max> Score]`` (add ``|<column id>`` with
-    ``--lms-column`` to update an existing column).
+    Upload*: ``Username`` and the column ``<name> [Total Pts: <max> Score] |<column id>``,
+    every value quoted.
+
+Which column takes the grade comes from the LMS's own gradebook export
+(``--lms-gradebook``: Canvas's *Export Entire Gradebook*, Moodle's grading worksheet,
+Blackboard's *Work Offline → Download*), found by the assignment's name or named by
+``--lms-column``, and the export's rows give each student's LMS fields; without an
+export, ``--lms-column`` must carry the column's id (Canvas, Blackboard), or
+:func:`grade_target` says what is missing (:class:`GradebookError`): a header
+without an id would make a new column instead of filling the assignment's. The
+documentation each format follows is cited where it is written (below).
 
 In every format a word ``LATE`` (or ``late``) next to the login marks a late
 submission and is not part of the id, and a login may contain underscores.
@@ -43,6 +51,8 @@ True
 """
 
 import csv
+import io
+import pathlib
 import re
 import unicodedata
 from typing import NamedTuple
@@ -212,29 +222,200 @@ class SafeWriter:
         self._writer.writerow([safe_cell(x) for x in row])
 
 
-def _write_canvas(path, rows, assignment, max_total, column):
+class GradebookError(ValueError):
+    """The grade file cannot be made to import as the LMS documents it; the message says what
+    is missing (the LMS's gradebook export, or the column's id)."""
+
+
+def read_export(path):
+    """An LMS's gradebook export as ``(header, rows)``: comma- or tab-separated, UTF-8 (with
+    or without a byte-order mark) or UTF-16 (Blackboard's *Work Offline* download as ``.xls``
+    is tab-separated UTF-16)."""
+    data = pathlib.Path(path).read_bytes()
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = data.decode("utf-16")
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise GradebookError(f"{path}: not a UTF-8 or UTF-16 text file") from None
+    first = text.split("\n", 1)[0]
+    delimiter = "\t" if first.count("\t") > first.count(",") else ","
+    rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter) if any(row)]
+    if not rows:
+        raise GradebookError(f"{path} is empty")
+    return [h.strip() for h in rows[0]], rows[1:]
+
+
+def _words(text):
+    return re.sub(r"[^a-z0-9]+", " ", unicodedata.normalize("NFKD", str(text)).lower()).split()
+
+
+def _pick(candidates, assignment, column, what, path):
+    """The one column of ``candidates`` (``{header: (name, id)}``) that ``column`` names
+    (its header, its name or its id), or, without one, whose name holds the assignment's
+    words; anything else is an error that lists the candidates."""
+    if column:
+        found = [h for h, (name, cid) in candidates.items()
+                 if column.strip() in (h, name, cid)]
+    else:
+        words = _words(assignment.replace("_", " "))
+        found = [h for h, (name, _cid) in candidates.items()
+                 if " ".join(words) in " ".join(_words(name))]
+    if len(found) == 1:
+        return found[0]
+    listed = "; ".join(candidates) or "none"
+    if not found:
+        said = f"--lms-column {column!r}" if column else f"the assignment's name ({assignment})"
+        raise GradebookError(f"no {what} column of {path} matches {said}; its {what} columns: "
+                             f"{listed}; name one with --lms-column")
+    raise GradebookError(f"several {what} columns of {path} match: {'; '.join(found)}; name "
+                         "one with --lms-column")
+
+
+# ---------------------------------------------------------------- Canvas
+# Canvas, "How do I import grades in the Gradebook?" (Instructor Guide,
+# https://community.canvaslms.com/t5/Instructor-Guide/How-do-I-import-grades-in-the-Gradebook/ta-p/807,
+# as cited and tried out in https://github.com/PrairieLearn/PrairieLearn/issues/4547): the file
+# is shaped as the gradebook's own CSV export: the student columns Student, ID (Canvas's user
+# id), SIS User ID, SIS Login ID, Section (present, even empty), then one column per assignment
+# headed "<name> (<assignment id>)", which maps it to that assignment; a header that names no
+# existing assignment is imported as a new one. The export's second row, "Points Possible",
+# gives each column's points.
+_CANVAS_STUDENT = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+_CANVAS_COLUMN = re.compile(r"^(?P<name>.*\S)\s*\((?P<id>\d+)\)$")
+
+
+def _canvas_target(assignment, column, export, path):
+    if export is None:
+        if column and _CANVAS_COLUMN.match(column.strip()):
+            return {"column": column.strip(), "points": None, "rows": None}
+        raise GradebookError(
+            "Canvas matches an existing assignment by its column header '<name> (<id>)', and "
+            "imports any other header as a new assignment: pass the gradebook's export "
+            "(Grades > Export > Export Entire Gradebook) with --lms-gradebook, or the "
+            f"header with --lms-column (e.g. 'Statics ({'12345'})')"
+            + (f"; {column!r} has no assignment id" if column else ""))
+    header, rows = export
+    missing = [c for c in ("Student", "ID") if c not in header]
+    if missing:
+        raise GradebookError(f"{path} is not a Canvas gradebook export: no column "
+                             f"{' or '.join(repr(c) for c in missing)}")
+    candidates = {}
+    for h in header:
+        m = _CANVAS_COLUMN.match(h)
+        if m:
+            candidates[h] = (m["name"], m["id"])
+    chosen = _pick(candidates, assignment, column, "assignment", path)
+    k, idk = header.index(chosen), header.index("ID")
+    points = next((r[k] for r in rows if r and r[0].strip() == "Points Possible"
+                   and len(r) > k), None)
+    by_id = {r[idk].strip(): {c: (r[header.index(c)] if c in header and len(r) > header.index(c)
+                                  else "") for c in _CANVAS_STUDENT}
+             for r in rows if len(r) > idk and r[idk].strip().isdigit()}
+    return {"column": chosen, "points": points, "rows": by_id}
+
+
+def _write_canvas(path, rows, assignment, max_total, target):
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = SafeWriter(fh)
-        w.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column or assignment])
+        w.writerow(_CANVAS_STUDENT + [target["column"]])
         w.writerow(["Points Possible", "", "", "", "", _num(max_total)])
         for r in rows:
-            w.writerow([r["display"], r["lms_id"], "", "", "", r["grade"]])
+            known = (target["rows"] or {}).get(r["lms_id"])
+            if target["rows"] is not None and known is None:
+                continue
+            student = [known[c] for c in _CANVAS_STUDENT] if known else [
+                r["display"], r["lms_id"], "", "", ""]
+            w.writerow(student + [r["grade"]])
 
 
-def _write_moodle(path, rows, assignment, max_total, column):
+# ---------------------------------------------------------------- Moodle
+# Moodle's assignment, Offline grading worksheet: Download grading worksheet, then Upload
+# grading worksheet (Moodle's source, https://github.com/moodle/moodle/blob/main/mod/assign/
+# feedback/offline/importgradeslib.php and locallib.php, read for this). The upload needs the columns
+# "Identifier" ("Participant <id>", the id in the submissions download's folder names),
+# "Grade" and "Last modified (grade)": without all three it refuses the file. A grade whose
+# "Last modified (grade)" is older than the one in Moodle is skipped, unless the upload form's
+# option to ignore the modified dates is ticked. Column names are the English ones.
+_MOODLE_NEEDS = ["Identifier", "Grade", "Last modified (grade)"]
+_MOODLE_HEADER = ["Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)"]
+
+
+def _moodle_target(assignment, column, export, path):
+    if export is None:
+        return {"header": _MOODLE_HEADER, "rows": None}
+    header, rows = export
+    missing = [c for c in _MOODLE_NEEDS if c not in header]
+    if missing:
+        raise GradebookError(f"{path} is not an offline grading worksheet that Moodle's upload "
+                             f"reads: no column {', '.join(repr(c) for c in missing)} (download "
+                             "it with Moodle's language set to English)")
+    k = header.index("Identifier")
+    by_id = {}
+    for r in rows:
+        m = re.fullmatch(r"Participant (\d+)", r[k].strip()) if len(r) > k else None
+        if m:
+            by_id[m[1]] = r + [""] * (len(header) - len(r))
+    return {"header": header, "rows": by_id}
+
+
+def _write_moodle(path, rows, assignment, max_total, target):
+    header = target["header"]
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = SafeWriter(fh)
-        w.writerow(["Identifier", "Full name", "Grade", "Maximum Grade"])
+        w.writerow(header)
         for r in rows:
-            w.writerow([f"Participant {r['lms_id']}", r["display"], r["grade"], _num(max_total)])
+            if target["rows"] is None:
+                w.writerow([f"Participant {r['lms_id']}", r["display"], r["grade"],
+                            _num(max_total), "-"])
+                continue
+            known = target["rows"].get(r["lms_id"])
+            if known is not None:
+                w.writerow([r["grade"] if h == "Grade" else v for h, v in zip(header, known)])
 
 
-def _write_blackboard(path, rows, assignment, max_total, column):
+# ---------------------------------------------------------------- Blackboard
+# Blackboard Learn, "Uploading or Downloading Grade Center Items for Working Offline" (Help for
+# Instructors, http://library.blackboard.com/ref/3ea64795-6ecc-4abd-b595-0a9a8dfdec94/Content/
+# _instructor_grade_center/grade_center_upload_download.htm): a student is identified by the
+# Username column, a Grade Center column by its Column ID (the "|<id>" at the end of the header
+# in Work Offline > Download); a column without one is added as a new text column worth 0
+# points. In a comma-delimited file every value must be within quotes.
+_BLACKBOARD_COLUMN = re.compile(r"^(?P<name>.*?)\s*\|\s*(?P<id>\d+)$")
+
+
+def _blackboard_target(assignment, column, export, path):
+    if export is None:
+        if column and _BLACKBOARD_COLUMN.match(column.strip()):
+            return {"column": column.strip(), "rows": None}
+        raise GradebookError(
+            "Blackboard updates a Grade Center column only when the header carries its Column "
+            "ID ('<name> [Total Pts: <max> Score] |<id>'); any other header becomes a new text "
+            "column worth 0 points: pass the Grade Center's Work Offline > Download file with "
+            "--lms-gradebook, or the header with --lms-column"
+            + (f"; {column!r} has no column id" if column else ""))
+    header, rows = export
+    if "Username" not in header:
+        raise GradebookError(f"{path} is not a Grade Center download: no column 'Username'")
+    candidates = {}
+    for h in header:
+        m = _BLACKBOARD_COLUMN.match(h)
+        if m:
+            name = re.sub(r"\s*\[Total Pts:.*\]$", "", m["name"])
+            candidates[h] = (name, m["id"])
+    chosen = _pick(candidates, assignment, column, "graded", path)
+    k = header.index("Username")
+    return {"column": chosen, "rows": {r[k].strip() for r in rows if len(r) > k}}
+
+
+def _write_blackboard(path, rows, assignment, max_total, target):
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = SafeWriter(fh)
-        w.writerow(["Username", column or f"{assignment} [Total Pts: {_num(max_total)} Score]"])
+        w = SafeWriter(fh, quoting=csv.QUOTE_ALL)
+        w.writerow(["Username", target["column"]])
         for r in rows:
-            w.writerow([r["lms_id"], r["grade"]])
+            if target["rows"] is None or r["lms_id"] in target["rows"]:
+                w.writerow([r["lms_id"], r["grade"]])
 
 
 def _num(x):
@@ -247,17 +428,19 @@ class Format(NamedTuple):
     grade_file: str          # '' when the format has none
     write: object
     examples: tuple          # realistic names, for the error message and the tests
+    target: object = None    # the grade column, from the LMS's export or --lms-column
 
 
 FORMATS = {
     "generic": Format("generic", _generic, "", None,
                       ("jdoe_48213_1_statics.ipynb",)),
     "canvas": Format("canvas", _canvas, "canvas_grades.csv", _write_canvas,
-                     ("doejohn_48213_7730211_statics.ipynb",)),
+                     ("doejohn_48213_7730211_statics.ipynb",), _canvas_target),
     "moodle": Format("moodle", _moodle, "moodle_grades.csv", _write_moodle,
-                     ("Jane Doe_104211_assignsubmission_file_/statics.ipynb",)),
+                     ("Jane Doe_104211_assignsubmission_file_/statics.ipynb",), _moodle_target),
     "blackboard": Format("blackboard", _blackboard, "blackboard_grades.csv", _write_blackboard,
-                         ("Statics_jdoe_attempt_2026-03-02-14-05-33_statics.ipynb",)),
+                         ("Statics_jdoe_attempt_2026-03-02-14-05-33_statics.ipynb",),
+                         _blackboard_target),
 }
 
 
@@ -274,11 +457,35 @@ def parse(path, lms, notebook, receipts=None):
     return Name(student, lms_id, file, late, attempt, display)
 
 
-def write_grade_file(lms, path, rows, assignment, max_total, column=None):
+def grade_target(lms, assignment, *, gradebook=None, column=None):
+    """Where the grade goes in the LMS's file: read from the LMS's own gradebook export
+    (``gradebook``, a path) or from ``column``; raises :class:`GradebookError` naming what is
+    missing when neither tells the LMS which existing column to update. None for ``generic``."""
+    fmt = FORMATS[lms]
+    if fmt.target is None:
+        if gradebook:
+            raise GradebookError(f"--lms-gradebook needs --lms canvas, moodle or blackboard "
+                                 f"(the {lms} format writes no grade file)")
+        return None
+    export = read_export(gradebook) if gradebook else None
+    return fmt.target(assignment, column, export, gradebook)
+
+
+def write_grade_file(lms, path, rows, assignment, max_total, target=None):
     """Write the LMS's import file: ``rows`` of ``{"display", "lms_id", "grade"}``
-    (``grade`` '' for a score held back). Returns the path, or None for ``generic``."""
+    (``grade`` '' for a score held back), into the column ``target`` names
+    (:func:`grade_target`). Returns the path, or None for ``generic``. Rows of students the
+    export does not list are left out (the LMS would refuse them); see :func:`missing_rows`."""
     fmt = FORMATS[lms]
     if not fmt.write:
         return None
-    fmt.write(path, rows, assignment, max_total, column)
+    fmt.write(path, rows, assignment, max_total, target)
     return path
+
+
+def missing_rows(lms, rows, target):
+    """The ``lms_id`` of the rows the LMS's export does not list (left out of the file)."""
+    known = (target or {}).get("rows")
+    if known is None:
+        return []
+    return [r["lms_id"] for r in rows if r["lms_id"] not in known]

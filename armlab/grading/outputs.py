@@ -99,8 +99,10 @@ def write_grades(path, parts, students, grades, lms_ids, problems):
 
 
 def write_lms_file(out, lms, assignment, parts, students, grades, lms_ids, names, problems,
-                   column=None):
-    """The LMS's grade-import file in ``out`` (none for the generic format)."""
+                   target=None):
+    """The LMS's grade-import file in ``out`` (none for the generic format), into the column
+    ``target`` names (:func:`armlab.grading.lms.grade_target`, from the LMS's own gradebook
+    export or ``--lms-column``). A student that export does not list is left out and reported."""
     fmt = _lms.FORMATS[lms]
     if not fmt.write:
         return None
@@ -111,8 +113,24 @@ def write_lms_file(out, lms, assignment, parts, students, grades, lms_ids, names
                      "lms_id": lms_ids.get(student, student),
                      "grade": "" if held else fmt_score(grades[student]["total"])})
     max_total = sum(p[3] for p in parts)
+    by_id = {r["lms_id"]: s for s, r in zip(students, rows)}
+    for lms_id in _lms.missing_rows(lms, rows, target):
+        problems.add(by_id[lms_id], "not in the LMS gradebook",
+                     f"the {lms} gradebook export has no row for {lms_id}: left out of "
+                     f"{fmt.grade_file}")
+    points = (target or {}).get("points")
+    if points not in (None, "") and _number(points) != max_total:
+        problems.add("(round)", "points differ", f"the {lms} column {target['column']!r} is "
+                     f"worth {points} points, the set {fmt_score(max_total)}")
     return _lms.write_grade_file(lms, pathlib.Path(out) / fmt.grade_file, rows, assignment,
-                                 max_total, column)
+                                 max_total, target)
+
+
+def _number(text):
+    try:
+        return float(str(text).strip())
+    except ValueError:
+        return None
 
 
 # ---------------------------------------------------------------- the report

@@ -69,6 +69,25 @@ def fast_alembic_version():
     nbgrader.api.get_alembic_version = head
 
 
+def _install_line_in(text):
+    """A notebook's JSON with its install line from :mod:`armlab._site` (the repository a
+    course's fork names), so that ``make exercises`` releases the fork's own."""
+    import json
+
+    from armlab import _site
+
+    nb = json.loads(text)
+    changed = False
+    for cell in nb.get("cells", []):
+        src = cell.get("source", "")
+        joined = "".join(src) if isinstance(src, list) else src
+        fixed = _site.with_install_line(joined)
+        if fixed != joined:
+            cell["source"] = fixed.splitlines(keepends=True) if isinstance(src, list) else fixed
+            changed = True
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n" if changed else text
+
+
 def load_config(root, **overrides):
     """The repository's ``nbgrader_config.py`` with the course moved to ``root``."""
     from traitlets.config import Config
@@ -109,6 +128,11 @@ def generate(assignment, course, solutions=None):
         shutil.rmtree(source)
     shutil.copytree(solutions / assignment, source,
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    for notebook in source.glob("*.ipynb"):      # the install line from the one setting
+        text = notebook.read_text(encoding="utf-8")
+        fixed = _install_line_in(text)
+        if fixed != text:
+            notebook.write_text(fixed, encoding="utf-8")
     cfg = load_config(course)
     api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
     result = api.generate_assignment(assignment, force=True, create=True)

@@ -279,11 +279,16 @@ class ExerciseSet:
                                                  and len(first) > 6):
                 problems.append(f"test cell {_meta(cell)['grade_id']} does not open with a "
                                 "one-line docstring")
+        from armlab import _site
+
         intro = _source(self.source()["cells"][0])
         wanted = [f"{_COUNTS.get(parts, parts)} parts ({points:g} points)",
-                  'pip install jupyterlab "armlab @ git+https://github.com/armlab-book/armlab"']
+                  _site.INSTALL_LINE_START]
         problems += [f"the introduction does not say {text!r}" for text in wanted
                      if text not in intro]
+        if _site.install_line() not in _source(self.release()["cells"][0]):
+            problems.append(f"the release's introduction does not say {_site.install_line()!r} "
+                            "(armlab/_site.py): run make exercises")
         for quantity in quantities(self.chapter):
             ref = lookup(quantity)
             one, again, other = (repr(ref.cases("fresh", key=k)) for k in ("ann", "ann", "bob"))

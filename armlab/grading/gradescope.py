@@ -1,0 +1,558 @@
+"""A Gradescope autograder for an exercise set: the same checks and sandbox as ``make grade``.
+
+``python -m armlab.grading.gradescope build ASSIGNMENT [--out autograder.zip]``
+(``make gradescope ASSIGNMENT=statics``) writes the zip that Gradescope's
+*Configure Autograder* page takes. It follows Gradescope's autograder
+specification (https://gradescope-autograders.readthedocs.io/en/latest/specs/):
+
+* ``setup.sh`` at the root of the zip, which Gradescope runs once, as root, when it
+  builds the image (an Ubuntu image by default): it installs bubblewrap and Python 3.11
+  with ``apt-get``, the book's pinned runtime (``requirements.txt``) in a virtual
+  environment under ``/opt/armlab``, and the armlab the zip was built from;
+* ``run_autograder`` at the root, which Gradescope runs for every submission, in
+  ``/autograder``, as root: it calls ``python -m armlab.grading.gradescope run``;
+* ``assignment/``: the set's source notebook (solutions and hidden tests), its release
+  (for the census of what a student changed), the nbgrader gradebook that
+  ``generate_assignment`` wrote for it (nbgrader's ``OverwriteCells`` restores the
+  test cells from it, as in ``make grade``), and ``config.json`` (the limits);
+* ``secret``: the course secret, when one is given at build time (``--secret``, or
+  ``$ARMLAB_GRADING_SECRET``); never in the repository. At grading time an
+  ``ARMLAB_GRADING_SECRET`` in the environment takes its place.
+
+Grading one submission (:func:`run`) reads what Gradescope's harness puts in place:
+the student's files in ``/autograder/submission/`` (the notebook ``<set>.ipynb``,
+or the only notebook there) and ``/autograder/submission_metadata.json``, whose
+``users[0]`` is the submitter (https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/):
+their ``email`` (or their Gradescope ``id``, with ``--student-id id``) draws their
+fresh cases from the course secret. The notebook then goes through the steps of
+``make grade``: the census (:func:`armlab.grading.census.inspect_submission`),
+nbgrader's own restoring of the read-only cells, and
+:class:`armlab.grading.execute.Grading` (every run of the notebook in a bubblewrap
+sandbox, the references computed and compared here, outside it); each test cell is
+scored by nbgrader's own rule (:func:`nbgrader.utils.determine_grade`) on the outputs
+``make grade`` gives it.
+
+``/autograder/results/results.json`` gets one test per graded cell: its ``name`` as the
+feedback pages name it (:func:`armlab.grading.outputs.cell_titles`), ``score`` and
+``max_score``, the checks' messages as ``output``, and ``visibility``
+``after_due_date`` for the hidden checks (``visible`` for the worked-case checks). A
+fault of the grading (a limit, a run that died, a message out of turn: what holds a
+row for review in ``make grade``) is one more test, of score 0, whose output says the
+submission is held for a human; a summary of the whole is the top-level ``output``.
+A results.json is written whatever happens, a crash of this module included.
+
+Where the container cannot make the sandbox (Docker's default seccomp profile refuses
+the namespaces bubblewrap needs), nothing is graded: every test scores 0 and says why,
+unless the zip was built with ``--allow-no-sandbox``; then the notebook runs without
+isolation (the container is still Gradescope's, one per submission) and every test says so.
+
+The paths are Gradescope's; ``ARMLAB_GRADESCOPE_ROOT`` moves ``/autograder`` elsewhere
+(tests), and ``ARMLAB_GRADESCOPE_PYTHON`` the interpreter ``run_autograder`` starts.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import zipfile
+
+from armlab.grading.release import REPO, skip_iri_syntax, venv_on_path
+
+SPEC = "https://gradescope-autograders.readthedocs.io/en/latest/specs/"
+METADATA_SPEC = "https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/"
+ROOT_ENV = "ARMLAB_GRADESCOPE_ROOT"
+SECRET_ENV = "ARMLAB_GRADING_SECRET"
+VENV = "/opt/armlab/venv"
+"""Where ``setup.sh`` puts the runtime in Gradescope's image."""
+HIDDEN = "### BEGIN HIDDEN TESTS"
+ZIP_DATE = (2026, 1, 1, 0, 0, 0)
+"""Every member of the zip carries this date, so two builds of one set differ only in
+the gradebook nbgrader writes."""
+
+SETUP_SH = r"""#!/usr/bin/env bash
+# armlab's Gradescope autograder, image setup (Gradescope runs this once, as root, when it
+# builds the autograder's image; https://gradescope-autograders.readthedocs.io/en/latest/specs/).
+# Installs bubblewrap (the sandbox every notebook runs in), Python 3.11 and the book's pinned
+# runtime (requirements.txt) in a virtual environment, and the armlab this zip was built from.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+VENV="${ARMLAB_GRADESCOPE_VENV:-/opt/armlab/venv}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends bubblewrap util-linux ca-certificates
+# Python 3.11 (the book's runtime.txt): Ubuntu 22.04 and Debian 12 package it; elsewhere the
+# system's python3 is used if it is 3.11 or newer.
+if apt-get install -y -qq --no-install-recommends python3.11 python3.11-venv; then
+    PY=python3.11
+else
+    apt-get install -y -qq --no-install-recommends python3 python3-venv
+    PY=python3
+fi
+"$PY" -c 'import sys; assert sys.version_info >= (3, 11), "armlab needs Python 3.11 or newer"'
+"$PY" -m venv "$VENV"
+"$VENV/bin/python" -m pip install --quiet --upgrade pip
+"$VENV/bin/python" -m pip install --quiet -r "$HERE/requirements.txt"
+"$VENV/bin/python" -m pip install --quiet --no-deps "$HERE/armlab-src"
+# The answer key and the secret are root's alone (the sandbox sees none of /autograder anyway).
+chmod -R go= "$HERE"
+# Whether this image can make the sandbox, for the build log (never fails the build).
+"$VENV/bin/python" -I -m armlab.grading.gradescope check || true
+"""
+
+RUN_AUTOGRADER = r"""#!/usr/bin/env bash
+# armlab's Gradescope autograder: grades /autograder/submission/*.ipynb into
+# /autograder/results/results.json (Gradescope runs this for every submission, as root).
+ROOT="${ARMLAB_GRADESCOPE_ROOT:-/autograder}"
+PY="${ARMLAB_GRADESCOPE_PYTHON:-/opt/armlab/venv/bin/python}"
+cd "$ROOT" && exec "$PY" -I -m armlab.grading.gradescope run --root "$ROOT"
+"""
+
+
+class BuildError(Exception):
+    """An input error of ``build``: one line for the instructor, exit status 2."""
+
+
+# ================================================================== build
+def _runtime_requirements():
+    """requirements.txt without the editable install of the checkout (the zip brings armlab)."""
+    lines = (REPO / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for line in lines if not line.strip().startswith("-e")) + "\n"
+
+
+def _package_files():
+    """armlab's source, as pip installs it: ``{name in the zip: bytes}``."""
+    files = {"armlab-src/pyproject.toml": (REPO / "pyproject.toml").read_bytes()}
+    for path in sorted((REPO / "armlab").rglob("*")):
+        rel = path.relative_to(REPO).as_posix()
+        if path.is_file() and "__pycache__" not in rel and not rel.endswith((".pyc", ".pyo")):
+            files[f"armlab-src/{rel}"] = path.read_bytes()
+    return files
+
+
+def _commit():
+    try:
+        out = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=10)
+        return out.stdout.strip() if out.returncode == 0 else ""
+    except OSError:
+        return ""
+
+
+def build(assignment, out="autograder.zip", *, secret=None, solutions=None, student_id="email",
+          cpu=30.0, memory_mb=2048, max_chars=20_000, allow_no_sandbox=False):
+    """Write ``autograder.zip`` for ``assignment``; returns its path.
+
+    ``secret`` None or '' builds one whose students all get the default fresh cases
+    (only with ``allow_no_secret`` on the command line: see :func:`main`).
+    """
+    from armlab.grading.autograde import assignments
+    from armlab.grading.release import generate
+
+    solutions = pathlib.Path(solutions or REPO / "solutions")
+    known = assignments(solutions)
+    if assignment not in known:
+        raise BuildError(f"unknown assignment {assignment!r}: the assignments are "
+                         f"{', '.join(known) or '(none)'} (folders of {solutions})")
+    if student_id not in ("email", "id"):
+        raise BuildError(f"--student-id {student_id}: choose email or id")
+    venv_on_path()
+    notebook = f"{assignment}.ipynb"
+    config = {"assignment": assignment, "student_id": student_id, "cpu": float(cpu),
+              "memory_mb": int(memory_mb), "max_chars": int(max_chars),
+              "allow_no_sandbox": bool(allow_no_sandbox), "armlab_commit": _commit()}
+    with tempfile.TemporaryDirectory(prefix="armlab-gradescope-") as tmp:
+        course = pathlib.Path(tmp)
+        generate(assignment, course, solutions)
+        members = {
+            "setup.sh": (SETUP_SH.encode(), 0o755),
+            "run_autograder": (RUN_AUTOGRADER.encode(), 0o755),
+            "requirements.txt": (_runtime_requirements().encode(), 0o644),
+            "assignment/config.json": ((json.dumps(config, indent=1, sort_keys=True) + "\n")
+                                       .encode(), 0o644),
+            f"assignment/source/{notebook}": (
+                (course / "source" / assignment / notebook).read_bytes(), 0o600),
+            f"assignment/release/{notebook}": (
+                (course / "release" / assignment / notebook).read_bytes(), 0o644),
+            "assignment/gradebook.db": ((course / "gradebook.db").read_bytes(), 0o600),
+        }
+        members.update({name: (data, 0o644) for name, data in _package_files().items()})
+        if secret:
+            members["secret"] = (str(secret).encode(), 0o600)
+    out = pathlib.Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(out.name + ".partial")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(members):
+            data, mode = members[name]
+            info = zipfile.ZipInfo(name, ZIP_DATE)
+            info.external_attr = (stat.S_IFREG | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+    partial.replace(out)
+    return out
+
+
+# ================================================================== grading one submission
+class Paths:
+    """Gradescope's layout under one root (``/autograder``)."""
+
+    def __init__(self, root):
+        self.root = pathlib.Path(root)
+        self.source = self.root / "source"
+        self.submission = self.root / "submission"
+        self.metadata = self.root / "submission_metadata.json"
+        self.results = self.root / "results" / "results.json"
+
+
+def submitter(metadata, field="email"):
+    """The submitter's id in Gradescope's submission metadata: ``users[0]``'s ``email``
+    (or ``id``), stripped; ``(id, note)`` with a note for the output when something is odd.
+
+    >>> submitter({"users": [{"email": "Ann@Example.org ", "id": 7, "name": "Ann"}]})
+    ('Ann@Example.org', '')
+    >>> submitter({"users": [{"email": "a@x.org", "id": 7}, {"email": "b@x.org", "id": 8}]}, "id")
+    ('7', 'a group submission: the fresh cases are those of its first member, 7')
+    >>> submitter({})
+    ('', 'no submitter in the submission metadata')
+    """
+    users = metadata.get("users") if isinstance(metadata, dict) else None
+    if not isinstance(users, list) or not users or not isinstance(users[0], dict):
+        return "", "no submitter in the submission metadata"
+    first = users[0]
+    value = first.get(field)
+    if value in (None, "") and field == "email":
+        value = first.get("id")
+    value = "" if value is None else str(value).strip()
+    if not value:
+        return "", "no submitter in the submission metadata"
+    note = (f"a group submission: the fresh cases are those of its first member, {value}"
+            if len(users) > 1 else "")
+    return value, note
+
+
+def choose_notebook(folder, notebook):
+    """The submitted notebook: ``(path or None, note)``. ``<set>.ipynb`` anywhere in the
+    submission (Gradescope keeps an uploaded folder's layout), else a resubmission's
+    ``<set> (1).ipynb`` or ``<set>-1.ipynb``, else the only notebook there."""
+    from armlab.grading.lms import canonical_file
+
+    found = sorted(p for p in pathlib.Path(folder).rglob("*.ipynb")
+                   if p.is_file() and not any(part in ("__MACOSX", ".ipynb_checkpoints")
+                                              or part.startswith(".") for part in
+                                              p.relative_to(folder).parts))
+    exact = [p for p in found if p.name == notebook]
+    if exact:
+        return exact[0], ""
+    renamed = [p for p in found if canonical_file(p.name, notebook) == notebook]
+    if len(renamed) == 1:
+        return renamed[0], f"{renamed[0].name} graded as {notebook}"
+    if len(found) == 1:
+        return found[0], f"{found[0].name} graded as {notebook} (wrongly named notebook)"
+    if not found:
+        return None, f"no notebook in the submission: upload {notebook}"
+    return None, (f"no {notebook}, and several other notebooks "
+                  f"({', '.join(p.name for p in found)}): upload {notebook}")
+
+
+def _titles_and_parts(source_nb):
+    from armlab.grading.autograde import parts_of
+    from armlab.grading.outputs import cell_titles
+
+    parts = parts_of(source_nb)
+    return parts, cell_titles(source_nb, parts)
+
+
+def _test_cells(source_nb):
+    """``[(grade id, points, hidden)]`` of the source's test cells, in order."""
+    out = []
+    for cell in source_nb["cells"]:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if meta.get("grade") and not meta.get("solution") and cell["cell_type"] == "code":
+            src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            out.append((meta["grade_id"], float(meta.get("points", 0)), HIDDEN in src))
+    return out
+
+
+def _restore(nb, assignment, db_url):
+    """nbgrader's sanitizing steps of ``autograde``, as ``make grade`` runs them: outputs
+    cleared, cell ids made unique, the kernel and every read-only cell put back from the
+    gradebook (deleted test cells too), the metadata checked."""
+    from nbgrader.preprocessors import (CheckCellMetadata, ClearOutput, DeduplicateIds,
+                                        OverwriteCells, OverwriteKernelspec)
+
+    resources = {"nbgrader": {"assignment": assignment, "notebook": assignment,
+                              "db_url": db_url}}
+    for pre in (ClearOutput(), DeduplicateIds(), OverwriteKernelspec(),
+                OverwriteCells(add_missing_cells=True), CheckCellMetadata()):
+        nb, resources = pre.preprocess(nb, resources)
+    return nb
+
+
+def _wrap_lines(verdicts):
+    from armlab.grading import judge
+
+    lines = []
+    for kind, message, *_ in verdicts:
+        if kind == "pass":
+            lines.append(judge.wrap(judge.PASSED_MARK + message))
+        elif kind == "fault":
+            lines.append(judge.wrap(judge.FAILED_MARK + message + " (held for a human to "
+                                    "look at: this is not a grade)"))
+        else:
+            lines.append(judge.wrap(judge.FAILED_MARK + message))
+    return "\n".join(lines)
+
+
+def _test(number, name, score, max_score, output, visibility, tags=()):
+    test = {"name": name, "number": number, "score": round(float(score), 4),
+            "max_score": round(float(max_score), 4), "output": output,
+            "visibility": visibility}
+    if tags:
+        test["tags"] = list(tags)
+    return test
+
+
+def _numbered(source_nb):
+    """``{grade id: (number, name, points, visibility)}`` for every test cell."""
+    parts, titles = _titles_and_parts(source_nb)
+    part_of = {}
+    for k, (_key, _title, cells, _pts) in enumerate(parts, start=1):
+        for j, gid in enumerate(cells, start=1):
+            part_of[gid] = f"{k}.{j}"
+    out = {}
+    for gid, points, hidden in _test_cells(source_nb):
+        out[gid] = (part_of.get(gid, "0"), titles.get(gid, gid), points,
+                    "after_due_date" if hidden else "visible")
+    return out
+
+
+def _unscored(source_nb, reason, visibility_of_all=None):
+    """Every test at 0 with the same reason (nothing could be graded)."""
+    tests = []
+    for gid, (number, name, points, visibility) in _numbered(source_nb).items():
+        tests.append(_test(number, name, 0, points, reason, visibility_of_all or visibility))
+    return tests
+
+
+def _held(reasons):
+    lines = "\n".join(f"- {r}" for r in reasons)
+    return _test("0", "Held for review: a fault of the grading, not a grade", 0, 0,
+                 "This submission is held for a human to look at. What went wrong is not "
+                 "your answer:\n" + lines + "\nYour instructor will regrade or grade it by "
+                 "hand; the scores above may change.", "visible", tags=["review"])
+
+
+def grade_submission(paths, *, secret=None, config=None, isolate=None):
+    """Grade the submission under ``paths`` (a :class:`Paths`); returns the results dict
+    (Gradescope's results.json). Raises only on a broken autograder (no source)."""
+    import nbformat
+
+    from armlab.grading import sandbox
+    from armlab.grading.cases import student_key
+    from armlab.grading.census import Problems, inspect_submission
+    from armlab.grading.execute import Grading, test_outputs
+    from nbgrader.utils import determine_grade
+
+    started = time.monotonic()
+    config = config or json.loads((paths.source / "assignment" / "config.json").read_text())
+    assignment = config["assignment"]
+    notebook = f"{assignment}.ipynb"
+    source_nb = json.loads((paths.source / "assignment" / "source" / notebook).read_text(
+        encoding="utf-8"))
+    release_nb = json.loads((paths.source / "assignment" / "release" / notebook).read_text(
+        encoding="utf-8"))
+    if secret is None:
+        secret = os.environ.get(SECRET_ENV) or ""
+        if not secret and (paths.source / "secret").is_file():
+            secret = (paths.source / "secret").read_text(encoding="utf-8").strip()
+    notes, review = [], []
+    try:
+        metadata = json.loads(paths.metadata.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        metadata = {}
+    student, note = submitter(metadata, config.get("student_id", "email"))
+    if note:
+        notes.append(note)
+    if not student:
+        review.append("the submission metadata names no submitter, so this student's "
+                      "fresh cases could not be drawn (the default cases were used)")
+    if not secret:
+        notes.append("no course secret: the default fresh cases were used")
+    numbered = _numbered(source_nb)
+    max_total = sum(points for *_, points, _v in numbered.values())
+
+    def finish(tests, summary):
+        if review:
+            tests = tests + [_held(review)]
+        score = sum(t["score"] for t in tests)
+        lines = [summary] + [f"Note: {n}." for n in notes]
+        if review:
+            lines.append("Held for review: a fault of the grading (see the last test).")
+        return {"score": round(score, 4), "execution_time": int(time.monotonic() - started),
+                "output": "\n".join(lines), "stdout_visibility": "hidden", "tests": tests,
+                "extra_data": {"armlab": {"assignment": assignment,
+                                          "status": "review" if review else "ok",
+                                          "review": review, "notes": notes,
+                                          "isolated": bool(isolate),
+                                          "armlab_commit": config.get("armlab_commit", "")}}}
+
+    path, note = choose_notebook(paths.submission, notebook)
+    if path is None:
+        return finish(_unscored(source_nb, note), f"Nothing graded: {note}. Score 0 / "
+                                                  f"{max_total:g}.")
+    if note:
+        notes.append(note)
+    if isolate is None:
+        ok, why = sandbox.available()
+        if ok:
+            isolate = True
+        elif config.get("allow_no_sandbox"):
+            isolate = False
+            notes.append(f"graded WITHOUT ISOLATION: {why}")
+        else:
+            review.append(f"no sandbox for the notebook in this container: {why}")
+            return finish(_unscored(source_nb, "Not graded: this container cannot make the "
+                                               "sandbox your notebook runs in."),
+                          f"Nothing graded: no sandbox. Score 0 / {max_total:g}.")
+    with tempfile.TemporaryDirectory(prefix="armlab-gradescope-") as tmp:
+        work = pathlib.Path(tmp) / notebook
+        shutil.copyfile(path, work)
+        problems = Problems()
+        runnable = inspect_submission(work, release_nb, student, problems)
+        for _who, kind, detail in problems.sorted():
+            if kind in Problems.REVIEW:
+                review.append(f"{kind}: {detail}")
+            else:
+                notes.append(f"{kind}: {detail}")
+        if not runnable:
+            reason = "; ".join(d for _w, _k, d in problems.sorted()) or "not a notebook"
+            return finish(_unscored(source_nb, f"Not graded: {reason}"),
+                          f"Nothing graded: {reason}. Score 0 / {max_total:g}.")
+        db = pathlib.Path(tmp) / "gradebook.db"
+        shutil.copyfile(paths.source / "assignment" / "gradebook.db", db)
+        nb = nbformat.read(str(work), as_version=4)
+        nb = _restore(nb, assignment, "sqlite:///" + str(db))
+        limits = sandbox.Limits(cpu=float(config.get("cpu", 30)),
+                                memory_mb=int(config.get("memory_mb", 2048)),
+                                max_chars=int(config.get("max_chars", 20_000)))
+        key = student_key(secret, student) if secret else ""
+        grading = Grading(nb, key, limits, isolate=isolate, uid=sandbox.BASE_UID)
+        records, _outputs = grading.run()
+        verdicts = grading.verdicts(records)
+        for kind, detail in sorted(set(grading.faults)):
+            review.append(f"{kind}: {detail}")
+        for call in sorted(set(grading.calls)):
+            notes.append(f"used armlab's reference: the answer calls {call} where its part "
+                         "asks for its own code")
+    tests = []
+    for index, cell in enumerate(nb.cells):
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        gid = meta.get("grade_id")
+        if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution") \
+                or gid not in numbered:
+            continue
+        number, name, points, visibility = numbered[gid]
+        cell.outputs = test_outputs(verdicts.get(index, []), points)
+        score, max_score = determine_grade(cell)
+        output = _wrap_lines(verdicts.get(index, []))
+        if not isolate:
+            output += "\n(graded without isolation)"
+        tests.append(_test(number, name, score or 0, max_score, output, visibility))
+    total = sum(t["score"] for t in tests)
+    how = "in a sandbox" if isolate else "WITHOUT ISOLATION"
+    summary = (f"{assignment}: {total:g} / {max_total:g} points, every check run {how} on "
+               f"cases of your own. The hidden checks' results are shown after the due date.")
+    return finish(tests, summary)
+
+
+def run(root="/autograder"):
+    """What ``run_autograder`` does: grade, and write results.json whatever happens."""
+    paths = Paths(root)
+    paths.results.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        results = grade_submission(paths)
+        code = 0
+    except Exception:                                        # noqa: BLE001
+        traceback.print_exc()                                # Gradescope's stdout: staff only
+        results = {"score": 0.0, "stdout_visibility": "hidden",
+                   "output": "The autograder failed before it could grade this submission: "
+                             "it is held for a human to look at (not a grade).",
+                   "tests": [_held(["the autograder failed (its log is in the autograder "
+                                    "output, for the course staff)"])],
+                   "extra_data": {"armlab": {"status": "review"}}}
+        code = 1
+    text = json.dumps(results, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    partial = paths.results.with_name("results.json.partial")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(paths.results)
+    print(results["output"])
+    for test in results["tests"]:
+        print(f"{test['number']:>5} {test['score']:g}/{test['max_score']:g} {test['name']}")
+    return code
+
+
+def check():
+    """For setup.sh's log: can this image make the sandbox?"""
+    from armlab.grading import sandbox
+
+    ok, why = sandbox.available()
+    print("armlab: the sandbox works in this image" if ok else f"armlab: NO SANDBOX: {why}")
+    return 0 if ok else 1
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m armlab.grading.gradescope",
+                                     description="A Gradescope autograder for an armlab set.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="write autograder.zip for a set")
+    b.add_argument("assignment")
+    b.add_argument("--out", default="autograder.zip")
+    b.add_argument("--secret", default=os.environ.get(SECRET_ENV),
+                   help="the course secret, put in the zip (default: $ARMLAB_GRADING_SECRET)")
+    b.add_argument("--no-secret", action="store_true",
+                   help="build without a secret: every student gets the default fresh cases")
+    b.add_argument("--solutions", help="the source assignments (default solutions/)")
+    b.add_argument("--student-id", default="email", choices=("email", "id"),
+                   help="which field of users[0] in the submission metadata draws the cases")
+    b.add_argument("--cpu", type=float, default=30)
+    b.add_argument("--memory-mb", type=int, default=2048)
+    b.add_argument("--max-chars", type=int, default=20_000)
+    b.add_argument("--allow-no-sandbox", action="store_true",
+                   help="where the container cannot make the sandbox, grade without isolation "
+                        "(every test says so) instead of grading nothing")
+    r = sub.add_parser("run", help="grade the submission (what run_autograder calls)")
+    r.add_argument("--root", default=os.environ.get(ROOT_ENV, "/autograder"))
+    sub.add_parser("check", help="say whether the sandbox works here")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return run(args.root)
+    if args.command == "check":
+        return check()
+    if not args.secret and not args.no_secret:
+        print("error: no course secret: pass --secret, set ARMLAB_GRADING_SECRET, or say "
+              "--no-secret to give every student the default fresh cases", file=sys.stderr)
+        return 2
+    try:
+        out = build(args.assignment, args.out, secret=None if args.no_secret else args.secret,
+                    solutions=args.solutions, student_id=args.student_id, cpu=args.cpu,
+                    memory_mb=args.memory_mb, max_chars=args.max_chars,
+                    allow_no_sandbox=args.allow_no_sandbox)
+    except BuildError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {out} ({out.stat().st_size // 1024} KiB): upload it on the assignment's "
+          "Configure Autograder page; it holds the course secret, keep it private"
+          if not args.no_secret else f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    skip_iri_syntax()
+    sys.exit(main())
