@@ -1,22 +1,32 @@
 """Grading references for the statics chapter's exercises (``solutions/statics``).
 
-Pure Python, independent of armlab's code (the tests compare both routes):
-the closed-form formulas of a planar arm, written out joint by joint. The
-arm's data come from the chapter's preset, ``armlab.statics_arm()``.
+They run in the trusted grader (and, for a visible check, in a student's kernel), so the
+expected values are armlab's own where armlab has the quantity (``al.static_torques``,
+``al.gravity_torques``, ``al.max_tip_force``, ``al.force_error_bound``); a likely mistake is
+a line of numpy. The arm's data come from the chapter's preset, ``armlab.statics_arm()``.
 """
 
-from armlab import statics_arm
-from armlab.grading.purepy import (cos, deg, inf, matvec, neg, norm, pi, sin,
-                                   singular_values_2xn, solve, sub, transpose)
+import numpy as np
+
 from armlab.grading.references import ArmData, Case, chapter, reference
 
-ARM = ArmData.from_arm(statics_arm(), "the chapter's arm")
-"""The chapter's arm: L = (0.5, 0.4) m, m = (3.0, 2.0) kg, centres of mass (0.25, 0.20) m."""
+_kinematics = chapter("kinematics")
+al, real, listed, deg, relative = (_kinematics.al, _kinematics.real, _kinematics.listed,
+                                   _kinematics.deg, _kinematics.relative)
+"""armlab's functions as captured at import (a stand-in still computes while a check switches
+armlab off), and the kinematics references' helpers: an ArmData as a PlanarArm, an array as
+lists, degrees as radians, the relative angles of absolute ones."""
 
+ARM = ArmData.from_arm(al.statics_arm(), "the chapter's arm")
+"""The chapter's arm: L = (0.5, 0.4) m, m = (3.0, 2.0) kg, centres of mass (0.25, 0.20) m."""
 
 WALL = Case(arm=ARM, q=deg(30, 60), label="the wall pose of Example 1")
 WALL_PUSH = Case(arm=ARM, q=deg(30, 60), F=[10.0, 0.0], label="the wall push of Example 1")
 STRETCHED = deg(0, 0)
+FREE = 1e-9
+"""Below this torque per newton [N m/N] a push needs no torque (the structure carries it)."""
+SINGULAR = 1e-9
+"""Below this |det J| [m^2] a pose is singular: no force can be read from its torques."""
 
 
 def _arms(rng, count):
@@ -24,29 +34,23 @@ def _arms(rng, count):
     return [ARM] + [rng.arm() for _ in range(count)]
 
 
-# ---------------------------------------------------------------- kinematics
-# The kinematics chapter's: base, joints and tip (``absolute``: every q[i] from +x), and the
-# Jacobian column by column as z x (p_tip - p_j).
-_kinematics = chapter("kinematics")
-al = _kinematics.al
+def _J(arm, q):
+    return al.jacobian(real(arm), q)
 
 
-def points(arm, q, absolute=False):
-    """Base, joints and tip [m]; ``absolute``: every q[i] from +x."""
-    angles = _kinematics.relative(q) if absolute else q
-    return _kinematics.listed(al.joint_positions(_kinematics.real(arm), angles))
+def _cross(r, f):
+    """z-component of the planar cross product r x f (on the last axis)."""
+    return r[..., 0] * f[..., 1] - r[..., 1] * f[..., 0]
 
 
-def _jacobian(arm, q, absolute=False):
-    angles = _kinematics.relative(q) if absolute else q
-    return _kinematics.listed(al.jacobian(_kinematics.real(arm), angles))
-
-
+# ---------------------------------------------------------------- the Jacobian
+# No part of the statics set checks it (the kinematics set grades the Jacobian); it stays
+# registered as the grading package's documented example quantity.
 @reference(worked=WALL, allow=("joint_positions", "tip_position"),
            advice="column j is z x (p_tip - p_j): work it out on paper at this pose")
 def jacobian(arm, q):
     """Tip Jacobian (2, n): column j is the tip's velocity when joint j turns at 1 rad/s."""
-    return _jacobian(arm, q)
+    return listed(_J(arm, q))
 
 
 @jacobian.fresh
@@ -59,35 +63,35 @@ def _jacobian_cases(rng):
 @jacobian.mistake("this is J transposed: row i of J is the tip's velocity along x (i = 0) "
                   "or y (i = 1), column j belongs to joint j")
 def _jacobian_transposed(arm, q):
-    return transpose(_jacobian(arm, q))
+    return listed(_J(arm, q).T)
 
 
 @jacobian.mistake("right size, wrong sign: a positive joint speed turns its link "
                   "counter-clockwise, so column j is z x (p_tip - p_j)")
 def _jacobian_negated(arm, q):
-    return neg(_jacobian(arm, q))
+    return listed(-_J(arm, q))
 
 
 @jacobian.mistake("link 2's direction is q1 + q2: q2 is measured from link 1, not from the x axis")
 def _jacobian_absolute(arm, q):
-    return _jacobian(arm, q, absolute=True)
+    return listed(_J(arm, relative(q)))
 
 
 @jacobian.mistake("q is in radians: np.sin and np.cos take radians, so do not convert q to degrees")
 def _jacobian_degrees(arm, q):
-    return _jacobian(arm, [a * 180.0 / pi for a in q])
+    return listed(_J(arm, np.degrees(q)))
 
 
 # ---------------------------------------------------------------- tau = J^T F
 def _jt(arm, q, F):
-    return matvec(transpose(_jacobian(arm, q)), F)
+    return al.static_torques(real(arm), q, F)
 
 
 @reference(worked=WALL_PUSH, uses={"jacobian": jacobian},
            advice="tau = J(q)^T F, with F the force the tip applies")
 def joint_torques(arm, q, F):
     """Joint torques (n,) that hold the tip force F (applied by the tip), gravity ignored."""
-    return _jt(arm, q, F)
+    return listed(_jt(arm, q, F))
 
 
 @joint_torques.fresh
@@ -99,40 +103,31 @@ def _torques_cases(rng):
 @joint_torques.mistake("right size, wrong sign: is F the force on the arm or by the arm? "
                        "Here F is the force the tip applies to the environment")
 def _torques_negated(arm, q, F):
-    return neg(_jt(arm, q, F))
+    return listed(-_jt(arm, q, F))
 
 
 @joint_torques.mistake("this is J F: the torques are J transposed times F")
 def _torques_not_transposed(arm, q, F):
-    return matvec(_jacobian(arm, q), F)
+    return listed(_J(arm, q) @ F)
 
 
 # ---------------------------------------------------------------- gravity
-def _gravity(arm, q, at_link_end=False, own_link_only=False, absolute=False,
-             lever_from_own_joint=False):
-    """Torques that balance gravity: sum over links of Jc_i^T (-m_i a_grav);
-    ``lever_from_own_joint``: each weight's lever measured from its own joint (a mistake)."""
-    p = points(arm, q, absolute)
-    tau = [0.0] * arm.n
-    phi = 0.0
-    for i in range(arm.n):
-        phi = q[i] if absolute else phi + q[i]
-        reach = arm.lengths[i] if at_link_end else arm.com[i]
-        com = [p[i][0] + reach * cos(phi), p[i][1] + reach * sin(phi)]
-        weight = [-arm.masses[i] * arm.gravity[0], -arm.masses[i] * arm.gravity[1]]
-        for j in range(i + 1):
-            if own_link_only and j != i:
-                continue
-            r = sub(com, p[i] if lever_from_own_joint else p[j])
-            tau[j] += r[0] * weight[1] - r[1] * weight[0]
-    return tau
+def _weight_moments(arm, q, absolute=False, at_link_end=False):
+    """(n, n): entry [j, i], the moment about joint j of the force that balances link i's
+    weight (zero for i < j); with the switches of a mistake."""
+    a = real(ArmData(**dict(arm.fields(), com=arm.lengths)) if at_link_end else arm)
+    angles = relative(q) if absolute else q
+    p, c = al.joint_positions(a, angles), al.com_positions(a, angles)
+    balance = -np.asarray(arm.masses)[:, None] * np.asarray(arm.gravity)        # (n, 2) [N]
+    moments = _cross(c[None, :, :] - p[:-1, None, :], balance[None, :, :])
+    return np.triu(moments)
 
 
 @reference(worked=WALL, advice="g_j is the sum, over the links beyond joint j, of the moment "
                                "about joint j of each link's weight, taken at its centre of mass")
 def gravity_torques(arm, q):
     """Joint torques (n,) that balance gravity: g(q) = dP/dq."""
-    return _gravity(arm, q)
+    return listed(al.gravity_torques(real(arm), q))
 
 
 @gravity_torques.fresh
@@ -147,42 +142,46 @@ def _gravity_cases(rng):
 @gravity_torques.mistake("right size, wrong sign: g(q) is the torque that balances gravity "
                          "(gravity itself pulls with -g)")
 def _gravity_negated(arm, q):
-    return neg(_gravity(arm, q))
+    return listed(-al.gravity_torques(real(arm), q))
 
 
 @gravity_torques.mistake("each weight acts at its link's centre of mass, com[i] from joint i, "
                          "not at the link's end")
 def _gravity_at_link_end(arm, q):
-    return _gravity(arm, q, at_link_end=True)
+    return listed(_weight_moments(arm, q, at_link_end=True).sum(axis=1))
 
 
 @gravity_torques.mistake("the shoulder carries both links: add link 2's weight to joint 1's "
                          "torque too, with its moment arm about the shoulder")
 def _gravity_own_link(arm, q):
-    return _gravity(arm, q, own_link_only=True)
+    return listed(np.diag(_weight_moments(arm, q)))
 
 
 @gravity_torques.mistake("link 2's direction is q1 + q2: q2 is measured from link 1")
 def _gravity_absolute(arm, q):
-    return _gravity(arm, q, absolute=True)
+    return listed(_weight_moments(arm, q, absolute=True).sum(axis=1))
 
 
 @gravity_torques.mistake("about the shoulder, link 2's weight acts on the lever from the "
                          "shoulder to link 2's centre of mass, through the elbow, not on its "
                          "lever from the elbow alone")
 def _gravity_lever_from_elbow(arm, q):
-    return _gravity(arm, q, lever_from_own_joint=True)
+    own = np.diag(_weight_moments(arm, q))                  # each weight about its own joint
+    return listed(np.cumsum(own[::-1])[::-1])
 
 
 # ---------------------------------------------------------------- holding the push
+def _holding(arm, q, F, contact=1.0, gravity=1.0):
+    return listed(contact * _jt(arm, q, F) + gravity * al.gravity_torques(real(arm), q))
+
+
 @reference(worked=Case(arm=ARM, q=deg(30, 60), F=[10.0, 0.0],
                        label="the wall push with gravity on, Example 2"),
-           uses={"joint_torques": joint_torques,
-                                   "gravity_torques": gravity_torques},
+           uses={"joint_torques": joint_torques, "gravity_torques": gravity_torques},
            advice="the motors hold both the push and the weights: J^T F + g(q)")
 def holding_torques(arm, q, F):
     """Motor torques (n,) for the tip force F with gravity on: J^T F + g(q)."""
-    return [a + b for a, b in zip(_jt(arm, q, F), _gravity(arm, q))]
+    return _holding(arm, q, F)
 
 
 @holding_torques.fresh
@@ -194,30 +193,30 @@ def _holding_cases(rng):
 @holding_torques.mistake("this is J^T F alone: the motors must also hold the links' weight, "
                          "add g(q)")
 def _holding_contact_only(arm, q, F):
-    return _jt(arm, q, F)
+    return _holding(arm, q, F, gravity=0.0)
 
 
 @holding_torques.mistake("this is g(q) alone: add the contact torques J^T F")
 def _holding_gravity_only(arm, q, F):
-    return _gravity(arm, q)
+    return _holding(arm, q, F, contact=0.0)
 
 
 @holding_torques.mistake("gravity's sign: add g(q), the torque that balances gravity")
 def _holding_minus_gravity(arm, q, F):
-    return [a - b for a, b in zip(_jt(arm, q, F), _gravity(arm, q))]
+    return _holding(arm, q, F, gravity=-1.0)
 
 
 @holding_torques.mistake("the contact part has the wrong sign: F is the force the tip applies")
 def _holding_minus_contact(arm, q, F):
-    return [-a + b for a, b in zip(_jt(arm, q, F), _gravity(arm, q))]
+    return _holding(arm, q, F, contact=-1.0)
 
 
 # ---------------------------------------------------------------- the largest push
-def _push(arm, q, direction, limit, worst=min, unit=True):
-    d = [x / norm(direction) for x in direction] if unit else list(direction)
-    per_newton = _jt(arm, q, d)
-    reach = [limit / abs(t) for t in per_newton if abs(t) > 1e-12]
-    return worst(reach) if reach else inf
+def _push(arm, q, direction, limit, worst=np.min, unit=True):
+    d = np.asarray(direction, dtype=float)
+    per_newton = np.abs(_jt(arm, q, d / np.linalg.norm(d) if unit else d))
+    working = per_newton[per_newton >= FREE]
+    return float(worst(limit / working)) if working.size else np.inf
 
 
 @reference(worked=Case(arm=ARM, q=deg(0, 30), direction=[1.0, 0.0], limit=20.0,
@@ -254,7 +253,7 @@ def _push_free(rng):
 @max_push.mistake("that limit holds at one joint only: the push must respect every joint, "
                   "take the smallest")
 def _push_loosest(arm, q, direction, limit):
-    return _push(arm, q, direction, limit, worst=max)
+    return _push(arm, q, direction, limit, worst=np.max)
 
 
 @max_push.mistake("direction is not a unit vector here: divide it by its length first")
@@ -263,23 +262,17 @@ def _push_not_normalised(arm, q, direction, limit):
 
 
 # ---------------------------------------------------------------- force error
-def _force_error(arm, q, dtau, corners=((1, 1), (1, -1), (-1, 1), (-1, -1)), transpose_=True):
-    J = _jacobian(arm, q)
-    A = transpose(J) if transpose_ else J
-    worst = 0.0
-    for s1, s2 in corners:
-        try:
-            F = solve(A, [s1 * dtau, s2 * dtau])
-        except ZeroDivisionError:
-            return inf
-        worst = max(worst, norm(F))
-    return worst
+CORNERS = np.array([[1, 1], [1, -1], [-1, 1], [-1, -1]], dtype=float)
 
 
-def _singular(arm, q):
-    J = _jacobian(arm, q)
-    det = J[0][0] * J[1][1] - J[0][1] * J[1][0]
-    return abs(det) <= 1e-12 * sum(arm.lengths) ** 2
+def _force_error(arm, q, dtau, corners=CORNERS, transpose_=True):
+    """Largest |A^{-1} c| over the corners c of the box, A = J^T (or J, a mistake); inf where
+    |det J| < SINGULAR."""
+    J = _J(arm, q)
+    if abs(np.linalg.det(J)) < SINGULAR:
+        return np.inf
+    errors = np.linalg.solve(J.T if transpose_ else J, dtau * corners.T)
+    return float(np.linalg.norm(errors, axis=0).max())
 
 
 @reference(worked=Case(arm=ARM, q=deg(0, 90), dtau=0.5,
@@ -288,9 +281,8 @@ def _singular(arm, q):
            advice="F = J^{-T} tau: try the four corners (+-dtau, +-dtau) and keep the largest "
                   "|J^{-T} dtau|")
 def force_error_bound(arm, q, dtau):
-    """Largest |J^{-T} dtau| [N] over the corners of the box |dtau_j| <= dtau; inf if singular."""
-    if _singular(arm, q):
-        return inf
+    """Largest |J^{-T} dtau| [N] over the corners of the box |dtau_j| <= dtau; inf where
+    |det J| < 1e-9 m^2 (singular)."""
     return _force_error(arm, q, dtau)
 
 
@@ -315,24 +307,20 @@ def _error_singular(rng):
 @force_error_bound.mistake("that is dtau / sigma_2, the error along the weakest direction "
                            "only: the box's corners (+-dtau, +-dtau) reach further")
 def _error_weakest_only(arm, q, dtau):
-    if _singular(arm, q):
-        return inf
-    return dtau / singular_values_2xn(_jacobian(arm, q))[1]
+    if np.isinf(_force_error(arm, q, dtau)):
+        return np.inf
+    return float(dtau / np.linalg.svd(_J(arm, q), compute_uv=False)[-1])
 
 
 @force_error_bound.mistake("F = J^{-T} tau: invert J transposed, not J")
 def _error_not_transposed(arm, q, dtau):
-    if _singular(arm, q):
-        return inf
     return _force_error(arm, q, dtau, transpose_=False)
 
 
 @force_error_bound.mistake("that is one corner only: the largest error is at one of the four "
                            "corners (+-dtau, +-dtau)")
 def _error_one_corner(arm, q, dtau):
-    if _singular(arm, q):
-        return inf
-    return _force_error(arm, q, dtau, corners=((1, 1),))
+    return _force_error(arm, q, dtau, corners=CORNERS[:1])
 
 
 # ---------------------------------------------------------------- the other sign convention
@@ -342,7 +330,7 @@ def _error_one_corner(arm, q, dtau):
            advice="the tip applies -force_on_arm; the torques are J^T (-force_on_arm)")
 def torques_for_reported_force(arm, q, force_on_arm):
     """Joint torques (n,) that hold a contact reported as the force on the arm."""
-    return _jt(arm, q, neg(force_on_arm))
+    return listed(-_jt(arm, q, force_on_arm))
 
 
 @torques_for_reported_force.fresh
@@ -355,4 +343,4 @@ def _reported_cases(rng):
     "right size, wrong sign: the library reports the force on the arm; the tip pushes with "
     "the opposite force, -force_on_arm")
 def _reported_not_negated(arm, q, force_on_arm):
-    return _jt(arm, q, force_on_arm)
+    return listed(_jt(arm, q, force_on_arm))
