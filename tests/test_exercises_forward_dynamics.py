@@ -1,25 +1,58 @@
 """The forward dynamics exercise set against the exercise standard, with the real nbgrader.
 
-The references (pure-Python closed forms, the step and its loop written out)
-agree with armlab's own routes; the visible checks' values are the chapter's
-worked values (seed 000); the release equals a fresh nbgrader release of the
-source; the source scores full marks and the release zero; one seeded mistake
-per part loses that part only and gets its hint; worked values typed in as
-constants earn at most the visible checks; calling the armlab function that
-answers a part earns nothing for it.
+The references that are not armlab's own functions agree with armlab by another route
+(one step and the fall against armlab's simulation, the stable steps against
+``armlab.accuracy.stable_step``); the visible checks' values are the chapter's worked
+values ('Arm dynamics': the worked instant's torques give back qdd = (3, -2) rad/s^2);
+every listed mistake fails its part's visible check; the design part's judge passes
+several designs and gives part of the points near its spec; the release equals a fresh
+nbgrader release of the source; the source scores full marks and the release zero; one
+seeded mistake per part loses that part only and gets its hint; worked values typed in as
+constants earn at most the visible checks; calling the armlab function that answers a
+part earns nothing for it.
 """
 
 import numpy as np
 import pytest
 
 import armlab as al
-from armlab.accuracy import step_sweep
+from armlab.accuracy import stable_step, step_sweep
+from armlab.grading.references import lookup
 from armlab.grading.testing import ExerciseSet
 
 CHAPTER = "forward_dynamics"
-SET = ExerciseSet(CHAPTER)
+WORKED_STEP = 1.0 / 1024       # the solution's design at the worked swing [s]
 
-# answer cell: (text in its solution, replacement, hint the feedback must show)
+
+class DesignSet(ExerciseSet):
+    """The set, with a design part's 'constant' answer the design its solution makes at
+    the worked case (``ExerciseSet.constants`` asks a design's judge for a worked value,
+    which a design does not have)."""
+
+    def __init__(self, chapter, designs):
+        super().__init__(chapter)
+        self.designs = designs
+
+    def constants(self):
+        checked = ExerciseSet.checked_functions(self)
+        self.checked_functions = lambda: {k: v for k, v in checked.items()
+                                          if v[1] not in self.designs}
+        try:
+            nb = super().constants()
+        finally:
+            del self.checked_functions
+        for cell in nb["cells"]:
+            gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
+            if gid in checked and checked[gid][1] in self.designs:
+                name, quantity = checked[gid]
+                cell["source"] = (f"def {name}(*args, **kwargs):\n"
+                                  f"    return {self.designs[quantity]!r}\n")
+        return nb
+
+
+SET = DesignSet(CHAPTER, {f"{CHAPTER}.swing_step": WORKED_STEP})
+
+# answer cell: (text in its solution, replacement, hint the feedback must show); one per part
 MISTAKES = {
     "acceleration_answer": ("friction = np.asarray(arm.damping) * qd",
                             "friction = -np.asarray(arm.damping) * qd", "friction's sign"),
@@ -27,14 +60,46 @@ MISTAKES = {
                     "q_new = np.asarray(q, dtype=float) + h * np.asarray(qd)",
                     "that is explicit Euler"),
     "fall_answer": ("range(round(duration / h))", "range(round(duration / h) + 1)",
-                    "count the steps"),
+                    "no more"),
     "energy_answer": ("kinetic = 0.5 * qd @", "kinetic = qd @", "the factor one half"),
-    "coarsest_answer": ('method="semi_implicit_euler"', 'method="explicit_euler"',
-                        "use the book's integrator"),
+    "swing_answer": ('method="semi_implicit_euler"', 'method="explicit_euler"',
+                     "is your search simulating semi-implicit Euler"),
     "explicit_answer": ('explicit_energy = "c"', 'explicit_energy = "b"', "1 + h^2 w^2"),
     "why_answer": ('why_semi_implicit = "b"', 'why_semi_implicit = "a"',
                    "determinant of the step's matrix"),
+    "stable_answer": ("2.0, 2.0 * np.sqrt(2.0)]", "2.0, 2.0]", "RK4 reaches further"),
+    "held_answer": ('held_bound = "b"', 'held_bound = "a"', "sampled at the tick"),
 }
+# more likely mistakes of the function parts, each caught by its part's visible check
+MORE_MISTAKES = [
+    {"acceleration_answer": ("- al.gravity_torques(arm, q)", "+ al.gravity_torques(arm, q)",
+                             "g(q) balances gravity"),
+     "step_answer": ("q_new = np.asarray(q, dtype=float) + h * qd_new",
+                     "q_new = np.asarray(q, dtype=float) + h * h * acceleration(arm, q, qd, tau)",
+                     "not by h squared times the acceleration"),
+     "fall_answer": ("range(round(duration / h))", "range(round(duration / h) - 1)",
+                     "no fewer"),
+     "energy_answer": ("potential = -sum(", "potential = sum(", "the potential energy's sign"),
+     "swing_answer": ("substeps=1,", "substeps=10,", "substeps=1"),
+     "stable_answer": ("[0.0, 2.0,", "[2.0, 2.0,", "explicit Euler has no stable step")},
+    {"acceleration_answer": ("- al.coriolis_torques(arm, q, qd)", "",
+                             "the velocity products c(q, qd) are missing"),
+     "swing_answer": ("np.abs(run.energy_error).max()", "abs(run.energy_error[-1])",
+                      "the error the largest along the run"),
+     "stable_answer": ("omega = np.sqrt(squares.max())", "omega = np.sqrt(squares.min())",
+                       "the fastest mode sets the bound")},
+    {"acceleration_answer": ("return np.linalg.solve(L.T, np.linalg.solve(L, b))",
+                             "return L @ L.T @ b", "do not multiply by M"),
+     "stable_answer": ("omega = np.sqrt(squares.max())", "omega = squares.max()",
+                       "the frequencies squared")},
+    {"acceleration_answer": ("- al.gravity_torques(arm, q) - friction)",
+                             "- al.gravity_torques(arm, q))", "friction B qd is missing"),
+     "stable_answer": ("squares = np.linalg.eigvals(np.linalg.solve(al.mass_matrix(arm, q), "
+                       "K)).real", "squares = np.asarray(kp, dtype=float) / "
+                       "np.diag(al.mass_matrix(arm, q))", "coupled through M")},
+    {"stable_answer": ("al.mass_matrix(arm, q), K", "al.mass_matrix(arm, np.radians(q)), K",
+                       "q is in radians already")},
+]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
     "acceleration_answer": ("def acceleration(arm, q, qd, tau):\n"
@@ -48,13 +113,17 @@ CALLS = {
     "energy_answer": ("def total_energy(arm, q, qd):\n"
                       "    return float(al.kinetic_energy(arm, q, qd)"
                       " + al.potential_energy(arm, q))"),
-    "coarsest_answer": ("from armlab.accuracy import step_sweep\n\n\n"
-                        "def coarsest_step(arm, q0, duration, steps, bound):\n"
-                        "    sweep = step_sweep(arm, q0, duration, steps, "
-                        "'semi_implicit_euler', reference=q0)\n"
-                        "    good = [h for h, e in zip(sweep.steps, sweep.energy_error)"
-                        " if e <= bound]\n"
-                        "    return float(max(good)) if good else float(min(steps))"),
+    "swing_answer": ("from armlab.accuracy import step_sweep\n\n\n"
+                     "def swing_step(arm, q0, duration, tolerance):\n"
+                     "    steps = [duration / 2**k for k in range(4, 20)]\n"
+                     "    sweep = step_sweep(arm, q0, duration, steps, 'semi_implicit_euler',"
+                     " reference=q0)\n"
+                     "    return float(max(h for h, e in zip(sweep.steps, sweep.energy_error)"
+                     " if e <= tolerance))"),
+    "stable_answer": ("from armlab.accuracy import stable_step\n\n\n"
+                      "def stable_steps(arm, q, kp):\n"
+                      "    return [float(stable_step(arm, q, kp, method=m)) for m in\n"
+                      "            ('explicit_euler', 'semi_implicit_euler', 'rk4')]"),
 }
 
 
@@ -65,27 +134,30 @@ def _step(arm, q, qd, tau, h):
     return sim.q[1], sim.qd[1]
 
 
-def _coarsest(arm, q0, duration, steps, bound):
-    sweep = step_sweep(arm, q0, duration, steps, "semi_implicit_euler", reference=q0)
-    good = [h for h, e in zip(sweep.steps, sweep.energy_error) if e <= bound]
-    return max(good) if good else min(steps)
+def _fall(arm, q0, duration, h):
+    """The fall as a loop of forward dynamics, speed first, then angle."""
+    q, qd = np.asarray(q0, dtype=float), np.zeros(2)
+    for _ in range(round(duration / h)):
+        qd = qd + h * al.forward_dynamics(arm, q, qd, np.zeros(2))
+        q = q + h * qd
+    return q
 
 
 def test_references_agree_with_armlab():
-    """Two independent routes: the pure-Python references and armlab."""
+    """Two independent routes: the references (numpy, and armlab's forward dynamics or
+    simulation) and armlab's simulation, a loop of forward dynamics, its stable_step."""
     SET.assert_references_agree({
-        f"{CHAPTER}.acceleration": al.forward_dynamics,
         f"{CHAPTER}.semi_implicit_step": _step,
-        f"{CHAPTER}.fall": lambda arm, q0, duration, h: al.simulate(
-            arm, q0, duration, control_dt=h, substeps=1).q[-1],
-        f"{CHAPTER}.total_energy": lambda arm, q, qd: (al.kinetic_energy(arm, q, qd)
-                                                       + al.potential_energy(arm, q)),
-        f"{CHAPTER}.coarsest_step": _coarsest,
-    })
+        f"{CHAPTER}.fall": _fall,
+        f"{CHAPTER}.stable_steps": lambda arm, q, kp: [
+            float(stable_step(arm, q, kp, method=m))
+            for m in ("explicit_euler", "semi_implicit_euler", "rk4")],
+    }, rtol=1e-8, atol=1e-12)
 
 
 def test_worked_values_are_the_chapters():
-    """The visible checks' values are the numbers the chapter prints (seed 000)."""
+    """The visible checks' values are the numbers the chapter prints ('Arm dynamics' for
+    the worked instant, Example 2 and Example 3)."""
     worked = SET.worked
     # the worked torques as printed give back (2.9998, -1.9984), as the chapter says
     assert np.round(worked("acceleration"), 4).tolist() == [2.9998, -1.9984]
@@ -93,16 +165,82 @@ def test_worked_values_are_the_chapters():
     assert np.round(qd1, 5).tolist() == [-0.00404, 0.00765]
     assert np.round(np.degrees(np.subtract(q1, np.radians([30, 45]))), 7).tolist() == \
         [-0.0000231, 0.0000438]
-    assert np.round(np.degrees(worked("fall")), 1).tolist() == [-35.4, 98.7]
+    # Table 5.2's semi-implicit Euler entry at 1 ms, by the chapter's step_sweep
+    arm, q0 = al.tabletop_arm(damping=0.02), np.radians([30, 45])
+    sweep = step_sweep(arm, q0, 0.25, [1e-3], "semi_implicit_euler", reference=q0)
+    np.testing.assert_allclose(worked("fall"), sweep.q_end[0], rtol=0, atol=1e-12)
+    assert np.degrees(worked("fall")).round(2).tolist() == [-35.65, 98.98]
     assert round(float(worked("total_energy")), 4) == 4.1275
-    assert worked("coarsest_step") == 1e-3
+    # Example 4 without dampers: 2 / omega_max = 28.9 ms and 2 sqrt 2 / omega_max = 40.8 ms
+    assert np.round(worked("stable_steps"), 7).tolist() == [0.0, 0.0288675, 0.0408248]
+    assert np.round(worked("stable_steps", 1), 7).tolist() == [0.0, 0.0362434, 0.0512558]
+
+
+def test_the_swing_judge_passes_several_designs_and_grades_near_misses():
+    """Any step within the tolerance whose double is not meets the spec; a step over it
+    earns less the further over; a needlessly short one half, or nothing at a quarter"""
+    ref = lookup(f"{CHAPTER}.swing_step")
+    args = ref.arguments(ref.cases("worked")[0])
+    judged = {h: ref.function(*args, h) for h in (WORKED_STEP, 1.2e-3, 1.5e-3, 0.6e-3, 0.3e-3,
+                                                  1e-6, -1.0)}
+    assert [judged[h][0] for h in (WORKED_STEP, 1.2e-3)] == [1.0, 1.0]
+    assert 0.6 < judged[1.5e-3][0] < 0.65 and "19% over the tolerance of 5 mJ" in judged[1.5e-3][1]
+    assert judged[0.6e-3] == (0.5, "h = 0.6 ms meets the tolerance of 5 mJ (2.37 mJ), but so "
+                                   "does twice the step (4.74 mJ): a step twice as long would "
+                                   "halve the cost")
+    assert judged[0.3e-3][0] == 0.0 and "more than 6,000 steps" in judged[0.3e-3][1]
+    assert judged[1e-6][0] == 0.0 and "more than 6,000 steps" in judged[1e-6][1]
+    assert judged[-1.0] == (0.0, "the answer -1.0 is not a step: expected one positive number "
+                                 "of seconds")
+    # the same swing for 0.5 s: a quarter of a good step is needlessly short
+    short = dict(zip(ref.params, args), duration=0.5)
+    assert [ref.function(*short.values(), h)[0] for h in (2 ** -10, 2 ** -11, 2 ** -12)] == \
+        [1.0, 0.5, 0.0]
+    assert "so does four times the step (3.05 mJ)" in ref.function(*short.values(), 2 ** -12)[1]
+
+
+def test_the_swing_judge_is_quick():
+    """The longest run the judge accepts, with its double and quadruple, is simulated in
+    well under a second (the grader judges every case of every student)"""
+    import time
+
+    ref = lookup(f"{CHAPTER}.swing_step")
+    arm, q0, _, tolerance = ref.arguments(ref.cases("worked")[0])
+    start = time.process_time()
+    fraction, _words = ref.function(arm, q0, 1.5, tolerance, 1.5 / 6000)
+    assert fraction == 0.0 and time.process_time() - start < 0.8
+
+
+def test_the_fresh_swings_are_well_posed():
+    """On every key's fresh swings a halving search meets the spec, in a few thousand
+    steps at most (the check never needs to simulate more than it allows)"""
+    ref = lookup(f"{CHAPTER}.swing_step")
+    for key in ("", "x", "y", "z"):
+        for case in ref.cases("fresh", key=key):
+            arm, q0, duration, tolerance = ref.arguments(case)
+            real, h = al.PlanarArm(**arm.fields()), duration / 16
+            for _ in range(20):
+                run = al.simulate(real, q0, duration, control_dt=h, substeps=1)
+                if np.abs(run.energy_error).max() <= tolerance:
+                    break
+                h /= 2
+            assert duration / h <= 2048, case
+            assert ref.function(arm, q0, duration, tolerance, h)[0] == 1.0, case
 
 
 def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
     how to install (test_book_prose checks the chapter's list of the parts)."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=7, points=26)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=9, points=30)
+
+
+@pytest.mark.parametrize("mistakes", [MISTAKES, *MORE_MISTAKES],
+                         ids=["seeded", *(f"more{k}" for k in range(len(MORE_MISTAKES)))])
+def test_the_visible_checks_catch_the_likely_mistakes(mistakes):
+    """Each listed mistake, seeded into the solution, fails its part's visible check with
+    its hint (explicit Euler passed the old visible check, which started from rest)."""
+    SET.assert_visible_checks_catch(mistakes)
 
 
 @pytest.mark.slow
