@@ -21,7 +21,9 @@ float or a ``(B,)`` array. Loops run over links, never over states.
   validated, broadcast batch, block by block.
 """
 
+import functools
 import math
+
 import numpy as np
 
 from armlab._checks import batch_shape
@@ -51,7 +53,7 @@ class Constants:
 
     __slots__ = ("n", "shape", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "coulomb",
                  "has_friction", "zeros", "coef", "a0", "two_L", "m_lc", "backward", "plan",
-                 "arrays")
+                 "arrays", "fast")
 
     def __init__(self, lengths, masses, com, inertia, gravity, damping, coulomb, gear_ratio):
         n = len(lengths)
@@ -79,12 +81,243 @@ class Constants:
                         for k in range(n))
         self.two_L = tuple(2.0 * x for x in L)
         self.m_lc = tuple(m[k] * lc[k] for k in range(n))
+        self.fast = {}                   # the kernels compiled for this arm (see `compiled`)
+        self._tables()
+
+    def _tables(self):
+        """The per-link tables the loops read, from the numbers above."""
+        n, L, m = self.n, self.L, self.m
         # what the inward loop needs about link j, tip first: its numbers, where M_jj sits
         # in the flat matrix, and (i, L_i, where M_ij and M_ji sit) for i < j
         self.backward = [(j, L[j], m[j], self.m_lc[j], self.coef[j], self.a0[j], self.two_L[j],
                           j * n + j, [(i, L[i], i * n + j, j * n + i) for i in reversed(range(j))])
                          for j in reversed(range(n))]
         self.plan = _elimination_plan(n)
+
+    def __getstate__(self):              # compiled kernels are rebuilt, not pickled
+        return {name: getattr(self, name) for name in self.__slots__ if name != "fast"}
+
+    def __setstate__(self, state):
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.fast = {}
+
+
+# ---------------------------------------------------------------------------
+# Compiled kernels: the same arithmetic as straight-line code, for one arm.
+#
+# Run on the tracing ops below, a kernel records each floating-point operation it
+# would make (its loops and branches depend on the arm's shape only, never on a
+# value). The record, pruned of what no result needs, is written out as one Python
+# function without loops or branches, compiled once per arm shape (the number of
+# links and which joints have friction) and bound to each arm's numbers. It makes
+# the same operations on the same operands in the same order as the kernel, so its
+# results are the kernel's bit for bit, on floats and on arrays. What it saves is
+# the interpreter's work around the arithmetic (loops, indexing, tuples: most of a
+# one-state call) and, on a batch, the passes over it whose results nothing uses.
+
+
+class _Value:
+    """A number in a traced kernel: an input component, an arm constant or a result."""
+
+    __slots__ = ("tape", "ref", "truthy")
+
+    def __init__(self, tape, ref, truthy=False):
+        self.tape, self.ref, self.truthy = tape, ref, truthy
+
+    def __bool__(self):
+        if self.truthy:              # an arm constant nonzero in every arm of this shape
+            return True
+        raise TypeError("a compiled kernel cannot branch on a value")
+
+    def __add__(self, other):
+        return self.tape.op("+", self, other)
+
+    def __radd__(self, other):
+        return self.tape.op("+", other, self)
+
+    def __sub__(self, other):
+        return self.tape.op("-", self, other)
+
+    def __rsub__(self, other):
+        return self.tape.op("-", other, self)
+
+    def __mul__(self, other):
+        return self.tape.op("*", self, other)
+
+    def __rmul__(self, other):
+        return self.tape.op("*", other, self)
+
+    def __truediv__(self, other):
+        return self.tape.op("/", self, other)
+
+    def __rtruediv__(self, other):
+        return self.tape.op("/", other, self)
+
+    def __neg__(self):
+        return self.tape.op("neg", self)
+
+
+class _Tape:
+    """The operations of one traced kernel call, in order, as ``(op, operands)``.
+
+    A leaf (an input component or an arm constant) is a ``_Value`` whose ``ref``
+    is its name in the generated code; an operation's result one whose ``ref`` is
+    the operation's index.
+    """
+
+    def __init__(self):
+        self.steps = []
+
+    def op(self, op, *operands):
+        for x in operands:
+            if not isinstance(x, (_Value, int, float)):
+                return NotImplemented
+        self.steps.append((op, operands))
+        return _Value(self, len(self.steps) - 1)
+
+    def leaf(self, name, truthy=False):
+        return _Value(self, name, truthy)
+
+    def ops(self):
+        """The ``(sin, cos, sign)`` a kernel is traced with."""
+        return (lambda x: self.op("sin", x), lambda x: self.op("cos", x),
+                lambda x: self.op("sign", x))
+
+
+_NUMBERS = ("L", "lc", "m", "inertia", "coef", "a0", "two_L", "m_lc")
+_FORMAT = {"+": "{} + {}", "-": "{} - {}", "*": "{} * {}", "/": "{} / {}", "neg": "-{}",
+           "sin": "sin({})", "cos": "cos({})", "sign": "sign({})"}
+
+
+def _arm_shape(k):
+    """What a compiled kernel's code depends on: the number of links, and which joints
+    have viscous and Coulomb friction (the kernels skip the others)."""
+    return (k.n, tuple(b != 0 for b in k.B), tuple(t != 0 for t in k.Tc))
+
+
+def _symbolic(shape, tape):
+    """A :class:`Constants` of an arm shape whose numbers are leaves of ``tape``."""
+    n, viscous, coulomb = shape
+    s = Constants.__new__(Constants)
+    s.n, s.shape, s.zeros, s.arrays, s.fast = n, (n,), (0.0,) * n, None, {}
+    for name in _NUMBERS:
+        setattr(s, name, tuple(tape.leaf(f"k_{name}_{i}") for i in range(n)))
+    s.B = tuple(tape.leaf(f"k_B_{i}", True) if v else 0.0 for i, v in enumerate(viscous))
+    s.Tc = tuple(tape.leaf(f"k_Tc_{i}", True) if v else 0.0 for i, v in enumerate(coulomb))
+    s.gx, s.gy = tape.leaf("k_gx"), tape.leaf("k_gy")
+    s.coulomb, s.has_friction = any(coulomb), any(viscous) or any(coulomb)
+    s._tables()
+    return s
+
+
+def _source(kernel, shape, widths, arrays):
+    """The Python source of ``kernel`` compiled for an arm shape and argument widths
+    (``None`` for an argument passed as None): ``make(k)``, which returns the
+    kernel bound to the numbers of the arm whose :class:`Constants` is ``k``."""
+    tape = _Tape()
+    inputs = [None if w is None else [tape.leaf(f"x{j}_{i}") for i in range(w)]
+              for j, w in enumerate(widths)]
+    results = kernel(_symbolic(shape, tape), tape.ops(), *inputs)
+    steps = tape.steps
+    # keep what the results need, walking back from them
+    live, leaves = [False] * len(steps), set()
+
+    def need(x):
+        if isinstance(x, _Value):
+            if type(x.ref) is str:
+                leaves.add(x.ref)
+            else:
+                live[x.ref] = True
+
+    for x in results:
+        need(x)
+    for i in reversed(range(len(steps))):
+        if live[i]:
+            for x in steps[i][1]:
+                need(x)
+    # names: a result takes over the name of an operand that this step uses last
+    last = {}
+    for i, (_, operands) in enumerate(steps):
+        if live[i]:
+            for x in operands:
+                if isinstance(x, _Value) and type(x.ref) is int:
+                    last[x.ref] = i
+    for x in results:
+        if isinstance(x, _Value) and type(x.ref) is int:
+            last[x.ref] = len(steps)
+    names, free, body = {}, [], []
+
+    def text(x):
+        if isinstance(x, _Value):
+            return x.ref if type(x.ref) is str else names[x.ref]
+        out = repr(x)
+        return f"({out})" if out.startswith("-") else out
+
+    for i, (op, operands) in enumerate(steps):
+        if not live[i]:
+            continue
+        expr = _FORMAT[op].format(*map(text, operands))
+        for x in operands:
+            if isinstance(x, _Value) and type(x.ref) is int and last[x.ref] == i \
+                    and names[x.ref] not in free:
+                free.append(names[x.ref])
+        names[i] = free.pop() if free else f"t{len(names)}"
+        body.append(f"{names[i]} = {expr}")
+    lines = ["def make(k):"]
+    for leaf in sorted(x for x in leaves if x.startswith("k_")):
+        field, _, index = leaf[2:].rpartition("_")
+        lines.append(f"    {leaf} = k.{field}[{index}]" if field else f"    {leaf} = k.{index}")
+    params = ", ".join(f"x{j}" for j in range(len(widths)))
+    lines.append(f"    def kernel({params}):")
+    for j, w in enumerate(widths):
+        if w is not None:
+            lines.append(f"        {''.join(f'x{j}_{i}, ' for i in range(w))}= x{j}")
+    unused = [f"x{j}_{i}" for j, w in enumerate(widths) if w is not None for i in range(w)
+              if f"x{j}_{i}" not in leaves]
+    if unused and not arrays:        # a NaN there would not reach the results: refuse it
+        lines.append(f"        if not ({' + '.join(f'{x} - {x}' for x in unused)}) == 0:")
+        lines.append("            raise ValueError('not finite')")
+    lines += [f"        {line}" for line in body]
+    lines.append(f"        return [{', '.join(map(text, results))}]")
+    lines.append("    return kernel")
+    return "\n".join(lines) + "\n"
+
+
+_FACTORIES = {}        # (kernel, arm shape, widths, on arrays) -> make(k)
+
+
+def _compile(kernel, k, ops, args):
+    """``kernel`` compiled for the arm of ``k`` and the arguments ``args`` (their
+    widths, and which are None), on the back end ``ops`` (FLOATS or ARRAYS)."""
+    widths = tuple(None if a is None else len(a) for a in args)
+    key = (kernel, _arm_shape(k), widths, ops is ARRAYS)
+    make = _FACTORIES.get(key)
+    if make is None:
+        space = {"sin": ops[0], "cos": ops[1], "sign": ops[2]}
+        source = _source(kernel, key[1], widths, ops is ARRAYS)
+        exec(compile(source, f"<armlab kernel {kernel.__name__}>", "exec"), space)
+        make = _FACTORIES[key] = space["make"]
+    return make(k)
+
+
+def compiled(body):
+    """A kernel that runs as code compiled for its arm on FLOATS and ARRAYS.
+
+    ``body(k, ops, *args)`` is the kernel as written; on any other ``ops`` (the
+    tracer's) it runs as written. Compiled versions are kept per arm, in
+    ``k.fast``, under ``(kernel, ops, which arguments are None)``.
+    """
+    def kernel(k, ops, *args):
+        if ops is FLOATS or ops is ARRAYS:
+            key = (kernel, ops, tuple([a is None for a in args]))
+            fn = k.fast.get(key)
+            if fn is None:
+                fn = k.fast[key] = _compile(body, k, ops, args)
+            return fn(*args)
+        return body(k, ops, *args)
+
+    return functools.wraps(body)(kernel)
 
 
 # ---------------------------------------------------------------------------
@@ -190,6 +423,7 @@ def closed_form(k, ops, q, qd, qdd=None, force=None, with_mass=False):
     return M, mq, cv, g, tip, rigid
 
 
+@compiled
 def friction(k, ops, qd):
     """Torques that overcome friction, ``B qd + Tc sign(qd)``, as a list over joints."""
     if k.coulomb:
@@ -198,21 +432,25 @@ def friction(k, ops, qd):
     return [b * v if b else 0.0 for b, v in zip(k.B, qd)]
 
 
+@compiled
 def gravity(k, ops, q):
     """``g(q)``, the torques that balance gravity."""
     return closed_form(k, ops, q, k.zeros)[3]
 
 
+@compiled
 def coriolis(k, ops, q, qd):
     """``c(q, qd)``, the velocity-product torques."""
     return closed_form(k, ops, q, qd)[2]
 
 
+@compiled
 def mass_matrix(k, ops, q):
     """``M(q)``, flat row-major."""
     return closed_form(k, ops, q, k.zeros, with_mass=True)[0]
 
 
+@compiled
 def inverse(k, ops, q, qd, qdd, force=None):
     """Inverse dynamics by the closed form: ``M qdd + c + g + J^T F + friction``."""
     tau = closed_form(k, ops, q, qd, qdd, force)[5]
@@ -223,6 +461,7 @@ def inverse(k, ops, q, qd, qdd, force=None):
     return tau
 
 
+@compiled
 def parts(k, ops, q, qd, qdd, force):
     """``M qdd, c, g, friction, J^T F`` and their sum, one after the other (``6 n`` items)."""
     _, mq, c, g, tip, rigid = closed_form(k, ops, q, qd, qdd, force)
@@ -230,6 +469,7 @@ def parts(k, ops, q, qd, qdd, force):
     return [*mq, *c, *g, *fr, *tip, *(r + f for r, f in zip(rigid, fr))]
 
 
+@compiled
 def kinetic(k, ops, q, qd):
     """Kinetic energy ``qd . M qd / 2``, a one-item list."""
     Mqd = closed_form(k, ops, q, k.zeros, qd)[1]
@@ -239,6 +479,7 @@ def kinetic(k, ops, q, qd):
     return [total]
 
 
+@compiled
 def potential(k, ops, q):
     """Potential energy ``-sum_i m_i a_grav . C_i``, a one-item list."""
     sin, cos = ops[0], ops[1]
@@ -296,6 +537,7 @@ def _solve_spd(a, x, plan):
     return x
 
 
+@compiled
 def forward(k, ops, q, qd, tau, force=None, fric=None):
     """Forward dynamics: solve ``M qdd = tau - (c + g + J^T F) - friction``.
 
@@ -312,10 +554,37 @@ def forward(k, ops, q, qd, tau, force=None, fric=None):
 
 
 # ---------------------------------------------------------------------------
+# The tip Jacobian, for armlab.kinematics: the joints' positions P_j outwards, then
+# column j = z x (tip - P_j), with the same sums as the array code there.
+
+
+@compiled
+def tip_jacobian(k, ops, q):
+    """``J(q)`` of the tip, flat row-major ``(2, n)``: column ``j`` is ``z x (tip - P_j)``."""
+    sin, cos = ops[0], ops[1]
+    n, L = k.n, k.L
+    px, py = [0.0], [0.0]                  # P_0 (the base) .. P_n (the tip)
+    phi = q[0]
+    for i in range(n):
+        if i:
+            phi = phi + q[i]
+        x = L[i] * cos(phi)
+        y = L[i] * sin(phi)
+        if i:                              # P_1 is link 1 itself: a cumulative sum
+            x = px[i] + x
+            y = py[i] + y
+        px.append(x)
+        py.append(y)
+    tx, ty = px[n], py[n]
+    return [0.0 - (ty - y) for y in py[:n]] + [tx - x for x in px[:n]]
+
+
+# ---------------------------------------------------------------------------
 # Recursive Newton-Euler. Accelerations outwards from the base (gravity enters
 # as an upward acceleration of the base), forces and moments inwards.
 
 
+@compiled
 def rnea(k, ops, q, qd, qdd, force=None):
     """Inverse dynamics by the recursive Newton-Euler algorithm, friction included."""
     sin, cos = ops[0], ops[1]
@@ -360,43 +629,85 @@ def rnea(k, ops, q, qd, qdd, force=None):
 # Running a kernel: one plain state on floats, or a validated batch block by block.
 
 
-def one_state(kernel, k, *values):
-    """``kernel(k, FLOATS, *values)`` as an ``(n,)`` array, or None.
+_FEW = 32                # up to this many states a batch runs state by state, on floats
 
-    The public functions' fast path, for values that are plainly one state:
-    ``(n,)`` arrays, or lists or tuples of ``n`` Python numbers. Anything else
-    (other shapes, non-numbers, overflow, a singular mass matrix, a result
-    that is not finite, which NaN or inf anywhere in the input makes it)
-    returns None, and the caller's general path validates the input and
-    raises the proper error.
+
+def compiled_for(kernel, k, ops, args):
+    """The compiled ``kernel`` that ``kernel(k, ops, *args)`` runs (FLOATS or ARRAYS)."""
+    key = (kernel, ops, tuple([a is None for a in args]))
+    fn = k.fast.get(key)
+    if fn is None:
+        fn = k.fast[key] = _compile(kernel.__wrapped__, k, ops, args)
+    return fn
+
+
+def fast(kernel, k, tail, *values):
+    """``kernel`` on floats for plainly valid input, as an array ``batch + tail``, or None.
+
+    The public functions' fast path, for joint vectors that are plainly one state
+    (``(n,)`` arrays, or lists or tuples of ``n`` Python numbers) or a small batch
+    (at most ``_FEW`` states, arrays of one shape ``(..., n)``), run state by state
+    on the kernel compiled for floats. Anything else (other shapes, non-numbers,
+    overflow, a singular mass matrix, a result that is not finite, which NaN or inf
+    anywhere in the input makes it) returns None, and the caller's general path
+    validates the input and raises the proper error.
     """
     shape = k.shape
     try:
+        fn = k.fast.get(kernel)                      # compiled for these joint vectors
+        if fn is None:
+            fn = k.fast[kernel] = compiled_for(kernel, k, FLOATS, (k.zeros,) * len(values))
         if len(values) == 3:                         # (q, qd, qdd or tau): the hottest call
             a, b, c = values
             if a.shape != shape or b.shape != shape or c.shape != shape:
-                return None                          # a batch, a scalar: never converted
-            out = kernel(k, FLOATS, a.tolist(), b.tolist(), c.tolist())
+                return _few(fn, k, tail, values)
+            out = fn(a.tolist(), b.tolist(), c.tolist())
+        elif len(values) == 1:
+            a, = values
+            if a.shape != shape:
+                return _few(fn, k, tail, values)
+            out = fn(a.tolist())
         else:
             for v in values:
                 if v.shape != shape:
-                    return None
-            out = kernel(k, FLOATS, *map(_tolist, values))
+                    return _few(fn, k, tail, values)
+            out = fn(*[v.tolist() for v in values])
         total = sum(out)
     except AttributeError:                           # lists or tuples among them
-        return _plain_lists(kernel, k, values)
+        return _plain_lists(fn, k, tail, values)
     except (TypeError, ValueError, OverflowError, ZeroDivisionError):
         return None
     if total - total == 0 and type(total) is float:
-        return np.array(out)
+        return np.array(out) if len(tail) == 1 else np.array(out).reshape(tail)
     return None
 
 
-_tolist = np.ndarray.tolist
+def _few(fn, k, tail, values):
+    """:func:`fast` for a small batch, arrays of one shape ``(..., n)``: ``fn`` state by
+    state, or None."""
+    first, n = values[0], k.n
+    if type(first) is not np.ndarray or first.ndim < 2 or first.shape[-1] != n:
+        return None
+    count = first.size // n
+    if not 0 < count <= _FEW:
+        return None
+    rows = []
+    for v in values:
+        if type(v) is not np.ndarray or v.shape != first.shape:
+            return None
+        rows.append(v.reshape(count, n).tolist())
+    try:
+        out = [fn(*state) for state in zip(*rows)]
+        total = sum(map(sum, out))
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None
+    if total - total == 0 and type(total) is float:
+        return np.array(out).reshape(first.shape[:-1] + tail)
+    return None
 
 
-def _plain_lists(kernel, k, values):
-    """:func:`one_state` for values among which are lists or tuples of ``n`` numbers."""
+def _plain_lists(fn, k, tail, values):
+    """:func:`fast` for one state among whose values are lists or tuples of ``n`` numbers."""
     n, lists = k.n, []
     try:
         for v in values:
@@ -406,12 +717,12 @@ def _plain_lists(kernel, k, values):
                 lists.append(v)
             else:
                 return None
-        out = kernel(k, FLOATS, *lists)
+        out = fn(*lists)
         total = sum(out)
     except (TypeError, ValueError, OverflowError, ZeroDivisionError):
         return None
     if total - total == 0 and type(total) is float:
-        return np.array(out)
+        return np.array(out).reshape(tail)
     return None
 
 
@@ -432,18 +743,29 @@ def drive(kernel, k, named, tail):
     state, 1-D arrays for a block of states; an unbatched argument stays
     floats, shared by every state); the kernel returns one flat list of
     components, reshaped to the trailing shape ``tail``. The result has shape
-    ``batch + tail``. Raises :class:`NotFinite` for a non-finite result.
+    ``batch + tail``. Up to ``_FEW`` states run one by one on floats (where the
+    arrays' fixed cost per operation would exceed the work), more block by block
+    on arrays. Raises :class:`NotFinite` for a non-finite result.
     """
     batch = batch_shape(**named)
     arrays = list(named.values())
-    if batch == ():
+    count = math.prod(batch)
+    if 0 < count <= _FEW:
+        rows = [a.tolist() if a.ndim == 1 else
+                np.broadcast_to(a, batch + a.shape[-1:]).reshape(count, a.shape[-1]).tolist()
+                for a in arrays]
+        fn = compiled_for(kernel, k, FLOATS, [r if a.ndim == 1 else r[0]
+                                              for r, a in zip(rows, arrays)])
         try:
-            res = kernel(k, FLOATS, *[a.tolist() for a in arrays])
+            if batch == ():
+                out = fn(*rows)
+            else:
+                out = [fn(*state) for state in zip(*[
+                    [r] * count if a.ndim == 1 else r for r, a in zip(rows, arrays)])]
         except (ValueError, OverflowError):                 # math: cos(inf) and the like
             raise not_finite(named) from None
-        out = np.array(res, dtype=float).reshape(tail)
+        out = np.array(out, dtype=float).reshape(batch + tail)
     else:
-        count = math.prod(batch)
         flat = [a.tolist() if a.ndim == 1 else
                 np.broadcast_to(a, batch + a.shape[-1:]).reshape(count, a.shape[-1])
                 for a in arrays]

@@ -69,6 +69,9 @@ def mass_matrix(arm, q):
            [0.0473, 0.0208]])
     """
     k = arm._constants
+    fast = K.fast(K.mass_matrix, k, (k.n, k.n), q)
+    if fast is not None:
+        return fast
     return K.drive(K.mass_matrix, k, _states(arm, q=q), (k.n, k.n))
 
 
@@ -134,6 +137,9 @@ def coriolis_torques(arm, q, qd):
     array([-0.2121,  0.0265])
     """
     k = arm._constants
+    fast = K.fast(K.coriolis, k, k.shape, q, qd)
+    if fast is not None:
+        return fast
     return K.drive(K.coriolis, k, _states(arm, q=q, qd=qd), (k.n,))
 
 
@@ -161,7 +167,7 @@ def gravity_torques(arm, q):
     array([5.4148, 0.3174])
     """
     k = arm._constants
-    fast = K.one_state(K.gravity, k, q)
+    fast = K.fast(K.gravity, k, k.shape, q)
     if fast is not None:
         return fast
     return K.drive(K.gravity, k, _states(arm, q=q), (k.n,))
@@ -260,7 +266,7 @@ def inverse_dynamics(arm, q, qd, qdd, tip_force=None):
     """
     k = arm._constants
     if tip_force is None:
-        fast = K.one_state(K.inverse, k, q, qd, qdd)
+        fast = K.fast(K.inverse, k, k.shape, q, qd, qdd)
         if fast is not None:
             return fast
     return K.drive(K.inverse, k, _with_force(arm, tip_force, q=q, qd=qd, qdd=qdd), (k.n,))
@@ -295,7 +301,7 @@ def rnea(arm, q, qd, qdd, tip_force=None):
     """
     k = arm._constants
     if tip_force is None:
-        fast = K.one_state(K.rnea, k, q, qd, qdd)
+        fast = K.fast(K.rnea, k, k.shape, q, qd, qdd)
         if fast is not None:
             return fast
     return K.drive(K.rnea, k, _with_force(arm, tip_force, q=q, qd=qd, qdd=qdd), (k.n,))
@@ -345,7 +351,7 @@ def forward_dynamics(arm, q, qd, tau, tip_force=None):
     """
     k = arm._constants
     if tip_force is None:
-        fast = K.one_state(K.forward, k, q, qd, tau)
+        fast = K.fast(K.forward, k, k.shape, q, qd, tau)
         if fast is not None:
             return fast
     named = _with_force(arm, tip_force, q=q, qd=qd, tau=tau)

@@ -9,6 +9,7 @@ two links (:func:`inverse_kinematics`).
 
 import numpy as np
 
+from armlab import _kernels as K
 from armlab._checks import joint_vector, planar_vector
 
 __all__ = ["joint_positions", "tip_position", "com_positions", "jacobian", "com_jacobians",
@@ -150,6 +151,10 @@ def jacobian(arm, q):
     array([[0. , 0. ],
            [0.9, 0.4]])
     """
+    k = arm._constants
+    fast = K.fast(K.tip_jacobian, k, (2, k.n), q)
+    if fast is not None:
+        return fast
     q = joint_vector(arm, "q", q)
     p, _ = _frames(arm, q)
     return np.swapaxes(_perp(p[..., -1:, :] - p[..., :-1, :]), -1, -2)
