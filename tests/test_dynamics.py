@@ -243,3 +243,42 @@ def test_float_kernels_report_a_singular_mass_matrix():
     arm = al.PlanarArm([0.3, 0.2], [1.0, 0.0], inertia=[0.01, 0.0])
     with pytest.raises(ZeroDivisionError):
         K.forward(arm._constants, K.FLOATS, [0.1, 0.2], [0.0, 0.0], [0.0, 0.0])
+
+
+KERNELS = {"friction": 1, "gravity": 1, "coriolis": 2, "mass_matrix": 1, "inverse": 3,
+           "kinetic": 2, "potential": 1, "forward": 3, "tip_jacobian": 1, "rnea": 3}
+
+
+@PROPS
+@given(arms(), st.integers(0, 2**32 - 1))
+def test_compiled_kernels_are_the_kernels_bit_for_bit(arm, seed):
+    """Each kernel compiled for an arm makes the kernel's own operations: on floats and on
+    arrays of states its results are those of the kernel as written, bit for bit."""
+    from armlab import _kernels as K
+
+    k, rng = arm._constants, np.random.default_rng(seed)
+    for name, count in KERNELS.items():
+        kernel = getattr(K, name)
+        states = [rng.uniform(-3, 3, (k.n, 5)) for _ in range(count)]
+        for ops, args, width in ((K.ARRAYS, [list(s) for s in states], (5,)),
+                                 (K.FLOATS, [s[:, 0].tolist() for s in states], ())):
+            written, compiled = ([np.broadcast_to(np.asarray(x, float), width) for x in out]
+                                 for out in (kernel.__wrapped__(k, ops, *args),
+                                             kernel(k, ops, *args)))
+            assert len(written) == len(compiled), name
+            assert all(np.array_equal(a, b, equal_nan=True)
+                       for a, b in zip(written, compiled)), name
+
+
+def test_a_small_batch_is_its_states_one_by_one():
+    """A batch at or under the float path's size and one over it give the states' own
+    results (the float path and the block path agree to rounding)."""
+    arm = al.PlanarArm([0.4, 0.3, 0.2], [2.0, 1.0, 0.5], damping=0.1, coulomb=0.05)
+    rng = np.random.default_rng(7)
+    for count in (1, 32, 33, 200):
+        q, qd, tau = (rng.uniform(-2, 2, (count, 3)) for _ in range(3))
+        batch = al.forward_dynamics(arm, q, qd, tau)
+        alone = np.array([al.forward_dynamics(arm, *state) for state in zip(q, qd, tau)])
+        close(batch, alone, tol=1e-12)
+        close(al.jacobian(arm, q), np.array([al.jacobian(arm, x) for x in q]), tol=1e-15)
+        close(al.mass_matrix(arm, q), np.array([al.mass_matrix(arm, x) for x in q]), tol=1e-15)
