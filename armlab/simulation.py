@@ -35,6 +35,7 @@ equation of motion is that of :mod:`armlab.dynamics` (no tip force here),
 with ``spring * q`` added to the left-hand side when the plant has springs.
 """
 
+import contextlib
 import math
 from dataclasses import dataclass, replace
 from functools import partial
@@ -46,6 +47,7 @@ from armlab import _kernels as K
 from armlab._checks import (joint_vector, nonnegative_scalar, per_joint, positive_scalar,
                             torque_bounds)
 from armlab.control import _components, _plan_function, _PlanFollower
+from armlab.dynamics import _singular
 from armlab.trajectory import Quintic
 
 __all__ = ["Simulation", "simulate", "tracking_error", "METHODS"]
@@ -342,7 +344,7 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
     saturated = np.zeros((ticks + 1, n) + lead, bool)
     work = {name: np.empty((ticks + 1,) + lead) for name in ("motor", "friction")}
     w_motor = w_friction = 0.0
-    with np.errstate(all="ignore") if batch else _nothing():
+    with np.errstate(all="ignore") if batch else contextlib.nullcontext():
         for tick in range(ticks + 1):
             t = tick * dt
             tau_cmd = command(t, q, qd)
@@ -354,7 +356,9 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
                     qdd, q_new, qd_new, dw_m, dw_f = step(k, ops, q, qd, tau, h, substeps)
                     if not batch and not math.isfinite(sum(q_new) + sum(qd_new)):
                         raise OverflowError
-            except (OverflowError, ValueError, ZeroDivisionError):   # sin(inf), singular M
+            except ZeroDivisionError:                  # a pivot of M is zero: no mass moves
+                raise _singular(arm) from None
+            except (OverflowError, ValueError):                     # sin(inf) and the like
                 raise ValueError(f"the simulation diverged between t = {t:g} s and the next "
                                  "tick: the state is no longer finite; lower the gains or "
                                  "the time step (control_dt, substeps)") from None
@@ -389,16 +393,6 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
                       saturated=runs_first(saturated), motor_work=runs_first(work["motor"]),
                       friction_work=runs_first(work["friction"]), diverged=~finite.all(-1),
                       method=method, control_dt=dt, substeps=int(substeps))
-
-
-class _nothing:
-    """A context manager that does nothing (one run: numpy's warnings stay on)."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 def _state(x, shape):

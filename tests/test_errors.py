@@ -44,7 +44,7 @@ GOOD = dict(lengths=(0.3, 0.25), masses=(2.0, 1.0))
     (dict(gear_ratio=np.nan), "gear_ratio"),
 ])
 def test_bad_arm_description(change, name):
-    with pytest.raises(ValueError, match=name):
+    with pytest.raises(ValueError, match=rf"^{name} "):       # the message opens with the name
         al.PlanarArm(**{**GOOD, **change})
 
 

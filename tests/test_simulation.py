@@ -548,3 +548,14 @@ def test_spring_bad_input():
         simulate(arm, [0, 0], 0.01, spring=[-1.0, 1.0])
     with pytest.raises(ValueError, match="spring has shape"):
         simulate(arm, [0, 0], 0.01, spring=[1.0, 2.0, 3.0])
+
+
+def test_a_singular_arm_is_named_not_blamed_on_the_gains():
+    """A massless outer link without inertia: simulate names the mass matrix, as
+    forward_dynamics does, instead of telling the reader to lower the gains."""
+    arm = al.PlanarArm([0.3, 0.2], [1.0, 0.0], inertia=[0.01, 0.0])
+    with pytest.raises(ValueError) as caught:
+        al.simulate(arm, [0.1, 0.2], 0.01)
+    assert str(caught.value) == ("the mass matrix of this arm is singular (masses (1.0, 0.0), "
+                                 "inertia (0.01, 0.0)): some joint moves no mass, so its "
+                                 "acceleration is undefined")
