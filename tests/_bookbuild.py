@@ -41,3 +41,14 @@ def toc_pages():
                 pages.append(line[len(key):].strip())
                 break
     return pages
+
+
+def toc_chapters():
+    """The book's chapters, as ``_toc.yml`` lists them in its numbered part
+    (``kinematics``, ``statics``, ...): the one list of chapters the tests use."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    numbered = [part for part in toc["parts"] if part.get("numbered")]
+    return [pathlib.PurePosixPath(entry["file"]).name
+            for part in numbered for entry in part["chapters"]]

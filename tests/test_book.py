@@ -8,14 +8,13 @@ import re
 
 import pytest
 
-from _bookbuild import HTML, build_book, toc_pages
+from _bookbuild import HTML, build_book, toc_chapters, toc_pages
 from bookpages import (assert_exercise_section, assert_figures_described,
                        assert_lab_view_before_live_cell, assert_numbered_and_referred_to, block,
                        clean, evals, headings, soup, table)
 
 pytestmark = pytest.mark.slow
-CHAPTERS = ["kinematics", "statics", "gravity", "inverse_dynamics", "forward_dynamics", "limits",
-            "control"]
+CHAPTERS = toc_chapters()
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ an arm change, a rescale). The chapters' own values are in ``test_labs_<chapter>
 
 import numpy as np
 import pytest
+from _bookbuild import toc_chapters
 
 from labtests import change
 
@@ -36,6 +37,13 @@ LABS = {
                 [[("kd1", 6.0)]]),
 }
 BLITS = [(name, states) for name, (_, _, blits) in LABS.items() for states in blits]
+
+
+def test_every_chapter_has_its_lab():
+    """Each chapter of the toc has ``armlab.labs.<chapter>_lab`` and its entry here."""
+    assert sorted(LABS) == sorted(toc_chapters())
+    for chapter in toc_chapters():
+        assert LABS[chapter][0] is getattr(labs, f"{chapter}_lab")
 
 
 def counts(figure):
