@@ -126,7 +126,7 @@ def bench_limits_lab(repeats=60):
                                                [policies[(k + 1) % 2] for k in range(repeats)]),
     }
 def bench_control_lab(repeats=30):
-    """The control lab: every change re-simulates seed 000's 1.5 s run (1,500 ticks at 1 kHz,
+    """The control lab: every change re-simulates the control chapter's 1.5 s run (1,500 ticks at 1 kHz,
     0.1 ms plant steps) and moves the error and torque lines (target: median 150 ms)."""
     from armlab.labs import control_lab
 
@@ -311,7 +311,7 @@ def main():
         "",
         "## Control lab update (target: median at most 150 ms, a lab that re-simulates)",
         "",
-        "Each change re-simulates seed 000's 1.5 s run (1,500 control ticks at 1 kHz, the "
+        "Each change re-simulates the control chapter's 1.5 s run (1,500 control ticks at 1 kHz, the "
         "plant in 0.1 ms semi-implicit Euler steps), then moves the error and torque lines "
         "and renders the PNG. At 10 kHz the run has ten times the ticks. A preset, or an "
         "axis that must rescale, redraws the whole figure (about 80 ms more; the preset rows "

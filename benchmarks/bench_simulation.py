@@ -1,8 +1,8 @@
-"""Speed of seed 000's control experiment: armlab's loop beside a Pinocchio ``aba`` loop.
+"""Speed of the control chapter's experiment: armlab's loop beside a Pinocchio ``aba`` loop.
 
 The experiment: the 1.5 s move-and-hold (quintic (-45, 90) deg -> (60, -30) deg in
 0.8 s, then 0.7 s held), 1,500 control ticks at 1 kHz, 15,000 semi-implicit Euler
-plant steps of 0.1 ms, under each of seed 000's four controllers.
+plant steps of 0.1 ms, under each of the control chapter's four controllers.
 
 Two measurements, each side by side with the same loop written with Pinocchio
 (one ``pin.aba`` call per plant step, viscous friction subtracted from the torque
@@ -12,7 +12,7 @@ since Pinocchio ignores damping, the controllers' model terms by ``pin.rnea`` an
 * one run per controller (the control chapter's lab re-runs it whenever a slider
   moves). Targets (issue 3): one controller at most 150 ms, all four at most 400 ms.
 * a gain map: 1,000 runs per controller in one batched ``simulate`` call (a 40 x 25
-  grid of Kp and Kd, each from 0.5x to 2x the seed's gains), against the same runs
+  grid of Kp and Kd, each from 0.5x to 2x the chapter's gains), against the same runs
   made one by one in the Pinocchio loop. Target (issue 13): at least 20x the
   Pinocchio loop's throughput. Pinocchio's rate is measured on every 20th run of
   the grid (50 runs; each takes the same time), and those runs are compared with
@@ -198,7 +198,7 @@ def main():
 
     ms = 1e3
     lines = [
-        "# Simulation speed: seed 000's control experiment",
+        "# Simulation speed: the control chapter's experiment",
         "",
         "Written by `benchmarks/bench_simulation.py`; numbers from the machine that ran it.",
         "",
@@ -231,7 +231,7 @@ def main():
         "## A gain map: 1,000 runs in one call",
         "",
         f"Each controller with a {GRID[0]} x {GRID[1]} grid of gains (Kp and Ki scaled together "
-        "from 0.5x to 2x the seed's, Kd from 0.5x to 2x; computed torque's 400 and 40 alike), "
+        "from 0.5x to 2x the chapter's, Kd from 0.5x to 2x; computed torque's 400 and 40 alike), "
         "1,000 runs of the same experiment in one `simulate` call: numpy steps all runs at "
         "once, the loops run over time and links only. Pinocchio: the same runs one by one "
         f"in the loop above, timed on every {SAMPLE}th run of the grid "
