@@ -34,6 +34,7 @@ ALLOWED = {
     ("instructors", "0.6", ""): "a grader's message quoted as an example",
     ("instructors", "0.3", ""): "a grader's message quoted as an example",
     ("instructors", "1.0", ""): "a grader's message quoted as an example",
+    ("instructors", "3.11", ""): "the Python version the Gradescope image installs (runtime.txt)",
     ("kinematics", "0.5", "s"): "the drawing scale of the velocity arrows",
     ("kinematics", "0.1", "m/s"): "the chapter's wanted tip speed, its stated setting",
     ("statics", "1.5", "cm per N"): "the drawing scale of the force arrow",
