@@ -2,18 +2,45 @@
 
 The release in exercises/ is what nbgrader generates from solutions/; the source
 scores full marks and the release zero; one seeded mistake per part loses that part
-only and gets its hint; the chapter's worked values typed in as constants earn at
-most the visible checks; calling the armlab function that answers a part earns
-nothing for it. The pure-Python references agree with armlab.
+only and gets its hint; every listed mistake fails its part's visible check; the
+chapter's worked values typed in as constants earn at most the visible checks;
+calling the armlab function that answers a part earns nothing for it. The references
+written in numpy agree with armlab's controllers and pd_gains (the rest pose's reference
+is ``al.settled_error`` itself); the design part's spec can
+be met on every case it draws, and a design typed in for the worked move cannot
+meet it on most of them.
 """
+
+import json
 
 import numpy as np
 import pytest
 
 import armlab as al
+from armlab.grading.references import lookup
 from armlab.grading.testing import ExerciseSet
 
-SET = ExerciseSet("control")
+
+class ControlSet(ExerciseSet):
+    """The control set. Its design part (``step_gains``) has no value to type in, so the
+    constants' submission leaves that part as released (unanswered); a design typed in
+    for the worked move is tested on its own below."""
+
+    def constants(self):
+        from armlab.grading.testing import worked_value
+
+        nb = self.release()
+        functions = self.checked_functions()
+        for cell in nb["cells"]:
+            gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
+            if gid in functions and not lookup(functions[gid][1]).is_design:
+                name, quantity = functions[gid]
+                cell["source"] = (f"def {name}(*args, **kwargs):\n"
+                                  f"    return np.array({worked_value(quantity)!r})\n")
+        return nb
+
+
+SET = ControlSet("control")
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
 MISTAKES = {
@@ -31,9 +58,79 @@ MISTAKES = {
                      "has the factor 2"),
     "rest_answer": ("q = q_target - e\n", "q = q_target + e\n",
                     "the arm rests at q_target - e"),
-    "elbow_most_answer": ('elbow_most = "b"', 'elbow_most = "a"',
-                          "Both motors carry the payload"),
+    "design_answer": ("kp, kd = gains_for(0.9 * low, 1.0, 1.0)",
+                      "kp, kd = (0.9 * low) ** 2, 0.9 * low",      # Kd = omega: no factor 2
+                      "overshoots by"),
+    "clamp_answer": ("new_integral = np.where(held, integral, integral + step)",
+                     "new_integral = integral + step", "past its limit (windup)"),
+    "elbow_most_answer": ('elbow_most = "b"', 'elbow_most = "c"',
+                          "only one of them gives the shoulder's error its sign"),
 }
+# more likely mistakes, each of which the part's visible check must catch too
+MORE_MISTAKES = [
+    {"pd_gravity_answer": ("return al.gravity_torques(arm, q) + ", "return ",
+                           "add the model's gravity torque g(q)"),
+     "pid_answer": ("return np.asarray(kp) * e + np.asarray(kd) * de + new_integral",
+                    "return np.asarray(kp) * e + np.asarray(kd) * de + integral",
+                    "advance the integral by Ki e dt before it is used"),
+     "computed_torque_answer": ("e = np.asarray(q_plan, dtype=float) - q\n",
+                                "e = np.degrees(np.asarray(q_plan, dtype=float) - q)\n",
+                                "the angle error is in degrees"),
+     "gains_answer": ("inertia * omega**2", "inertia * omega", "square of the frequency"),
+     "rest_answer": ("al.mass_matrix(model, q)", "al.mass_matrix(arm, q)",
+                     "not by the real arm's"),
+     "design_answer": ("tau = al.inverse_dynamics(arm, q_target - e, -ed, -edd)",
+                       "tau = al.inverse_dynamics(arm, q_target - e, -ed, -edd) "
+                       "- al.gravity_torques(arm, q_target - e)",     # gravity left out
+                       "over its limit of"),
+     "clamp_answer": ("+ integral + step\n", "+ integral\n",
+                      "the whole command with this tick's step, Kp e + Kd de + I + Ki e dt")},
+    {"pd_gravity_answer": ("al.gravity_torques(arm, q)", "al.gravity_torques(arm, q_plan)",
+                           "take the model's g at the measured pose q"),
+     "pid_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
+                    "dtype=float) - qd\n", "e = q - np.asarray(q_plan, dtype=float)\n    de = "
+                    "qd - np.asarray(qd_plan, dtype=float)\n",
+                    "the error is the plan minus the measured state"),
+     "computed_torque_answer": ("wanted = np.asarray(qdd_plan, dtype=float) + "
+                                "np.asarray(kp) * e + np.asarray(kd) * de\n    "
+                                "return al.inverse_dynamics(arm, q, qd, wanted)",
+                                "wanted = np.asarray(kp) * e + np.asarray(kd) * de\n    "
+                                "return al.inverse_dynamics(arm, q, qd, qdd_plan) + wanted",
+                                "add it to qdd_plan inside the inverse dynamics"),
+     "gains_answer": ("[inertia * omega**2, 2.0 * zeta * omega * inertia]",
+                      "[omega**2, 2.0 * zeta * omega]", "both gains scale with the inertia"),
+     "rest_answer": ("for _ in range(200):", "for _ in range(1):",
+                     "that is the error if the pose did not change"),
+     "design_answer": ("kp, kd = gains_for(0.9 * low, 1.0, 1.0)",
+                       "kp, kd = gains_for(4.0 / settle_time, 1.0, 1.0)",   # T = 4 / omega
+                       "not within 1° of the target by the end of the"),
+     "clamp_answer": ("return np.clip(tau, low, high), new_integral",
+                      "return tau, new_integral",
+                      "clip the whole command, Kp e + Kd de + I, to low .. high")},
+    {"design_answer": ("kp, kd = gains_for(0.9 * low, 1.0, 1.0)",
+                       "kp, kd = gains_for(0.9 * low, 1.0, np.diag(al.mass_matrix(arm, "
+                       "q_start)))",
+                       "not within 1° of the target by the end of the"),   # PD's gains
+     "clamp_answer": ("+ integral + step\n", "+ step\n",
+                      "the whole command with this tick's step, Kp e + Kd de + I + Ki e dt"),
+     "computed_torque_answer": ("wanted = np.asarray(qdd_plan, dtype=float) + np.asarray(kp) "
+                                "* e + np.asarray(kd) * de",
+                                "wanted = np.asarray(qdd_plan, dtype=float) - np.asarray(kp) "
+                                "* e - np.asarray(kd) * de",
+                                "the error is the plan minus the measured state")},
+    {"clamp_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
+                      "dtype=float) - qd\n", "e = q - np.asarray(q_plan, dtype=float)\n    "
+                      "de = qd - np.asarray(qd_plan, dtype=float)\n",
+                      "the error is the plan minus the measured state")},
+    {"clamp_answer": ("(trial > high) & (step > 0)) | ((trial < low) & (step < 0))",
+                      "trial > high) | (trial < low)",
+                      "hold it only when the step pushes further out")},
+    {"clamp_answer": ("tau = np.asarray(kp) * e + np.asarray(kd) * de + new_integral\n"
+                      "    return np.clip(tau, low, high), new_integral",
+                      "tau = np.clip(np.asarray(kp) * e + np.asarray(kd) * de, low, high)\n"
+                      "    return tau + new_integral, new_integral",
+                      "clip the whole command, Kp e + Kd de + I, to low .. high")},
+]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
     "pd_gravity_answer": (
@@ -56,6 +153,20 @@ CALLS = {
     "rest_answer": (
         "def ct_rest_error(arm, model, q_target, kp):\n"
         "    return al.settled_error(arm, q_target, kp, model=model, computed_torque=True)"),
+    "design_answer": (
+        "def step_gains(arm, q_start, q_target, limit, settle_time, overshoot):\n"
+        "    for w in np.arange(30.0, 1.0, -0.5):       # the fastest that fits, by simulation\n"
+        "        c = al.computed_torque(arm, q_target, w * w, 2 * w)\n"
+        "        run = al.simulate(arm, q_start, settle_time, c)\n"
+        "        if np.all(np.abs(run.tau_command) <= limit):\n"
+        "            return np.full(2, w * w), np.full(2, 2 * w)"),
+    "clamp_answer": (
+        "def clamped_pid_tick(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):\n"
+        "    c = al.pid(q_plan, kp, kd, ki, integral=integral, torque_limit=[low, high])\n"
+        "    c(0.0, q, qd)\n"
+        "    tau = c(dt, q, qd)\n"
+        "    return (al.clip_torques(tau, [low, high]),\n"
+        "            tau - kp * (q_plan - q) - kd * (qd_plan - qd))"),
 }
 
 
@@ -71,9 +182,20 @@ def _pid_tick(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt):
     return c(dt, q, qd)
 
 
+def _clamped_tick(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):
+    """armlab's PID with torque_limit, its command clipped by al.clip_torques; the integral
+    read back as the command minus Kp e + Kd de."""
+    limits = np.stack([low, high])
+    c = al.pid(_plan(q_plan, qd_plan), kp, kd, ki, integral=integral, torque_limit=limits)
+    c(0.0, q, qd)
+    tau = c(dt, q, qd)
+    rest = np.asarray(kp) * (np.subtract(q_plan, q)) + np.asarray(kd) * np.subtract(qd_plan, qd)
+    return np.stack([al.clip_torques(tau, limits), tau - rest])
+
+
 def test_references_agree_with_armlab():
-    """Two independent routes: the pure-Python references and armlab's controllers,
-    inverse dynamics, pd_gains and settled_error."""
+    """Two independent routes: the references written in numpy and armlab's controllers
+    (clipped by al.clip_torques for the clamped tick) and pd_gains."""
     SET.assert_references_agree({
         "control.pd_gravity_torque": lambda arm, q, qd, qp, qdp, kp, kd: al.pd_gravity(
             arm, _plan(qp, qdp), kp, kd)(0.0, q, qd),
@@ -82,26 +204,33 @@ def test_references_agree_with_armlab():
             al.computed_torque(arm, _plan(qp, qdp, qddp), kp, kd)(0.0, q, qd),
         "control.gains_for": lambda omega, zeta, inertia: np.array(
             al.pd_gains(omega, zeta, inertia)),
-        "control.ct_rest_error": lambda arm, model, q, kp: al.settled_error(
-            arm, q, kp, model=model, computed_torque=True),
-    })
+        "control.clamped_pid_tick": _clamped_tick,
+    }, atol=1e-12)
 
 
 def test_worked_values_are_the_chapters():
-    """The visible checks' values are the numbers the chapter prints (seed 000)."""
+    """The visible checks' values are the numbers the chapter prints; the clamped ticks'
+    are Part 2's tick clipped, its elbow held, and a tick worked by hand."""
     worked = SET.worked
     assert worked("pd_gravity_torque").round(4).tolist() == [1.2146, 2.1146]
     assert worked("pid_torque").round(4).tolist() == [1.3183, 2.1156]
     assert worked("computed_torque_law").round(4).tolist() == [6.9575, 0.8488]
     assert worked("gains_for").tolist() == [400.0, 40.0]
+    assert np.allclose(worked("gains_for", 1), [30.0, 1.5], rtol=1e-12)     # back to KP, KD
     assert np.degrees(worked("ct_rest_error")).round(2).tolist() == [-1.11, 10.52]
+    tick = worked("clamped_pid_tick", 0)              # the elbow's 2.1156 N m clipped, held
+    assert tick.round(4).tolist() == [[1.3183, 2.0], [5.4127, 0.3174]]
+    assert tick[1, 1] == al.gravity_torques(al.tabletop_arm(), np.radians([30, 45]))[1]
+    rest = np.array([60, 30]) * np.radians([-5, 4]) + np.array([4, 1.5]) * [-0.3, 0.2]
+    elbow_step = 30 * np.radians(4) * 1e-3           # pulls back from below -2 N m: advances
+    assert np.allclose(worked("clamped_pid_tick", 1),
+                       [[rest[0] - 1.561, -2.0], [-1.561, -4.6 + elbow_step]], atol=1e-12)
+    assert rest[0] - 1.561 > -8 > rest[0] - 1.561 - 60 * np.radians(5) * 1e-3
 
 
 def test_fresh_rest_cases_are_moderate():
     """The rest-pose part's hidden cases rest a few degrees off their targets, with a case key
     and with the fixed default (per student: the standard on paper)."""
-    from armlab.grading.references import lookup
-
     ref = lookup("control.ct_rest_error")
     for key in ("", "x"):
         for case in ref.cases("fresh", key=key):
@@ -110,9 +239,121 @@ def test_fresh_rest_cases_are_moderate():
 
 
 def test_the_set_meets_the_standard_on_paper():
-    """Six parts, 28 points; every part a seeded mistake; every checked function an armlab
-    call; a visible check first, at most a third of the part's points."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=6, points=28)
+    """Eight parts, 32 points; every part a seeded mistake; every checked function an
+    armlab call; a visible check first, at most a third of the part's points."""
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=8, points=32)
+
+
+@pytest.mark.parametrize("mistakes", [MISTAKES] + MORE_MISTAKES)
+def test_the_visible_checks_catch_the_likely_mistakes(mistakes):
+    """Each listed mistake, seeded into the solution, fails its part's visible check with
+    its hint (the clamped tick's two worked ticks between them show every listed one)"""
+    SET.assert_visible_checks_catch(mistakes)
+
+
+# ---------------------------------------------------------------- the design part
+def _solution(cell, **replace):
+    """The function an answer cell of the source defines (np, al and the reference
+    gains_for in scope), with ``replace`` {old: new} applied to its text."""
+    text = SET.answer(cell)
+    for old, new in replace.items():
+        text = text.replace(old, new)
+    namespace = {"np": np, "al": al, "gains_for": lambda *a: lookup("control.gains_for")(*a)}
+    exec(compile(text, cell, "exec"), namespace)
+    return namespace
+
+
+def _fractions(design, key):
+    """What ``design`` earns on each fresh case of ``key``."""
+    from armlab.grading.cases import encode
+    from armlab.grading.runner import student_args
+
+    ref = lookup("control.step_gains")
+    out = []
+    for case in ref.cases("fresh", key=key):
+        answer = design(*student_args(encode(ref.arguments(case))))
+        out.append(ref.function(*ref.arguments(case), np.asarray(answer, float).tolist())[0])
+    return out
+
+
+def test_the_solution_meets_every_drawn_spec():
+    """Some gains meet the whole spec of every case drawn, for several students: the
+    solution's (the fastest critically damped motion the motors allow, at 90 % of its
+    frequency)"""
+    design = _solution("design_answer")["step_gains"]
+    for key in ("", "ann", "bob", "cy", "dee"):
+        assert _fractions(design, key) == [1.0] * 6, key
+
+
+def test_other_designs_meet_the_worked_spec_too():
+    """Several designs are right: less damping within the overshoot allowed, the full
+    torque, a frequency from the settling time with a margin"""
+    from armlab.grading import check_function
+
+    for old, new in [("gains_for(0.9 * low, 1.0, 1.0)", "gains_for(0.9 * low, 0.8, 1.0)"),
+                     ("gains_for(0.9 * low, 1.0, 1.0)", "gains_for(low, 1.0, 1.0)"),
+                     ("gains_for(0.9 * low, 1.0, 1.0)",
+                      "gains_for(1.1 * 6.306 / settle_time, 1.0, 1.0)")]:
+        check_function(_solution("design_answer", **{old: new})["step_gains"],
+                       "control.step_gains", "worked")
+
+
+def test_a_typed_in_design_misses_most_moves():
+    """Gains that meet the worked move's spec, returned for every move, meet the spec of
+    fewer than half the hidden moves (their frequencies span 2.5 to 20 rad/s)"""
+    ref = lookup("control.step_gains")
+    case = ref.cases("worked")[0]
+    from armlab.grading.cases import encode
+    from armlab.grading.runner import student_args
+
+    typed = np.asarray(_solution("design_answer")["step_gains"](
+        *student_args(encode(ref.arguments(case)))))
+    earned = [f for key in ("", "ann", "bob", "cy", "dee", "eve")
+              for f in _fractions(lambda *args: typed, key)]
+    assert np.mean(earned) < 0.5
+    assert np.mean(_fractions(lambda *args: typed, "")) < 0.25
+
+
+def test_the_design_feedback_says_what_failed_and_by_how_much():
+    """The words name the part of the spec missed, with the numbers, and the partial
+    credit falls from the spec: half the points at 12.5 % late"""
+    ref = lookup("control.step_gains")
+    args = ref.arguments(ref.cases("worked")[0])
+    w = 5.0                          # settles at about 6.306 / w = 1.26 s
+    fraction, words = ref.function(*args, [[w * w] * 2, [2 * w] * 2])
+    assert words.startswith("within 1° of the target only from ")
+    late = float(words.split("only from ")[1].split(" s on")[0])
+    assert fraction == pytest.approx(1 - (late - 1.2) / (0.25 * 1.2), abs=1e-9)
+    assert "s later than the spec's 1.2 s; does not overshoot" in words
+    fraction, words = ref.function(*args, [[1e3] * 2, [2e3 ** 0.5 * 2] * 2])
+    assert fraction == 0.0 and "over its limit of 8 N m (the motor clips it)" in words
+    assert ref.function(*args, [[-1.0, 1.0], [1.0, 1.0]])[0] == 0.0
+    assert ref.function(*args, [1.0, 2.0, 3.0])[0] == 0.0
+
+
+def test_the_try_cell_measures_as_the_grader():
+    """The "try it" cell's numbers are the judge's words on the worked move"""
+    import contextlib
+    import io
+
+    source = json.loads(SET.source_path.read_text())
+    cells = {c["id"]: "".join(c["source"]) for c in source["cells"]}
+    namespace = {}
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        exec(cells["setup"], namespace)
+        exec(cells["gains_answer"].replace("### BEGIN SOLUTION", ""), namespace)
+        exec(cells["design_answer"], namespace)
+        exec(cells["design_try"], namespace)
+    printed = out.getvalue()
+    ref = lookup("control.step_gains")
+    args = ref.arguments(ref.cases("worked")[0])
+    gains = np.array([namespace["kp_step"], namespace["kd_step"]]).tolist()
+    words = ref.function(*args, gains)[1]
+    settled = float(words.split("from ")[1].split(" s on")[0])
+    assert f"within 1 deg of the target from {namespace['settled']} s on" in printed
+    assert round(float(namespace["settled"]), 3) == pytest.approx(settled, abs=5e-4)
+    peak = np.abs(namespace["run"].tau_command).max(axis=0)
+    assert f"its largest torques are ({peak[0]:.3g}, {peak[1]:.3g}) N m" in words
 
 
 @pytest.mark.slow

@@ -1,21 +1,27 @@
 """Grading references for the control chapter's exercises (``solutions/control``).
 
-Pure Python, independent of armlab's code (the tests compare both routes): the
-two-link closed forms written out (``M`` from the links' inertias, ``c`` from
-``h = m2 L1 lc2 sin q2``, ``g`` as minus the work of gravity on the centres of
-mass, friction ``G^2 B qd + G Tc sign(qd)``), the control laws of the chapter,
-and Newton's method for a rest pose. The arms' data come from the chapter's
-preset, the table-top arm.
+The references compute with numpy and armlab (``al.gravity_torques``,
+``al.inverse_dynamics``, ``al.mass_matrix``); the control laws, the clamped
+integral and the rest pose's Newton iteration are written out here, and the
+tests compare them with armlab's controllers and ``al.settled_error``. The
+design part (:func:`step_gains`) is judged by what the student's gains do:
+the grader runs computed torque with them on the case's move, as the chapter
+simulates (``al.simulate``, one RK4 step per 1 ms tick), and measures the
+settling, the overshoot and the torques.
 """
 
-from armlab import tabletop_arm
-from armlab.grading.purepy import cos, deg, pi, sin, solve
-from armlab.grading.references import ArmData, Case, reference
+import functools
+import math
 
-REAL = ArmData.from_arm(tabletop_arm(damping=0.02), "the chapter's real arm (friction 0.02)")
-MODEL = ArmData.from_arm(tabletop_arm(damping=0.016),
+import numpy as np
+
+import armlab as al
+from armlab.grading.references import ArmData, Case, design, reference
+
+REAL = ArmData.from_arm(al.tabletop_arm(damping=0.02), "the chapter's real arm (friction 0.02)")
+MODEL = ArmData.from_arm(al.tabletop_arm(damping=0.016),
                          "the chapter's model of the arm (friction 0.016)")
-LOADED = ArmData.from_arm(tabletop_arm(damping=0.02).with_payload(0.5),
+LOADED = ArmData.from_arm(al.tabletop_arm(damping=0.02).with_payload(0.5),
                           "the chapter's arm with 0.5 kg in its gripper")
 START, END = (-45.0, 90.0), (60.0, -30.0)
 """The chapter's move [deg]."""
@@ -23,63 +29,27 @@ KP, KD, KI = [60.0, 30.0], [4.0, 1.5], [60.0, 30.0]
 """The chapter's PID-family gains."""
 CT_KP, CT_KD = [400.0, 400.0], [40.0, 40.0]
 """The chapter's computed-torque gains: 20 rad/s, critically damped."""
+MOTORS = [8.0, 2.0]
+"""The limits chapter's motors for the table-top arm [N m]."""
 
 UNITS = {"q_plan": "deg", "q_target": "deg", "qd_plan": "rad/s", "qdd_plan": "rad/s²",
          "integral": "N m", "ki": "N m/(rad s)", "omega": "rad/s", "zeta": "",
-         "inertia": "kg m²"}
+         "inertia": "kg m²", "low": "N m", "high": "N m", "settle_time": "s", "overshoot": "%"}
 CT_UNITS = dict(UNITS, kp="1/s²", kd="1/s")
 
 
-def _plus(a, b, scale=1.0):
-    return [x + scale * y for x, y in zip(a, b)]
+def deg(*angles):
+    """Degrees as a list of radians: ``deg(30, 45)``."""
+    return np.radians(angles).tolist()
 
 
-def _times(gains, v):
-    return [k * x for k, x in zip(gains, v)]
+def _arm(data):
+    """The :class:`armlab.PlanarArm` of an :class:`ArmData`."""
+    return al.PlanarArm(**data.fields())
 
 
-# ---------------------------------------------------------------- the two-link model
-def _mass(arm, q):
-    """M(q) (2, 2) [kg m^2]."""
-    (L1, _), (m1, m2), (l1, l2), (I1, I2) = arm.lengths, arm.masses, arm.com, arm.inertia
-    c2 = cos(q[1])
-    m22 = I2 + m2 * l2 * l2
-    m12 = m22 + m2 * L1 * l2 * c2
-    m11 = I1 + m1 * l1 * l1 + m22 + m2 * (L1 * L1 + 2.0 * L1 * l2 * c2)
-    return [[m11, m12], [m12, m22]]
-
-
-def _velocity(arm, q, qd):
-    """c(q, qd) (2,) [N m]."""
-    h = arm.masses[1] * arm.lengths[0] * arm.com[1] * sin(q[1])
-    return [-h * (2.0 * qd[0] * qd[1] + qd[1] * qd[1]), h * qd[0] * qd[0]]
-
-
-def _gravity(arm, q):
-    """g(q) (2,) [N m]: g_j = -sum_i m_i a . d(c_i)/d(q_j), a the gravity vector."""
-    (L1, _), (m1, m2), (l1, l2) = arm.lengths, arm.masses, arm.com
-    ax, ay = arm.gravity
-    s1, c1 = sin(q[0]), cos(q[0])
-    s12, c12 = sin(q[0] + q[1]), cos(q[0] + q[1])
-    # derivatives of the centres of mass: link 2's along q2, then both along q1
-    work2 = ax * (-l2 * s12) + ay * (l2 * c12)
-    work1 = m1 * (ax * (-l1 * s1) + ay * (l1 * c1)) + m2 * (ax * (-L1 * s1) + ay * (L1 * c1)
-                                                          + work2)
-    return [-work1, -m2 * work2]
-
-
-def _friction(arm, qd):
-    """G^2 B qd + G Tc sign(qd) (2,) [N m]: what the motors add to overcome friction."""
-    return [g * g * b * v + g * t * ((v > 0) - (v < 0))
-            for b, t, g, v in zip(arm.damping, arm.coulomb, arm.gear_ratio, qd)]
-
-
-def _inverse(arm, q, qd, qdd):
-    """M qdd + c + g + friction (2,) [N m]."""
-    M = _mass(arm, q)
-    inertial = [M[0][0] * qdd[0] + M[0][1] * qdd[1], M[1][0] * qdd[0] + M[1][1] * qdd[1]]
-    return [a + b + c + d for a, b, c, d in zip(inertial, _velocity(arm, q, qd),
-                                                _gravity(arm, q), _friction(arm, qd))]
+def _a(*values):
+    return [np.asarray(v, dtype=float) for v in values]
 
 
 def _arms(rng, count, **kwargs):
@@ -87,14 +57,27 @@ def _arms(rng, count, **kwargs):
     return [MODEL] + [rng.arm(**kwargs) for _ in range(count)]
 
 
+def _mistakes(ref, compute, *table):
+    """Register each ``(hint, keywords)`` of ``table`` as a likely mistake of ``ref``:
+    ``compute`` called with those keywords."""
+    for hint, keywords in table:
+        ref.mistake(hint)(functools.partial(compute, **keywords))
+
+
 def _near(rng, q, spread):
     """A plan near the pose q: each angle off by a whole number of degrees within spread."""
-    return [a + d * pi / 180.0 for a, d in zip(q, rng.vector(2, -spread, spread, 1))]
+    return (np.asarray(q) + np.radians(rng.vector(2, -spread, spread, 1))).tolist()
 
 
 # ---------------------------------------------------------------- Part 1: PD + gravity
 BUMP = dict(q=deg(32, 43), qd=[0.5, -0.5], q_plan=deg(30, 45), qd_plan=[0.0, 0.0])
 """The chapter's worked tick: the arm held at (30°, 45°), bumped to (32°, 43°)."""
+
+
+def _pdg(arm, q, qd, q_plan, qd_plan, kp, kd, sign=1.0, at_plan=False, gravity=True):
+    q, qd, q_plan, qd_plan, kp, kd = _a(q, qd, q_plan, qd_plan, kp, kd)
+    g = al.gravity_torques(_arm(arm), q_plan if at_plan else q) if gravity else 0
+    return (g + sign * (kp * (q_plan - q) + kd * (qd_plan - qd))).tolist()
 
 
 @reference(worked=Case(arm=MODEL, kp=KP, kd=KD, **BUMP,
@@ -104,8 +87,7 @@ BUMP = dict(q=deg(32, 43), qd=[0.5, -0.5], q_plan=deg(30, 45), qd_plan=[0.0, 0.0
            advice="tau = g_model(q) + Kp (q_plan - q) + Kd (qd_plan - qd), joint by joint")
 def pd_gravity_torque(arm, q, qd, q_plan, qd_plan, kp, kd):
     """PD with gravity compensation (2,) [N m]; ``arm`` is the controller's model."""
-    return _plus(_gravity(arm, q), _plus(_times(kp, _plus(q_plan, q, -1.0)),
-                                         _times(kd, _plus(qd_plan, qd, -1.0))))
+    return _pdg(arm, q, qd, q_plan, qd_plan, kp, kd)
 
 
 @pd_gravity_torque.fresh
@@ -123,40 +105,28 @@ def _pdg_cases(rng):
     return cases
 
 
-@pd_gravity_torque.mistake("the error is the plan minus the measured state: e = q_plan - q, "
-                           "de = qd_plan - qd (written the other way, the gains push the arm "
-                           "away from its plan)")
-def _pdg_sign(arm, q, qd, q_plan, qd_plan, kp, kd):
-    return _plus(_gravity(arm, q), _plus(_times(kp, _plus(q, q_plan, -1.0)),
-                                         _times(kd, _plus(qd, qd_plan, -1.0))))
-
-
-@pd_gravity_torque.mistake("add the model's gravity torque g(q): without it this is a plain PD, "
-                           "which must sag to hold the arm up")
-def _pdg_no_gravity(arm, q, qd, q_plan, qd_plan, kp, kd):
-    return _plus(_times(kp, _plus(q_plan, q, -1.0)), _times(kd, _plus(qd_plan, qd, -1.0)))
-
-
-@pd_gravity_torque.mistake("gravity compensation holds the arm where it is: take the model's "
-                           "g at the measured pose q, not at the planned one")
-def _pdg_at_plan(arm, q, qd, q_plan, qd_plan, kp, kd):
-    return _plus(_gravity(arm, q_plan), _plus(_times(kp, _plus(q_plan, q, -1.0)),
-                                              _times(kd, _plus(qd_plan, qd, -1.0))))
+_mistakes(pd_gravity_torque, _pdg,
+          ("the error is the plan minus the measured state: e = q_plan - q, de = qd_plan - qd "
+           "(written the other way, the gains push the arm away from its plan)", dict(sign=-1)),
+          ("add the model's gravity torque g(q): without it this is a plain PD, which must sag "
+           "to hold the arm up", dict(gravity=False)),
+          ("gravity compensation holds the arm where it is: take the model's g at the measured "
+           "pose q, not at the planned one", dict(at_plan=True)))
 
 
 # ---------------------------------------------------------------- Part 2: one PID tick
 def _pid(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, before=True, with_dt=True,
          sign=1.0):
-    e = [sign * (a - b) for a, b in zip(q_plan, q)]
-    de = [sign * (a - b) for a, b in zip(qd_plan, qd)]
-    step = dt if with_dt else 1.0
-    advanced = [i + k * x * step for i, k, x in zip(integral, ki, e)]
-    used = advanced if before else list(integral)
-    return [p * x + d * v + i for p, x, d, v, i in zip(kp, e, kd, de, used)]
+    integral, q, qd, q_plan, qd_plan, kp, kd, ki = _a(integral, q, qd, q_plan, qd_plan, kp,
+                                                      kd, ki)
+    e, de = sign * (q_plan - q), sign * (qd_plan - qd)
+    advanced = integral + ki * e * (dt if with_dt else 1.0)
+    return (kp * e + kd * de + (advanced if before else integral)).tolist()
 
 
-@reference(worked=Case(integral=_gravity(REAL, deg(30, 45)), kp=KP, kd=KD, ki=KI, dt=0.001,
-                       **BUMP, label="the chapter's worked tick, a bump after a long hold"),
+@reference(worked=Case(integral=al.gravity_torques(_arm(REAL), deg(30, 45)).tolist(), kp=KP,
+                       kd=KD, ki=KI, dt=0.001, **BUMP,
+                       label="the chapter's worked tick, a bump after a long hold"),
            units=UNITS,
            advice="advance the integral by Ki e dt, then tau = Kp e + Kd de + I")
 def pid_torque(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt):
@@ -177,27 +147,25 @@ def _pid_cases(rng):
     return cases
 
 
-@pid_torque.mistake("advance the integral by Ki e dt before it is used: this tick's error "
-                    "belongs in this tick's torque")
-def _pid_after(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt):
-    return _pid(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, before=False)
-
-
-@pid_torque.mistake("the integral is a torque [N m]: each tick adds Ki e dt, with the tick's "
-                    "length dt in seconds")
-def _pid_no_dt(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt):
-    return _pid(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, with_dt=False)
-
-
-@pid_torque.mistake("the error is the plan minus the measured state: e = q_plan - q")
-def _pid_sign(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt):
-    return _pid(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, sign=-1.0)
+_mistakes(pid_torque, _pid,
+          ("advance the integral by Ki e dt before it is used: this tick's error belongs in "
+           "this tick's torque", dict(before=False)),
+          ("the integral is a torque [N m]: each tick adds Ki e dt, with the tick's length dt "
+           "in seconds", dict(with_dt=False)),
+          ("the error is the plan minus the measured state: e = q_plan - q", dict(sign=-1)))
 
 
 # ---------------------------------------------------------------- Part 3: computed torque
-def _wanted(q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
-    return [a + p * (r - x) + d * (rd - v)
-            for a, p, r, x, d, rd, v in zip(qdd_plan, kp, q_plan, q, kd, qd_plan, qd)]
+def _ct(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd, at_plan=False, outside=False,
+        sign=1.0, degrees=False):
+    q, qd, q_plan, qd_plan, qdd_plan, kp, kd = _a(q, qd, q_plan, qd_plan, qdd_plan, kp, kd)
+    e = sign * (q_plan - q) * (180.0 / np.pi if degrees else 1.0)
+    feedback = kp * e + kd * sign * (qd_plan - qd)
+    model = _arm(arm)
+    if outside:
+        return (al.inverse_dynamics(model, q, qd, qdd_plan) + feedback).tolist()
+    state = (q_plan, qd_plan) if at_plan else (q, qd)
+    return al.inverse_dynamics(model, *state, qdd_plan + feedback).tolist()
 
 
 @reference(worked=Case(arm=REAL, q=deg(-47, 92), qd=[0.0, 0.0], q_plan=deg(*START),
@@ -212,23 +180,22 @@ def _wanted(q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
 def computed_torque_law(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
     """Computed torque (2,) [N m]: the model's inverse dynamics at (q, qd) of the wanted
     acceleration; ``arm`` is the controller's model."""
-    return _inverse(arm, q, qd, _wanted(q, qd, q_plan, qd_plan, qdd_plan, kp, kd))
+    return _ct(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd)
 
 
 @computed_torque_law.fresh
 def _ct_cases(rng):
     cases = []
-    arms = _arms(rng, 2) + [rng.arm(inertia=True)]
-    for arm in arms:
-        fields = arm.fields()
-        fields["damping"] = tuple(rng.vector(2, 0.0, 0.05, 0.005))
+    for arm in _arms(rng, 2) + [rng.arm(inertia=True)]:
+        fields = dict(arm.fields(), damping=tuple(rng.vector(2, 0.0, 0.05, 0.005)))
         arm = ArmData(label=arm.label, **fields)
         q = rng.pose(2)
         omega = rng.uniform(10.0, 30.0, 1.0)
         cases.append(Case(arm=arm, q=q, qd=rng.vector(2, -2.0, 2.0, 0.1), q_plan=_near(rng, q, 5),
                           qd_plan=rng.vector(2, -2.0, 2.0, 0.1),
                           qdd_plan=rng.vector(2, -8.0, 8.0, 0.5),
-                          kp=[omega * omega] * 2, kd=[2.0 * omega * rng.uniform(0.5, 1.5, 0.1)] * 2))
+                          kp=[omega * omega] * 2,
+                          kd=[2.0 * omega * rng.uniform(0.5, 1.5, 0.1)] * 2))
     wall = rng.arm(gravity=(-9.81, 0.0), label="an arm on a wall")
     q = rng.pose(2)
     cases.append(Case(arm=wall, q=q, qd=rng.vector(2, -1.0, 1.0, 0.1), q_plan=_near(rng, q, 5),
@@ -237,39 +204,37 @@ def _ct_cases(rng):
     return cases
 
 
-@computed_torque_law.mistake("Kp e + Kd de is an acceleration: add it to qdd_plan inside the "
-                             "inverse dynamics, so that M(q) multiplies it")
-def _ct_outside(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
-    fb = [p * (r - x) + d * (rd - v) for p, r, x, d, rd, v in zip(kp, q_plan, q, kd, qd_plan, qd)]
-    return _plus(_inverse(arm, q, qd, qdd_plan), fb)
-
-
-@computed_torque_law.mistake("computed torque evaluates the model at the measured state q, qd: "
-                             "it must cancel the dynamics the arm has, not the plan's")
-def _ct_at_plan(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
-    return _inverse(arm, q_plan, qd_plan, _wanted(q, qd, q_plan, qd_plan, qdd_plan, kp, kd))
-
-
-@computed_torque_law.mistake("the error is the plan minus the measured state: e = q_plan - q")
-def _ct_sign(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
-    return _inverse(arm, q, qd, _wanted(q_plan, qd_plan, q, qd, qdd_plan, kp, kd))
-
-
-@computed_torque_law.mistake("the angle error is in degrees: the gains multiply radians, so "
-                             "keep e = q_plan - q in radians (np.degrees only for printing)")
-def _ct_degrees(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
-    wide = [x + (r - x) * 180.0 / pi for r, x in zip(q_plan, q)]    # e in degrees, de not
-    return _inverse(arm, q, qd, _wanted(q, qd, wide, qd_plan, qdd_plan, kp, kd))
+_mistakes(computed_torque_law, _ct,
+          ("Kp e + Kd de is an acceleration: add it to qdd_plan inside the inverse dynamics, "
+           "so that M(q) multiplies it", dict(outside=True)),
+          ("computed torque evaluates the model at the measured state q, qd: it must cancel "
+           "the dynamics the arm has, not the plan's", dict(at_plan=True)),
+          ("the error is the plan minus the measured state: e = q_plan - q", dict(sign=-1)),
+          ("the angle error is in degrees: the gains multiply radians, so keep e = q_plan - q "
+           "in radians (np.degrees only for printing)", dict(degrees=True)))
 
 
 # ---------------------------------------------------------------- Part 4: gains
-@reference(worked=Case(omega=20.0, zeta=1.0, inertia=1.0,
-                       label="the chapter's computed torque, 20 rad/s, critically damped"),
+_I22 = float(al.mass_matrix(_arm(REAL), deg(*START))[1, 1])
+_W22, _Z22 = (float(x) for x in al.natural_frequency(KP[1], KD[1], _I22))
+
+
+@reference(worked=[Case(omega=20.0, zeta=1.0, inertia=1.0,
+                        label="the chapter's computed torque, 20 rad/s, critically damped"),
+                   Case(omega=_W22, zeta=_Z22, inertia=_I22,
+                        label="the elbow of the chapter's PD at the start pose, where it "
+                              "feels M_22 and its gains are Kp = 30 N m/rad, Kd = 1.5 N m "
+                              "s/rad")],
            units=UNITS,
            advice="I e'' + Kd e' + Kp e = 0 is e'' + 2 zeta omega e' + omega^2 e = 0 times I")
 def gains_for(omega, zeta, inertia):
     """[Kp, Kd] for a natural frequency, a damping ratio and an inertia."""
-    return [inertia * omega * omega, 2.0 * zeta * omega * inertia]
+    return _gains(omega, zeta, inertia)
+
+
+def _gains(omega, zeta, inertia, power=2, two=2.0, weighted=True):
+    omega, zeta, inertia = _a(omega, zeta, inertia if weighted else 1.0)
+    return np.array([inertia * omega**power, two * zeta * omega * inertia]).tolist()
 
 
 @gains_for.fresh
@@ -281,66 +246,32 @@ def _gains_cases(rng):
     return cases
 
 
-@gains_for.mistake("Kd = 2 zeta omega I: the damping term of e'' + 2 zeta omega e' + omega^2 e "
-                   "has the factor 2")
-def _gains_no_two(omega, zeta, inertia):
-    return [inertia * omega * omega, zeta * omega * inertia]
-
-
-@gains_for.mistake("the stiffness goes with the square of the frequency: Kp = I omega^2")
-def _gains_not_squared(omega, zeta, inertia):
-    return [inertia * omega, 2.0 * zeta * omega * inertia]
-
-
-@gains_for.mistake("both gains scale with the inertia I the error moves: Kp = I omega^2, "
-                   "Kd = 2 zeta omega I")
-def _gains_no_inertia(omega, zeta, inertia):
-    return [omega * omega, 2.0 * zeta * omega]
+_mistakes(gains_for, _gains,
+          ("Kd = 2 zeta omega I: the damping term of e'' + 2 zeta omega e' + omega^2 e has the "
+           "factor 2", dict(two=1.0)),
+          ("the stiffness goes with the square of the frequency: Kp = I omega^2", dict(power=1)),
+          ("both gains scale with the inertia I the error moves: Kp = I omega^2, Kd = 2 zeta "
+           "omega I", dict(weighted=False)))
 
 
 # ---------------------------------------------------------------- Part 5: the rest pose
-def _rest(arm, model, q_target, kp, below=1.0, weighted=True, steps=60, real_mass=False):
-    """Newton's method on M_model(q) Kp e = g(q) - g_model(q), q = q_target - below e;
-    ``real_mass``: the real arm's M in place of the model's (a mistake)."""
-    def residual(e):
-        q = [t - below * x for t, x in zip(q_target, e)]
-        g, gm = _gravity(arm, q), _gravity(model, q)
-        pushed = _times(kp, e)
-        if weighted:
-            M = _mass(arm if real_mass else model, q)
-            pushed = [M[0][0] * pushed[0] + M[0][1] * pushed[1],
-                      M[1][0] * pushed[0] + M[1][1] * pushed[1]]
-        return [p - (a - b) for p, a, b in zip(pushed, g, gm)]
-
-    e = [0.0, 0.0]
+def _rest(arm, model, q_target, kp, below=1.0, weighted=True, real_mass=False, steps=200):
+    """The likely mistakes' rests: fixed-point iteration on M_model(q) Kp e = g(q) - g_model(q)
+    at q = q_target - below e, from e = 0 (one step: the first-order error); ``real_mass``:
+    the real arm's M in place of the model's."""
+    real, model = _arm(arm), _arm(model)
+    target, kp = _a(q_target, kp)
+    e = np.zeros(2)
     for _ in range(steps):
-        r = residual(e)
-        h = 1e-7
-        columns = []
-        for k in range(2):
-            up = list(e)
-            down = list(e)
-            up[k] += h
-            down[k] -= h
-            columns.append([(a - b) / (2.0 * h) for a, b in zip(residual(up), residual(down))])
-        jac = [[columns[0][0], columns[1][0]], [columns[0][1], columns[1][1]]]
-        step = solve(jac, r)
-        e = [x - s for x, s in zip(e, step)]
-        if max(abs(s) for s in step) <= 1e-15:
-            break
-    return e
+        q = target - below * e
+        M = al.mass_matrix(real if real_mass else model, q) if weighted else np.eye(2)
+        e = np.linalg.solve(M * kp, al.gravity_torques(real, q) - al.gravity_torques(model, q))
+    return e.tolist()
 
 
 def _loaded(arm, mass, label=None):
     """``arm`` with a point mass at its tip, merged into the last link (parallel axes)."""
-    m, c, inertia, L = arm.masses[1], arm.com[1], arm.inertia[1], arm.lengths[1]
-    total = m + mass
-    com = (m * c + mass * L) / total
-    merged = inertia + m * (c - com) ** 2 + mass * (L - com) ** 2
-    fields = arm.fields()
-    fields.update(masses=(arm.masses[0], total), com=(arm.com[0], com),
-                  inertia=(arm.inertia[0], merged))
-    return ArmData(label=label, **fields)
+    return ArmData.from_arm(_arm(arm).with_payload(mass), label)
 
 
 @reference(worked=Case(arm=LOADED, model=MODEL, q_target=deg(*END), kp=CT_KP,
@@ -351,7 +282,8 @@ def _loaded(arm, mass, label=None):
                   "where the arm rests: solve it by iteration")
 def ct_rest_error(arm, model, q_target, kp):
     """Rest error e = q_target - q (2,) [rad] of computed torque whose model misses a load."""
-    return _rest(arm, model, q_target, kp)
+    return al.settled_error(_arm(arm), q_target, kp, model=_arm(model),
+                            computed_torque=True).tolist()
 
 
 @ct_rest_error.fresh
@@ -363,9 +295,9 @@ def _rest_cases(rng, tries=12):
     for kind in range(6):
         for _ in range(tries):
             case = _rest_case(rng, kind)
-            size = max(abs(x) for x in _rest(case.args["arm"], case.args["model"],
-                                              case.args["q_target"], case.args["kp"]))
-            if 1e-4 < size < 0.35:
+            size = np.abs(ct_rest_error(*(case.args[k] for k in ("arm", "model", "q_target",
+                                                                 "kp"))))
+            if 1e-4 < size.max() < 0.35:
                 break
         else:
             q1 = rng.integer(-60, 60)          # the arm near level: a rest of a few degrees
@@ -392,26 +324,297 @@ def _rest_case(rng, kind):
     return Case(arm=arm, model=model, q_target=rng.pose(2), kp=kp)
 
 
-@ct_rest_error.mistake("that is the error if the pose did not change: M and g belong to the "
-                       "pose where the arm rests, q_target - e; solve again until e stops "
-                       "changing")
-def _rest_first_order(arm, model, q_target, kp):
-    return _rest(arm, model, q_target, kp, steps=1)
+_mistakes(ct_rest_error, _rest,
+          ("that is the error if the pose did not change: M and g belong to the pose where the "
+           "arm rests, q_target - e; solve again until e stops changing", dict(steps=1)),
+          ("computed torque's stiffness in torque is M_model(q) Kp: its gains multiply an "
+           "acceleration, which the model's M turns into a torque", dict(weighted=False)),
+          ("the arm rests at q_target - e, with e = q_target - q_rest: take M and g there",
+           dict(below=-1.0)),
+          ("the controller multiplies Kp e by its model's mass matrix, M_model(q), not by the "
+           "real arm's: the controller does not know the load", dict(real_mass=True)))
 
 
-@ct_rest_error.mistake("computed torque's stiffness in torque is M_model(q) Kp: its gains "
-                       "multiply an acceleration, which the model's M turns into a torque")
-def _rest_without_mass(arm, model, q_target, kp):
-    return _rest(arm, model, q_target, kp, weighted=False)
+# ---------------------------------------------------------------- Part 6: design a step
+BAND = 1.0
+"""Settled means every joint within this many degrees of its target [deg]."""
+AFTER = 0.5
+"""The run goes on this long after the settling time it must meet [s]."""
+PLANT = dict(method="rk4", substeps=1)
+"""How the grader steps the arm: as the chapter does, one RK4 step per 1 ms tick."""
+JOINTS = ("shoulder", "elbow")
+LATE, OVER, BEYOND = 0.25, 1.0, 0.1
+"""Partial credit: none left at 25 % past the settling time, at twice the overshoot
+allowed, at 10 % past a motor's limit."""
 
 
-@ct_rest_error.mistake("the arm rests at q_target - e, with e = q_target - q_rest: take M and "
-                       "g there")
-def _rest_above(arm, model, q_target, kp):
-    return _rest(arm, model, q_target, kp, below=-1.0)
+def step_response(arm, q_start, q_target, limit, duration, kp, kd):
+    """Computed torque (exact model) holding ``q_target`` from rest at ``q_start``, on motors
+    of ``limit``: ``(time settled [s], overshoot [% of each step], largest |tau| [N m],
+    diverged)``. Settled: every joint within :data:`BAND` of its target from then on to
+    the end of the run (``inf`` if not at its end)."""
+    plant = _arm(arm)
+    q_start, q_target, limit = _a(q_start, q_target, limit)
+    try:
+        sim = al.simulate(plant, q_start, duration, al.computed_torque(plant, q_target, kp, kd),
+                          torque_limit=limit, **PLANT)
+    except ValueError:
+        return math.inf, None, None, True
+    error = np.degrees(q_target - sim.q)
+    outside = np.nonzero((np.abs(error) > BAND).any(axis=1))[0]
+    settled = (0.0 if len(outside) == 0 else math.inf if outside[-1] == len(error) - 1
+               else float(sim.time[outside[-1] + 1]))
+    step = np.degrees(q_target - q_start)
+    past = np.maximum(0.0, (-error * np.sign(step)).max(axis=0))
+    return settled, 100.0 * past / np.abs(step), np.abs(sim.tau_command).max(axis=0), False
 
 
-@ct_rest_error.mistake("the controller multiplies Kp e by its model's mass matrix, "
-                       "M_model(q), not by the real arm's: the controller does not know the load")
-def _rest_real_mass(arm, model, q_target, kp):
-    return _rest(arm, model, q_target, kp, real_mass=True)
+def _n(x, digits=3):
+    return f"{x:.{digits}g}"
+
+
+def _s(seconds):
+    """A time to the loop's tick, 1 ms: ``1.015``."""
+    return f"{seconds:.3f}".rstrip("0").rstrip(".")
+
+
+def _judge_step(arm, q_start, q_target, limit, settle_time, overshoot, gains):
+    """``(fraction, words)`` of gains on one case; the fraction is the worst of the three
+    parts of the spec, each 1 when met and falling linearly to 0 (LATE, OVER, BEYOND)."""
+    gains = np.asarray(gains, dtype=float)
+    if gains.shape == (2,):
+        gains = np.repeat(gains[:, None], 2, axis=1)          # (kp, kd) for both joints
+    if gains.shape != (2, 2):
+        return 0.0, (f"returned numbers of shape {gains.shape}: expected (kp, kd), each a "
+                     "gain per joint")
+    kp, kd = gains
+    if np.any(kp <= 0) or np.any(kd < 0):
+        return 0.0, (f"has kp = {_vec(kp)} 1/s² and kd = {_vec(kd)} 1/s: computed torque "
+                     "needs kp > 0 and kd >= 0 on each joint to reach its target")
+    duration = round(settle_time + AFTER, 3)
+    settled, over, peak, diverged = step_response(arm, q_start, q_target, limit, duration, kp,
+                                                  kd)
+    if diverged:
+        return 0.0, ("the run diverged: gains this stiff are unstable at the loop's 1 ms "
+                     "tick")
+    words, scores = [], []
+    if settled <= settle_time:
+        scores.append(1.0)
+        words.append(f"within {BAND:g}° of the target from {_s(settled)} s on (the spec: "
+                     f"{settle_time:g} s)")
+    elif math.isinf(settled):
+        scores.append(0.0)
+        words.append(f"not within {BAND:g}° of the target by the end of the {duration:g} s "
+                     f"run (the spec: from {settle_time:g} s on)")
+    else:
+        scores.append(max(0.0, 1.0 - (settled - settle_time) / (LATE * settle_time)))
+        words.append(f"within {BAND:g}° of the target only from {_s(settled)} s on, "
+                     f"{_s(settled - settle_time)} s later than the spec's {settle_time:g} s")
+    worst = int(np.argmax(over))
+    if over[worst] <= overshoot:
+        scores.append(1.0)
+        words.append(f"overshoots by at most {_n(over[worst], 2)} % of a step" if over[worst]
+                     >= 0.005 else "does not overshoot")
+        words[-1] += f" (the spec: at most {overshoot:g} %)"
+    else:
+        scores.append(max(0.0, 1.0 - (over[worst] - overshoot) / (OVER * overshoot)))
+        words.append(f"the {JOINTS[worst]} overshoots by {_n(over[worst])} % of its step, "
+                     f"over the spec of {overshoot:g} %")
+    ratio = peak / np.asarray(limit, dtype=float)
+    worst = int(np.argmax(ratio))
+    if ratio[worst] <= 1.0:
+        scores.append(1.0)
+        words.append(f"its largest torques are {_vec(peak)} N m, within the motors' "
+                     f"{_vec(limit)} N m")
+    else:
+        scores.append(max(0.0, 1.0 - (ratio[worst] - 1.0) / BEYOND))
+        words.append(f"the {JOINTS[worst]} asks for {_n(peak[worst])} N m, "
+                     f"{_n(peak[worst] - limit[worst], 2)} N m over its limit of "
+                     f"{limit[worst]:g} N m (the motor clips it)")
+    return min(scores), "; ".join(words)
+
+
+def _vec(values):
+    return "(" + ", ".join(_n(float(v)) for v in values) + ")"
+
+
+STEP_WORKED = Case(arm=REAL, q_start=deg(30, 45), q_target=deg(*END), limit=MOTORS,
+                   settle_time=1.2, overshoot=5.0,
+                   label="the chapter's real arm from its hold pose to its end pose on motors "
+                         "of (8, 2) N m")
+
+
+@design(worked=STEP_WORKED, allow=("inverse_dynamics", "mass_matrix", "coriolis_torques",
+                                   "gravity_torques", "friction_torques"),
+        uses={"gains_for": gains_for}, units=dict(CT_UNITS, limit="N m"),
+        advice="predict the motion from the error equation and check the torque along it")
+def step_gains(arm, q_start, q_target, limit, settle_time, overshoot, answer):
+    """Judge gains ``answer = (kp, kd)`` for computed torque stepping from ``q_start`` to
+    ``q_target``: settled within 1° by ``settle_time``, overshoot at most ``overshoot`` %
+    of each step, every torque within ``limit``."""
+    return _judge_step(arm, q_start, q_target, limit, settle_time, overshoot, answer)
+
+
+def _x_band(ratio):
+    """x with (1 + x) e^-x = ratio < 1: a critically damped error from rest is within
+    ``ratio`` of its start from ``omega t = x`` on."""
+    x = 1.0 - math.log(ratio)
+    for _ in range(30):
+        x -= ((1.0 + x) * math.exp(-x) - ratio) / (-x * math.exp(-x))
+    return x
+
+
+def _predicted_torque(arm, q_start, q_target, omega, duration, samples=301):
+    """Largest |tau| per joint [N m] along the critically damped motion at ``omega``."""
+    e0 = np.asarray(q_target) - q_start
+    t = np.linspace(0.0, duration, samples)[:, None]
+    decay = np.exp(-omega * t)
+    e = e0 * (1.0 + omega * t) * decay
+    ed = -e0 * omega**2 * t * decay
+    edd = e0 * omega**2 * (omega * t - 1.0) * decay
+    return np.abs(al.inverse_dynamics(arm, np.asarray(q_target) - e, -ed, -edd)).max(axis=0)
+
+
+def _step_case(rng, arm, label):
+    """A move on ``arm`` whose spec a range of gains meets: critically damped at omega the
+    move settles by x / omega; the settling time asked is 15 to 30 % more than at a drawn
+    omega, the motors give what the motion needs at a frequency 10 to 25 % higher (and at
+    least 25 % more than gravity's torque anywhere on the way), so the frequencies that
+    meet the spec span a factor of about 1.3 to 1.6, placed anywhere from 2.5 to 20 rad/s."""
+    plant = _arm(arm)
+    q_start = rng.pose(2, -120, 120)
+    step = [math.radians(rng.sign() * rng.integer(20, 60)) for _ in range(2)]
+    q_target = (np.asarray(q_start) + step).tolist()
+    omega = rng.choice(OMEGAS)
+    x = _x_band(math.radians(BAND) / max(abs(s) for s in step))
+    settle_time = math.ceil(rng.uniform(1.15, 1.3, 0.05) * x / omega * 20.0) / 20.0
+    need = _predicted_torque(plant, q_start, q_target, omega * rng.uniform(1.1, 1.25, 0.05),
+                             settle_time)
+    path = np.asarray(q_start) + np.linspace(0.0, 1.0, 41)[:, None] * step
+    need = np.maximum(need, 1.25 * np.abs(al.gravity_torques(plant, path)).max(axis=0))
+    limit = [math.ceil(t * 10.0) / 10.0 for t in need]
+    return Case(arm=arm, q_start=q_start, q_target=q_target, limit=limit,
+                settle_time=settle_time, overshoot=rng.choice([2.0, 5.0, 10.0]), label=label)
+
+
+OMEGAS = (2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0, 12.0, 14.0, 16.0, 20.0)
+"""The frequencies a fresh move is built around [rad/s], about evenly spaced in log."""
+
+
+@step_gains.fresh
+def _step_cases(rng):
+    return [_step_case(rng, REAL, "the chapter's real arm on other motors"),
+            _step_case(rng, rng.arm(), None), _step_case(rng, rng.arm(), None),
+            _step_case(rng, rng.arm(inertia=True), None),
+            _step_case(rng, rng.arm(gravity=(-9.81, 0.0), label="an arm on a wall"), None),
+            _step_case(rng, rng.arm(gravity=0.0, label="an arm without gravity"), None)]
+
+
+# ---------------------------------------------------------------- Part 7: anti-windup
+def _clamp(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high, sign=1.0,
+           windup=False, clip_first=False, trial_without=(), any_sign=False, clip=True):
+    """``[tau, new integral]`` of one PID tick on motors of ``low`` to ``high`` with the
+    chapter's clamp (eq-control-clamp), the torque clipped as the motors clip it; the
+    keywords make the likely mistakes (``trial_without``: "integral", "step")."""
+    integral, q, qd, q_plan, qd_plan, kp, kd, ki, low, high = _a(
+        integral, q, qd, q_plan, qd_plan, kp, kd, ki, low, high)
+    e, de = sign * (q_plan - q), sign * (qd_plan - qd)
+    rest, step = kp * e + kd * de, ki * e * dt
+    trial = (rest + ("integral" not in trial_without) * integral
+             + ("step" not in trial_without) * step)
+    out = (trial > high) | (trial < low)
+    held = out if any_sign else ((trial > high) & (step > 0)) | ((trial < low) & (step < 0))
+    new = integral + np.where(held & (not windup), 0.0, step)
+    tau = np.clip(rest, low, high) + new if clip_first else np.clip(rest + new, low, high)
+    return [(rest + new if not clip else tau).tolist(), new.tolist()]
+
+
+CLAMP_WORKED = [
+    Case(integral=al.gravity_torques(_arm(REAL), deg(30, 45)).tolist(), kp=KP, kd=KD, ki=KI,
+         dt=0.001, low=[-8.0, -2.0], high=MOTORS, **BUMP,
+         label="Part 2's tick on the chapter's motors, (-8, -2) to (8, 2) N m: the elbow's "
+               "command is past its upper limit and its error pushes it further out"),
+    Case(integral=[-1.561, -4.6], q=deg(65, -34), qd=[0.3, -0.2], q_plan=deg(60, -30),
+         qd_plan=[0.0, 0.0], kp=KP, kd=KD, ki=KI, dt=0.001, low=[-8.0, -2.0], high=MOTORS,
+         label="past the end pose on the chapter's motors: the shoulder's command just "
+               "inside its lower limit, this tick's step carrying it out; the elbow's "
+               "integral wound up below its limit, its error now pulling it back"),
+]
+
+
+@reference(worked=CLAMP_WORKED, units=UNITS,
+           advice="s = Ki e dt; I stays where Kp e + Kd de + I + s > high and s > 0, or "
+                  "< low and s < 0, else I += s; tau = clip(Kp e + Kd de + I, low, high)")
+def clamped_pid_tick(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):
+    """One clamped PID tick on motors of ``low`` to ``high``: ``[tau the motors give,
+    new integral]`` (2, 2) [N m]."""
+    return _clamp(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high)
+
+
+KINDS = {"inside": 0, "held high": 1, "back high": -1, "held low": -1, "back low": 1,
+         "crossing high": 1, "crossing low": -1}
+"""Where a joint's command is, and the sign of its error: inside the limits, past one
+with the step pushing further out (held) or pulling back, or inside before this tick's
+step and past the limit with it (crossing)."""
+
+
+def _tick(rng, kinds, low, high, dt=0.001, label=None):
+    """A tick whose joints are of ``kinds``: a state and gains drawn, then the integral
+    that puts each joint's command (with this tick's step) where its kind says."""
+    q, qd, qd_plan = rng.pose(2), rng.vector(2, -2.0, 2.0, 0.1), rng.vector(2, -2.0, 2.0, 0.1)
+    sign = [KINDS[k] or rng.sign() for k in kinds]
+    q_plan = (np.asarray(q) + np.radians([s * rng.integer(3, 15) for s in sign])).tolist()
+    kp, kd, ki = rng.vector(2, 10, 120, 5), rng.vector(2, 0.5, 8.0, 0.5), rng.vector(2, 40, 200, 10)
+    e = np.asarray(q_plan) - q
+    rest = np.asarray(kp) * e + np.asarray(kd) * (np.asarray(qd_plan) - qd)
+    step = np.asarray(ki) * e * dt
+    trial = [rng.uniform(lo + 0.5, hi - 0.5, 0.01) if k == "inside" else
+             hi + s / 2 if k == "crossing high" else lo + s / 2 if k == "crossing low" else
+             hi + rng.uniform(0.1, 2.0, 0.01) if k.endswith("high") else
+             lo - rng.uniform(0.1, 2.0, 0.01)
+             for k, lo, hi, s in zip(kinds, low, high, step)]
+    integral = np.round(np.asarray(trial) - rest - step, 6).tolist()
+    return Case(integral=integral, q=q, qd=qd, q_plan=q_plan, qd_plan=qd_plan, kp=kp, kd=kd,
+                ki=ki, dt=dt, low=list(low), high=list(high), label=label)
+
+
+@clamped_pid_tick.fresh
+def _clamp_cases(rng):
+    high = rng.vector(2, 2.0, 12.0, 0.5)
+    low = [-h for h in high]
+    skewed = ([-rng.uniform(0.5, 3.0, 0.5), -rng.uniform(0.5, 2.0, 0.5)],
+              [rng.uniform(4.0, 12.0, 0.5), rng.uniform(1.0, 4.0, 0.5)])
+    kinds = list(KINDS)
+    return [
+        _tick(rng, ["inside", "inside"], low, high, label="a tick well inside the limits"),
+        _tick(rng, ["held low", "back high"], low, high,
+              label="the shoulder past its lower limit, its error pushing it further down; "
+                    "the elbow past its upper limit, its error pulling it back"),
+        _tick(rng, ["back low", "held high"], low, high),
+        _tick(rng, ["crossing high", "crossing low"], low, high,
+              label="a tick whose steps carry both commands past their limits"),
+        _tick(rng, [rng.choice(kinds), rng.choice(kinds)], low, high, dt=0.0,
+              label="a tick of no length (dt = 0)"),
+        _tick(rng, [rng.choice(kinds), rng.choice(kinds)], *skewed,
+              label="motors whose limits are not symmetric"),
+        _tick(rng, [rng.choice(kinds), rng.choice(kinds)], low, high),
+    ]
+
+
+_mistakes(clamped_pid_tick, _clamp,
+          ("the integral grew while the motor was past its limit (windup): hold I where the "
+           "whole command with this tick's step, Kp e + Kd de + I + Ki e dt, is beyond a limit "
+           "and the step pushes it further out", dict(windup=True)),
+          ("return the torque the motors give: clip the whole command, Kp e + Kd de + I, to "
+           "low .. high", dict(clip=False)),
+          ("return the torque the motors give: clip the whole command, Kp e + Kd de + I, to "
+           "low .. high, after the integral is added (the sum of a clipped Kp e + Kd de and I "
+           "can still pass a limit)", dict(clip_first=True)),
+          ("test the whole command with this tick's step, Kp e + Kd de + I + Ki e dt, against "
+           "the limits: the integral is part of what the motor is asked for",
+           dict(trial_without=("integral",))),
+          ("test the whole command with this tick's step, Kp e + Kd de + I + Ki e dt, against "
+           "the limits: the step alone can carry it past one", dict(trial_without=("step",))),
+          ("the error is the plan minus the measured state: e = q_plan - q", dict(sign=-1)),
+          ("the integral stood still though its step pulled the command back towards the "
+           "limits: hold it only when the step pushes further out", dict(any_sign=True)))
