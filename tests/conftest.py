@@ -51,3 +51,13 @@ def built_book():
 
     returncode, log = build_book()
     assert returncode == 0, log[-4000:]
+
+
+@pytest.fixture(autouse=True)
+def _numpy_print_options():
+    """A test that runs a notebook's setup cell in this process (which sets numpy's print
+    options) leaves them as they were: the doctests after it print at numpy's defaults."""
+    import numpy as np
+
+    with np.printoptions():
+        yield

@@ -202,28 +202,29 @@ class ExerciseSet:
 
         functions = self.checked_functions()
         out = {}
-        for answer_id, (old, new, _hint) in sorted(mistakes.items()):
-            if answer_id not in functions:
-                continue                                # a choice: its visible check is its form
-            namespace = {"np": np, "al": al, "__name__": "__main__"}
-            for cell in self.source()["cells"]:
-                meta = _meta(cell)
-                if meta.get("grade_id") == "setup":
-                    exec(compile(_source(cell), "setup", "exec"), namespace)
-                elif meta.get("solution") and cell["cell_type"] == "code":
-                    text = self.answer(meta["grade_id"])
-                    if meta["grade_id"] == answer_id:
-                        text = text.replace(old, new)
-                    try:
-                        exec(compile(text, meta["grade_id"], "exec"), namespace)
-                    except Exception:                    # noqa: BLE001  (a stub, a choice)
-                        pass
-            name, quantity = functions[answer_id]
-            try:
-                check_function(namespace[name], quantity, "worked")
-                out[answer_id] = "pass"
-            except AssertionError as exc:
-                out[answer_id] = " ".join(str(exc).split())
+        with np.printoptions():        # the setup cell's print options stay there
+            for answer_id, (old, new, _hint) in sorted(mistakes.items()):
+                if answer_id not in functions:
+                    continue                    # a choice: its visible check is its form
+                namespace = {"np": np, "al": al, "__name__": "__main__"}
+                for cell in self.source()["cells"]:
+                    meta = _meta(cell)
+                    if meta.get("grade_id") == "setup":
+                        exec(compile(_source(cell), "setup", "exec"), namespace)
+                    elif meta.get("solution") and cell["cell_type"] == "code":
+                        text = self.answer(meta["grade_id"])
+                        if meta["grade_id"] == answer_id:
+                            text = text.replace(old, new)
+                        try:
+                            exec(compile(text, meta["grade_id"], "exec"), namespace)
+                        except Exception:        # noqa: BLE001  (a stub, a choice)
+                            pass
+                name, quantity = functions[answer_id]
+                try:
+                    check_function(namespace[name], quantity, "worked")
+                    out[answer_id] = "pass"
+                except AssertionError as exc:
+                    out[answer_id] = " ".join(str(exc).split())
         return out
 
     def assert_visible_checks_catch(self, mistakes):
