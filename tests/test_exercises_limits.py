@@ -1,9 +1,11 @@
 """The limits exercise set against the exercise standard, with the real nbgrader.
 
-The references (pure Python: the two-link closed forms, a 2 x 2 solve, the
-quintic time law, the chapter's formulas) agree with armlab's own routes; the
-visible checks' values are the chapter's worked values (seeds 000, 001 and 004,
-and Example 5's motor); the release equals a fresh nbgrader release of the
+The references (armlab where it has the quantity, numpy for the path's bounds and
+every likely mistake) agree with armlab's own routes; the visible checks' values are
+the chapter's worked values ('Arm dynamics', 'Inverse dynamics: calculate the torque
+a robot's motion needs', Robotics Toolbox for Python's documentation, and Example 5's
+motor); every listed mistake fails its part's visible check; the gear design's judge
+passes a band of ratios and gives part of the points near it; the release equals a fresh nbgrader release of the
 source; the source scores full marks and the release zero; one seeded mistake
 per part loses that part only and gets its hint; worked values typed in as
 constants earn at most the visible checks; calling the armlab function that
@@ -14,10 +16,40 @@ import numpy as np
 import pytest
 
 import armlab as al
+from armlab.grading.references import lookup
 from armlab.grading.testing import ExerciseSet
 
 CHAPTER = "limits"
-SET = ExerciseSet(CHAPTER)
+WORKED_RATIO = 80.7005377496534     # the solution's design at the worked move
+
+
+class DesignSet(ExerciseSet):
+    """The set, with a design part's 'constant' answer the design its solution makes at
+    the worked case (``ExerciseSet.constants`` asks a design's judge for a worked value,
+    which a design does not have)."""
+
+    def __init__(self, chapter, designs):
+        super().__init__(chapter)
+        self.designs = designs
+
+    def constants(self):
+        checked = ExerciseSet.checked_functions(self)
+        self.checked_functions = lambda: {k: v for k, v in checked.items()
+                                          if v[1] not in self.designs}
+        try:
+            nb = super().constants()
+        finally:
+            del self.checked_functions
+        for cell in nb["cells"]:
+            gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
+            if gid in checked and checked[gid][1] in self.designs:
+                name, quantity = checked[gid]
+                cell["source"] = (f"def {name}(*args, **kwargs):\n"
+                                  f"    return {self.designs[quantity]!r}\n")
+        return nb
+
+
+SET = DesignSet(CHAPTER, {f"{CHAPTER}.gear_ratio": WORKED_RATIO})
 
 ROUTES = {
     f"{CHAPTER}.realized_acceleration": lambda arm, q, qd, qdd, limit:
@@ -29,30 +61,41 @@ ROUTES = {
         al.shortest_duration(arm, a, b, limit).duration,
     f"{CHAPTER}.payload_capacity": al.payload_capacity,
     f"{CHAPTER}.joint_friction": al.friction_torques,
+    f"{CHAPTER}.path_acceleration_bounds": lambda arm, a, b, limit, s, sd:
+        al.path_acceleration_bounds(arm, a, b, limit, s, sd),
 }
 
 
 def test_references_agree_with_armlab():
-    """Two independent routes: the pure-Python references and armlab."""
+    """Two routes: the references (numpy where armlab has no such function) and armlab."""
     SET.assert_references_agree(ROUTES)
 
 
 def test_worked_values_are_the_chapters():
     """The visible checks' values are the numbers the chapter prints."""
     worked = SET.worked
-    # seed 001: the shoulder clips at 20 N m; the elbow request at 1.5 N m
+    # 'Inverse dynamics: calculate ...': the shoulder clips at 20 N m; the elbow request at
+    # 1.5 N m, both ways
     np.testing.assert_allclose(worked("realized_acceleration"), [-2.92, 9.8], atol=1e-12)
     np.testing.assert_allclose(worked("realized_acceleration", 1), [-2 / 7, 19 / 7], atol=1e-12)
+    np.testing.assert_allclose(worked("realized_acceleration", 2), [2 / 7, -19 / 7], atol=1e-12)
     np.testing.assert_allclose(worked("acceleration_error"), [-3.92, 9.8], atol=1e-12)
     np.testing.assert_allclose(worked("scale_torques"), [20.0, 5.149566], atol=5e-7)
-    # seed 000's move under (8, 2) N m
+    np.testing.assert_allclose(worked("scale_torques", 1), [19.62, 4.905], atol=1e-12)
+    # 'Arm dynamics': the table-top arm's move under (8, 2) N m
     np.testing.assert_allclose(worked("shortest_duration"), 0.975359, atol=5e-7)
-    # seed 004's meanings on the rods at 25 N m: positive multiples, then an inf
+    # Robotics Toolbox for Python's meanings on the rods at 25 N m: positive multiples, then an inf
     np.testing.assert_allclose(worked("payload_capacity"), [0.2742, 2.0484], atol=5e-5)
     cap = worked("payload_capacity", 1)
     assert np.isinf(cap[1]) and round(cap[0], 4) == 1.0484
     # Example 5's motor through 50:1 at (2, -1) rad/s
     np.testing.assert_allclose(worked("joint_friction"), [0.3, -0.25], atol=1e-12)
+    # Example 3's path under (8, 2) N m: halfway at 2 /s, and at its start at rest
+    assert np.round(worked("path_acceleration_bounds"), 4).tolist() == [-46.9818, 2.9483]
+    assert np.round(worked("path_acceleration_bounds", 1), 4).tolist() == [-48.3572, 11.0263]
+    start, end = np.radians([-45, 90]), np.radians([60, -30])
+    _, U0 = al.path_acceleration_bounds(al.tabletop_arm(), start, end, [8.0, 2.0], 0.0, 0.0)
+    assert round(float(U0), 4) == 11.0263
 
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
@@ -71,7 +114,49 @@ MISTAKES = {
     "reason_answer": ('shoulder_reason = "b"', 'shoulder_reason = "c"',
                       "the mass matrix couples it to the shoulder"),
     "nan_answer": ('nan_means = "b"', 'nan_means = "a"', "try al.realized_acceleration"),
+    "bounds_answer": ("L, U = max(L, min(a, b)), min(U, max(a, b))", "L, U = max(L, a), min(U, b)",
+                      "swap that joint's two ends"),
+    "gear_answer": ("G**2 * (rotor * qdd + B * qd)", "G**2 * B * qd",
+                    "for its own rotor and friction through the gear"),
 }
+# more likely mistakes of the function parts, each caught by its part's visible check
+MORE_MISTAKES = [
+    {"realized_answer": ("return al.forward_dynamics(arm, q, qd, applied)",
+                         "return np.asarray(qdd_request, dtype=float)",
+                         "that is the requested acceleration"),
+     "error_answer": ("np.linalg.solve(al.mass_matrix(arm, q), deficit)",
+                      "deficit / np.diag(al.mass_matrix(arm, q))", "ignores the coupling"),
+     "scale_answer": ("s = min([1.0, *ratios])\n    return s * tau",
+                      "return np.clip(tau, -np.asarray(limit), limit)",
+                      "that clips each joint on its own"),
+     "shortest_answer": ("room = np.where(A > 0, limit - g, limit + g)",
+                         "room = limit - np.abs(g).max(axis=0)",
+                         "compare the torque with the limit point by point"),
+     "capacity_answer": ("capacity[j] = (-limit[j] - g[j]) / t[j]",
+                         "capacity[j] = (limit[j] - g[j]) / t[j]", "use -limit_j there"),
+     "friction_answer": ("G * Tc * np.sign(qd)", "G**2 * Tc * np.sign(qd)",
+                         "Coulomb friction does not grow with speed"),
+     "bounds_answer": ("* sd**2", "* sd", "grow with the square of the speed"),
+     "gear_answer": ("G * np.abs(qd).max() / speed", "np.abs(qd).max() / (G * speed)",
+                     "the motor turns G times faster than its joint")},
+    {"realized_answer": ("return al.forward_dynamics(arm, q, qd, applied)",
+                         "return qdd_request + (applied - tau) / np.diag(al.mass_matrix(arm, q))",
+                         "coupled through the whole mass matrix"),
+     "error_answer": ("return np.linalg.solve(", "return -np.linalg.solve(",
+                      "right size, wrong sign"),
+     "scale_answer": ("s = min([1.0, *ratios])", "s = min(1.0, max(ratios))",
+                      "not the largest"),
+     "capacity_answer": ("F1 = -np.asarray(arm.gravity) * 1.0",
+                         "F1 = -np.asarray(arm.gravity) / np.linalg.norm(arm.gravity)",
+                         "not 1 N"),
+     "friction_answer": ("return G**2 * B * qd + G * Tc * np.sign(qd)",
+                         "return -(G**2 * B * qd + G * Tc * np.sign(qd))",
+                         "as Robotics Toolbox for Python returns it"),
+     "bounds_answer": (" + al.gravity_torques(arm, q)\n", "\n", "gravity is part of d")},
+    {"realized_answer": ("applied = np.clip(tau, -limit, limit)",
+                         "applied = tau * min(1.0, *(limit / np.abs(tau)))",
+                         "that scales the whole torque vector")},
+]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
     "realized_answer": ("def realized_acceleration(arm, q, qd, qdd_request, limit):\n"
@@ -86,6 +171,17 @@ CALLS = {
     "capacity_answer": ("def payload_capacity(arm, q, limit):\n"
                         "    return al.payload_capacity(arm, q, limit)"),
     "friction_answer": "def joint_friction(arm, qd):\n    return al.friction_torques(arm, qd)",
+    "bounds_answer": ("def path_acceleration_bounds(arm, q_start, q_end, limit, s, sd):\n"
+                      "    return np.array(al.path_acceleration_bounds(arm, q_start, q_end, limit,"
+                      " s, sd))"),
+    "gear_answer": ("def gear_ratio(arm, q_start, q_end, duration, torque, speed, rotor):\n"
+                    "    for G in np.geomspace(1.0, 5000.0, 400):\n"
+                    "        geared = al.PlanarArm(arm.lengths, arm.masses, damping=arm.damping,\n"
+                    "                              coulomb=arm.coulomb, gear_ratio=G)\n"
+                    "        plan = al.shortest_duration(geared, q_start, q_end, G * torque,\n"
+                    "                                    rotor_inertia=rotor, speed_limit=speed / G)\n"
+                    "        if plan.duration <= duration:\n"
+                    "            return float(G)"),
 }
 
 
@@ -130,7 +226,7 @@ def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
     how to install (test_book_prose checks the chapter's list of the parts)."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=8, points=34)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=10, points=40)
 
 
 def test_fresh_cases_are_per_student_and_cover_the_edges():
@@ -165,6 +261,42 @@ def test_fresh_cases_are_per_student_and_cover_the_edges():
     assert all(np.all(np.isfinite(c)) for c in caps)
     none = [capacity.function(*capacity.arguments(c)) for c in capacity.cases("no load")]
     assert np.isinf(none[0][1]) and np.all(np.isinf(none[1])) and np.all(np.isfinite(none[2]))
+
+
+@pytest.mark.parametrize("mistakes", [MISTAKES, *MORE_MISTAKES],
+                         ids=["seeded", *(f"more{k}" for k in range(len(MORE_MISTAKES)))])
+def test_the_visible_checks_catch_the_likely_mistakes(mistakes):
+    """Each listed mistake, seeded into the solution, fails its part's visible check with
+    its hint (clipping from above only, and a scale factor above 1, passed the old ones)."""
+    SET.assert_visible_checks_catch(mistakes)
+
+
+def test_the_gear_judge_passes_a_band_and_grades_near_misses():
+    """On the worked move any ratio from about 71:1 to 89:1 meets the spec; a ratio short
+    of torque or of speed earns less the further over, nothing at 25 % over"""
+    ref = lookup(f"{CHAPTER}.gear_ratio")
+    args = ref.arguments(ref.cases("worked")[0])
+    judged = {G: ref.function(*args, G) for G in (72.0, WORKED_RATIO, 88.0, 70.0, 95.0, 50.0,
+                                                 120.0, -3.0)}
+    assert [judged[G][0] for G in (72.0, WORKED_RATIO, 88.0)] == [1.0, 1.0, 1.0]
+    assert 0.96 < judged[70.0][0] < 0.97 and "(0.9% over)" in judged[70.0][1]
+    assert 0.73 < judged[95.0][0] < 0.74 and " 532.9 rad/s of its 500 rad/s (6.6% over)" in \
+        judged[95.0][1]
+    assert judged[50.0][0] == judged[120.0][0] == judged[-3.0][0] == 0.0
+    assert "0.2024 N m of its 0.15 N m (35.0% over)" in judged[50.0][1]
+
+
+def test_the_fresh_gear_cases_are_well_posed_and_not_the_worked_one():
+    """On every key's cases a band of ratios meets the spec, the solution's search finds
+    one, and the worked case's ratio meets none of them (a typed-in design earns nothing)"""
+    ref = lookup(f"{CHAPTER}.gear_ratio")
+    ratios = np.geomspace(1.0, 3000.0, 300)
+    for key in ("", "x", "y", "z"):
+        for case in ref.cases("fresh", key=key):
+            args = ref.arguments(case)
+            met = [G for G in ratios if ref.function(*args, G)[0] == 1.0]
+            assert len(met) >= 3, case
+            assert ref.function(*args, WORKED_RATIO)[0] == 0.0, case
 
 
 @pytest.mark.slow

@@ -1,99 +1,48 @@
 """Grading references for the limits chapter's exercises (``solutions/limits``).
 
-Pure Python, independent of armlab's code (the tests compare both routes): a
-two-link arm's mass matrix, velocity products, gravity torques and friction
-written out from the kinetic and potential energies, a 2 x 2 solve, the
-quintic time law, and the closed forms of the chapter (clipping, scaling, the
-shortest duration as the largest root over the path, the payload capacity per
-joint, friction through a gear). The arms' data come from the chapter's
-presets.
+They run in the grader: armlab computes what it has (the realized acceleration,
+scaling, the shortest quintic, the payload capacity, friction through a gear), numpy
+the rest (the mass matrix's solve, the path's acceleration bounds as the part states
+them, each likely mistake; the tests compare those with armlab). The design part's judge
+runs the student's gear on the move. The arms' data come from the chapter's presets.
 """
 
-from armlab import rod_arm, tabletop_arm
-from armlab.grading.purepy import cos, deg, inf, matvec, pi, sin, solve, sqrt
-from armlab.grading.references import ArmData, Case, reference
+import math
+
+import numpy as np
+
+# Bound here, not looked up on the armlab module (a student's kernel switches armlab's
+# names off while a function is checked).
+from armlab import (PlanarArm, coriolis_torques, forward_dynamics, friction_torques,
+                    gravity_torques, inverse_dynamics, jacobian, mass_matrix, payload_capacity as
+                    _payload_capacity, quintic, realized_acceleration as _realized_acceleration,
+                    rod_arm, scale_torques as _scale_torques, shortest_duration as
+                    _shortest_duration, tabletop_arm)
+from armlab.grading.purepy import deg, inf
+from armlab.grading.references import ArmData, Case, design, reference
 
 RODS = ArmData.from_arm(rod_arm(), "the chapter's unit rods")
 """The unit rods: two 1 m, 1 kg uniform rods."""
 FLAT_RODS = ArmData.from_arm(rod_arm(gravity=0.0), "the unit rods without gravity")
 TABLE_TOP = ArmData.from_arm(tabletop_arm(), "the table-top arm")
 """The table-top arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods."""
-BOOK_MOVE = ([-45.0 * pi / 180.0, 90.0 * pi / 180.0], [60.0 * pi / 180.0, -30.0 * pi / 180.0])
+BOOK_MOVE = (deg(-45, 90), deg(60, -30))
+WALL = (-9.81, 0.0)
+JOINTS = ("shoulder", "elbow")
 
 
 def _with(arm, label=None, **changes):
     """``arm`` with some fields changed (damping, gear ratio, gravity, ...)."""
-    fields = arm.fields()
-    fields.update(changes)
-    return ArmData(label=label, **fields)
+    return ArmData(label=label, **dict(arm.fields(), **changes))
 
 
-# ---------------------------------------------------------------- a two-link arm's dynamics
-def _mass(arm, q):
-    """M(q) from the kinetic energy: alpha + 2 beta cos q2, delta + beta cos q2, delta."""
-    (L1, _), (m1, m2), (c1, c2), (I1, I2) = arm.lengths, arm.masses, arm.com, arm.inertia
-    beta = m2 * L1 * c2
-    delta = I2 + m2 * c2 * c2
-    alpha = I1 + m1 * c1 * c1 + delta + m2 * L1 * L1
-    k = beta * cos(q[1])
-    return [[alpha + 2.0 * k, delta + k], [delta + k, delta]]
+def _real(arm):
+    return PlanarArm(**arm.fields())
 
 
-def _velocity(arm, q, qd):
-    """c(q, qd) with h = m2 L1 lc2 sin q2."""
-    h = arm.masses[1] * arm.lengths[0] * arm.com[1] * sin(q[1])
-    return [-h * (2.0 * qd[0] * qd[1] + qd[1] * qd[1]), h * qd[0] * qd[0]]
-
-
-def _gravity(arm, q):
-    """g(q) = dV/dq, V = -sum m_i a . c_i, for any gravity vector a."""
-    ax, ay = arm.gravity
-    (L1, _), (m1, m2), (c1, c2) = arm.lengths, arm.masses, arm.com
-    a1, a12 = q[0], q[0] + q[1]
-    # d/dq of the centres of mass: c1 = c1 e(a1); c2 = L1 e(a1) + c2 e(a12), e' = (-sin, cos)
-    d1 = [-sin(a1), cos(a1)]
-    d12 = [-sin(a12), cos(a12)]
-    elbow = -m2 * c2 * (ax * d12[0] + ay * d12[1])
-    shoulder = -(m1 * c1 + m2 * L1) * (ax * d1[0] + ay * d1[1]) + elbow
-    return [shoulder, elbow]
-
-
-def _sign(x):
-    return float((x > 0) - (x < 0))
-
-
-def _friction(arm, qd, viscous_power=2, coulomb_power=1, sign=1.0):
-    """What the motors spend on friction, at the joint: G^2 B qd + G Tc sign(qd)."""
-    return [sign * (g ** viscous_power * b * v + g ** coulomb_power * tc * _sign(v))
-            for b, tc, g, v in zip(arm.damping, arm.coulomb, arm.gear_ratio, qd)]
-
-
-def _bias(arm, q, qd):
-    """c + g + friction: the torque that is not M qdd."""
-    return [a + b + c for a, b, c in zip(_velocity(arm, q, qd), _gravity(arm, q),
-                                          _friction(arm, qd))]
-
-
-def _requested(arm, q, qd, qdd):
-    return [a + b for a, b in zip(matvec(_mass(arm, q), qdd), _bias(arm, q, qd))]
-
-
-def _forward(arm, q, qd, tau):
-    return solve(_mass(arm, q), [t - b for t, b in zip(tau, _bias(arm, q, qd))])
-
-
-def _clip(tau, limit):
-    return [min(max(t, -lim), lim) for t, lim in zip(tau, limit)]
-
-
-def _scaled(tau, limit, cap=True, smallest=True):
-    ratios = [lim / abs(t) for t, lim in zip(tau, limit) if t != 0.0]
-    if not ratios:
-        return list(tau)
-    s = min(ratios) if smallest else max(ratios)
-    if cap:
-        s = min(s, 1.0)
-    return [s * t for t in tau]
+def _plain(x):
+    """numpy's numbers as the judge takes them: a float or nested lists of floats."""
+    return np.asarray(x, dtype=float).tolist()
 
 
 def _clipping_case(rng, arm, which, label=None, sign=None, tries=20):
@@ -105,56 +54,48 @@ def _clipping_case(rng, arm, which, label=None, sign=None, tries=20):
     gravity, short links) gets a constructed request instead: target torques of the signs
     wanted, turned into an acceleration (to 0.5 rad/s²) with a margin for the rounding.
     """
+    real = _real(arm)
     for _ in range(tries):
-        q = rng.pose(2)
-        qd = rng.vector(2, -2, 2, 0.5)
+        q, qd = rng.pose(2), rng.vector(2, -2, 2, 0.5)
         qdd = rng.vector(2, -6, 6, 0.5, nonzero=True)
-        tau = _requested(arm, q, qd, qdd)
-        if min(abs(t) for t in tau) >= 0.5 and (
-                sign is None or all(tau[j] * sign > 0 for j in which)):
+        tau = inverse_dynamics(real, q, qd, qdd)
+        if np.abs(tau).min() >= 0.5 and (sign is None or all(tau[j] * sign > 0 for j in which)):
             break
     else:
-        q, qd, qdd, tau = _constructed_request(rng, arm, which, sign)
+        q, qd = rng.pose(2), rng.vector(2, -2, 2, 0.5)
+        M, bias = mass_matrix(real, q), inverse_dynamics(real, q, qd, [0.0, 0.0])
+        # rounding qdd to 0.5 (or moving a zero to +-0.5) changes tau_j by at most
+        # 0.5 sum_k |M_jk|: aim that much beyond 0.5 N m
+        margin = 0.5 + 0.5 * np.abs(M).sum(axis=1)
+        signs = [sign if (sign is not None and j in which) else rng.sign() for j in range(2)]
+        target = [s * (m + rng.uniform(0.5, 3.0, 0.5)) for s, m in zip(signs, margin)]
+        exact = np.linalg.solve(M, np.subtract(target, bias))
+        qdd = [round(2.0 * x) / 2.0 or (0.5 if x >= 0 else -0.5) for x in exact]
+        tau = inverse_dynamics(real, q, qd, qdd)
     limit = [round(abs(t) * (rng.uniform(0.5, 0.8, 0.05) if j in which
                              else rng.uniform(1.3, 2.0, 0.1)), 2) for j, t in enumerate(tau)]
     return Case(arm=arm, q=q, qd=qd, qdd_request=qdd, limit=limit, label=label)
 
 
-def _constructed_request(rng, arm, which, sign):
-    """A state whose requested torques are at least 0.5 N m, with ``sign`` on ``which``."""
-    q = rng.pose(2)
-    qd = rng.vector(2, -2, 2, 0.5)
-    M = _mass(arm, q)
-    bias = _bias(arm, q, qd)
-    # rounding qdd to 0.5 (or moving a zero to +-0.5) changes tau_j by at most
-    # 0.5 sum_k |M_jk|: aim that much beyond 0.5 N m
-    margin = [0.5 + 0.5 * sum(abs(x) for x in row) for row in M]
-    target = []
-    for j in range(2):
-        s = sign if (sign is not None and j in which) else rng.sign()
-        target.append(s * (margin[j] + rng.uniform(0.5, 3.0, 0.5)))
-    exact = solve(M, [t - b for t, b in zip(target, bias)])
-    qdd = [round(2.0 * x) / 2.0 or (0.5 if x >= 0 else -0.5) for x in exact]
-    return q, qd, qdd, _requested(arm, q, qd, qdd)
-
-
 # ---------------------------------------------------------------- Part 1: realized acceleration
-def _realized(arm, q, qd, qdd_request, limit, bound=None):
-    tau = _requested(arm, q, qd, qdd_request)
-    applied = bound(tau, limit) if bound else _clip(tau, limit)
-    return _forward(arm, q, qd, applied)
+def _realized(arm, q, qd, qdd_request, limit, bound):
+    real = _real(arm)
+    tau = inverse_dynamics(real, q, qd, qdd_request)
+    return _plain(forward_dynamics(real, q, qd, bound(tau, np.asarray(limit, dtype=float))))
 
 
 @reference(worked=[Case(arm=RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd_request=[1.0, 0.0],
                         limit=[20.0, 20.0], label="Example 1, the horizontal rods at 20 N m"),
                    Case(arm=FLAT_RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd_request=[0.0, 2.0],
-                        limit=[1.5, 1.5], label="Example 2, the elbow request at 1.5 N m")],
+                        limit=[1.5, 1.5], label="Example 2, the elbow request at 1.5 N m"),
+                   Case(arm=FLAT_RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd_request=[0.0, -2.0],
+                        limit=[1.5, 1.5], label="Example 2 the other way, at 1.5 N m")],
            allow=("inverse_dynamics", "forward_dynamics", "mass_matrix"),
            advice="request the torque by inverse dynamics, clip each joint to -limit..limit, "
                   "then let forward dynamics say what that torque does")
 def realized_acceleration(arm, q, qd, qdd_request, limit):
     """The acceleration (2,) the arm gets when each motor clips the requested torque."""
-    return _realized(arm, q, qd, qdd_request, limit)
+    return _plain(_realized_acceleration(_real(arm), q, qd, qdd_request, limit)[2])
 
 
 @realized_acceleration.fresh
@@ -172,30 +113,29 @@ def _realized_cases(rng):
 
 @realized_acceleration.mistake("a torque limit bounds both directions: clip to -limit <= tau "
                                "<= limit, not only from above")
-def _realized_upper_only(arm, q, qd, qdd_request, limit):
-    return _realized(arm, q, qd, qdd_request, limit,
-                     bound=lambda tau, lim: [min(t, m) for t, m in zip(tau, lim)])
+def _(arm, q, qd, qdd_request, limit):
+    return _realized(arm, q, qd, qdd_request, limit, np.minimum)
 
 
 @realized_acceleration.mistake("that is the requested acceleration: the arm gets the clipped "
                                "torque, so put that through forward dynamics")
-def _realized_requested(arm, q, qd, qdd_request, limit):
+def _(arm, q, qd, qdd_request, limit):
     return list(qdd_request)
 
 
 @realized_acceleration.mistake("every joint's acceleration changes, not only the clipped one's: "
                                "the joints are coupled through the whole mass matrix")
-def _realized_diagonal(arm, q, qd, qdd_request, limit):
-    tau = _requested(arm, q, qd, qdd_request)
-    M = _mass(arm, q)
-    return [a + (c - t) / M[j][j] for j, (a, c, t) in
-            enumerate(zip(qdd_request, _clip(tau, limit), tau))]
+def _(arm, q, qd, qdd_request, limit):
+    real = _real(arm)
+    tau = inverse_dynamics(real, q, qd, qdd_request)
+    clipped = np.clip(tau, -np.asarray(limit), limit)
+    return _plain(np.add(qdd_request, (clipped - tau) / np.diag(mass_matrix(real, q))))
 
 
 @realized_acceleration.mistake("that scales the whole torque vector; this part clips each joint "
                                "on its own, as independent drives do")
-def _realized_scaled(arm, q, qd, qdd_request, limit):
-    return _realized(arm, q, qd, qdd_request, limit, bound=_scaled)
+def _(arm, q, qd, qdd_request, limit):
+    return _realized(arm, q, qd, qdd_request, limit, _scale_torques)
 
 
 # ---------------------------------------------------------------- Part 2: the deficit check
@@ -205,7 +145,7 @@ def _realized_scaled(arm, q, qd, qdd_request, limit):
            advice="M (qdd_real - qdd_req) = tau_applied - tau_req: solve that 2 x 2 system")
 def acceleration_error(arm, q, deficit):
     """qdd_real - qdd_req (2,) that a torque deficit causes: the solution of M e = deficit."""
-    return solve(_mass(arm, q), deficit)
+    return _plain(np.linalg.solve(mass_matrix(_real(arm), q), deficit))
 
 
 @acceleration_error.fresh
@@ -223,30 +163,40 @@ def _error_cases(rng):
 
 @acceleration_error.mistake("the deficit is M times the error: solve M e = deficit, do not "
                             "multiply")
-def _error_multiplied(arm, q, deficit):
-    return matvec(_mass(arm, q), deficit)
+def _(arm, q, deficit):
+    return _plain(mass_matrix(_real(arm), q) @ np.asarray(deficit))
 
 
 @acceleration_error.mistake("dividing joint by joint ignores the coupling: the off-diagonal "
                             "entries of M spread one joint's deficit over both")
-def _error_diagonal(arm, q, deficit):
-    M = _mass(arm, q)
-    return [d / M[j][j] for j, d in enumerate(deficit)]
+def _(arm, q, deficit):
+    return _plain(np.asarray(deficit) / np.diag(mass_matrix(_real(arm), q)))
 
 
 @acceleration_error.mistake("right size, wrong sign: error = realized - requested and "
                             "deficit = applied - requested, in the same order")
-def _error_negated(arm, q, deficit):
-    return [-e for e in solve(_mass(arm, q), deficit)]
+def _(arm, q, deficit):
+    return _plain(-np.linalg.solve(mass_matrix(_real(arm), q), deficit))
 
 
 # ---------------------------------------------------------------- Part 3: scaling the vector
-@reference(worked=Case(tau=[8.0 / 3.0 + 19.62, 5.0 / 6.0 + 4.905], limit=[20.0, 20.0],
-                       label="Example 1's request under 20 N m"),
+def _scaled(tau, limit, cap=True, pick=min):
+    tau = np.asarray(tau, dtype=float)
+    moving = tau != 0.0
+    if not moving.any():
+        return _plain(tau)
+    s = pick(np.asarray(limit, dtype=float)[moving] / np.abs(tau[moving]))
+    return _plain((min(s, 1.0) if cap else s) * tau)
+
+
+@reference(worked=[Case(tau=[8.0 / 3.0 + 19.62, 5.0 / 6.0 + 4.905], limit=[20.0, 20.0],
+                        label="Example 1's request under 20 N m"),
+                   Case(tau=[19.62, 4.905], limit=[20.0, 20.0],
+                        label="the hold of Table 6.1 under 20 N m, within the limits")],
            advice="one factor s <= 1 for the whole vector: the smallest limit_j / |tau_j|")
 def scale_torques(tau, limit):
     """s tau (2,), with the largest s <= 1 that brings every joint within its limit."""
-    return _scaled(tau, limit)
+    return _plain(_scale_torques(tau, limit))
 
 
 @scale_torques.fresh
@@ -254,8 +204,7 @@ def _scale_cases(rng):
     def torque(lo, hi):
         return [rng.sign() * rng.uniform(lo, hi, 0.1) for _ in range(2)]
 
-    big = torque(10, 30)
-    return [Case(tau=big, limit=[8.0, 8.0]),
+    return [Case(tau=torque(10, 30), limit=[8.0, 8.0]),
             Case(tau=[rng.uniform(1, 5, 0.1), -rng.uniform(12, 20, 0.1)], limit=[10.0, 10.0],
                  label="the elbow's negative torque binds"),
             Case(tau=torque(5, 15), limit=[rng.uniform(2, 4, 0.5), rng.uniform(6, 9, 0.5)],
@@ -267,91 +216,29 @@ def _scale_cases(rng):
 
 @scale_torques.mistake("that clips each joint on its own; scaling multiplies the whole vector "
                        "by one factor, so the ratio between the joints stays")
-def _scale_clipped(tau, limit):
-    return _clip(tau, limit)
+def _(tau, limit):
+    return _plain(np.clip(tau, -np.asarray(limit), limit))
 
 
 @scale_torques.mistake("a torque within its limits is left as it is: the factor is at most 1")
-def _scale_uncapped(tau, limit):
+def _(tau, limit):
     return _scaled(tau, limit, cap=False)
 
 
 @scale_torques.mistake("the factor must bring every joint within its limit: take the smallest "
                        "ratio limit_j / |tau_j|, not the largest")
-def _scale_largest(tau, limit):
-    return _scaled(tau, limit, smallest=False)
+def _(tau, limit):
+    return _scaled(tau, limit, pick=max)
 
 
 # ---------------------------------------------------------------- Part 4: the shortest duration
-_SAMPLES = 2001
-
-
-def _path(arm, q_start, q_end, u):
-    """The torque at the path point u as A x^2 + B x + C, x = 1/T: (A, B, C) per joint."""
-    d = [b - a for a, b in zip(q_start, q_end)]
-    s = u * u * u * (10.0 - 15.0 * u + 6.0 * u * u)
-    q = [a + s * di for a, di in zip(q_start, d)]
-    v = [30.0 * u * u * (1.0 - u) ** 2 * di for di in d]
-    acc = [60.0 * u * (1.0 - u) * (1.0 - 2.0 * u) * di for di in d]
-    A = [a + b for a, b in zip(matvec(_mass(arm, q), acc), _velocity(arm, q, v))]
-    B = [g * g * b * vi for g, b, vi in zip(arm.gear_ratio, arm.damping, v)]
-    C = [gr + g * tc * _sign(vi) for gr, g, tc, vi in
-         zip(_gravity(arm, q), arm.gear_ratio, arm.coulomb, v)]
-    return A, B, C
-
-
-def _rise(a, b, d):
-    """Smallest x >= 0 at which a x^2 + b x first exceeds d >= 0 (inf if never)."""
-    disc = b * b + 4.0 * a * d
-    if a > 0.0:
-        root = sqrt(disc)
-        return 2.0 * d / (b + root) if b > 0.0 else (root - b) / (2.0 * a)
-    if a < 0.0:
-        return 2.0 * d / (b + sqrt(disc)) if b > 0.0 and disc > 0.0 else inf
-    return d / b if b > 0.0 else inf
-
-
-def _exit(arm, q_start, q_end, limit, u):
-    A, B, C = _path(arm, q_start, q_end, u)
-    return min(min(_rise(a, b, lim - c), _rise(-a, -b, c + lim))
-               for a, b, c, lim in zip(A, B, C, limit))
-
-
-def _shortest(arm, q_start, q_end, limit):
-    us = [k / (_SAMPLES - 1.0) for k in range(_SAMPLES)]
-    exits = []
-    for u in us:
-        A, B, C = _path(arm, q_start, q_end, u)
-        if any(abs(c) > lim for c, lim in zip(C, limit)):
-            return inf                                   # gravity alone is too much
-        exits.append(min(min(_rise(a, b, lim - c), _rise(-a, -b, c + lim))
-                         for a, b, c, lim in zip(A, B, C, limit)))
-    k = min(range(_SAMPLES), key=exits.__getitem__)
-    if exits[k] == inf:
-        return 0.0
-    lo, hi = us[max(k - 1, 0)], us[min(k + 1, _SAMPLES - 1)]
-    ratio = (sqrt(5.0) - 1.0) / 2.0
-    c, d = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-    fc, fd = _exit(arm, q_start, q_end, limit, c), _exit(arm, q_start, q_end, limit, d)
-    for _ in range(50):
-        if fc <= fd:
-            hi, d, fd = d, c, fc
-            c = hi - ratio * (hi - lo)
-            fc = _exit(arm, q_start, q_end, limit, c)
-        else:
-            lo, c, fc = c, d, fd
-            d = lo + ratio * (hi - lo)
-            fd = _exit(arm, q_start, q_end, limit, d)
-    return 1.0 / min(exits[k], fc, fd)
-
-
-def _floor(arm, q_start, q_end):
-    """The largest |g_j| along the path, per joint (the torque no duration removes)."""
-    top = [0.0, 0.0]
-    for k in range(201):
-        _, _, C = _path(arm, q_start, q_end, k / 200.0)
-        top = [max(t, abs(c)) for t, c in zip(top, C)]
-    return top
+def _along(arm, q_start, q_end, samples=2001):
+    """Gravity g(u) and the rest of the torque A(u) of the move run in 1 s, at ``samples``
+    points u of the path: tau = A / T^2 + g for a run of T seconds."""
+    real = _real(arm)
+    q, qd1, qdd1 = quintic(q_start, q_end, 1.0)(np.linspace(0.0, 1.0, samples))
+    g = gravity_torques(real, q)
+    return g, inverse_dynamics(real, q, qd1, qdd1) - g
 
 
 @reference(worked=Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1],
@@ -365,13 +252,13 @@ def _floor(arm, q_start, q_end):
 def shortest_duration(arm, q_start, q_end, limit):
     """Shortest duration [s] of the quintic move within the limits; inf if gravity alone is
     too much."""
-    return _shortest(arm, q_start, q_end, limit)
+    return float(_shortest_duration(_real(arm), q_start, q_end, limit).duration)
 
 
 def _move(rng, arm, label=None):
     """A move whose limits leave room above gravity's torque along its path."""
     q_start, q_end = rng.pose(2), rng.pose(2)
-    floor = _floor(arm, q_start, q_end)
+    floor = np.abs(_along(arm, q_start, q_end, 201)[0]).max(axis=0)
     limit = [round(max(f, 1.0) * rng.uniform(1.3, 2.5, 0.1), 1) for f in floor]
     return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, label=label)
 
@@ -389,7 +276,7 @@ def _shortest_too_weak(rng):
     """A motor that cannot hold the arm on the way (np.inf), in a hidden cell of its own,
     then an ordinary move, so that np.inf alone earns nothing."""
     q_start, q_end = rng.pose(2), deg(rng.integer(-20, 20), rng.integer(-40, 40))
-    floor = _floor(TABLE_TOP, q_start, q_end)
+    floor = np.abs(_along(TABLE_TOP, q_start, q_end, 201)[0]).max(axis=0)
     return [Case(arm=TABLE_TOP, q_start=q_start, q_end=q_end,
                  limit=[round(0.8 * floor[0], 1), round(2.0 * floor[1] + 1.0, 1)],
                  label="a shoulder too weak to hold the arm on the way"),
@@ -398,72 +285,57 @@ def _shortest_too_weak(rng):
 
 def _peaks(arm, q_start, q_end, limit, with_gravity=True):
     """sqrt(max |A| / (limit - max |g|)) per joint: the peaks taken apart."""
-    need = [0.0, 0.0]
-    floor = [0.0, 0.0]
-    for k in range(_SAMPLES):
-        A, _, C = _path(arm, q_start, q_end, k / (_SAMPLES - 1.0))
-        need = [max(n, abs(a)) for n, a in zip(need, A)]
-        floor = [max(f, abs(c)) for f, c in zip(floor, C)]
-    if not with_gravity:
-        floor = [0.0, 0.0]
-    if any(f >= lim for f, lim in zip(floor, limit)):
+    g, A = _along(arm, q_start, q_end)
+    floor = np.abs(g).max(axis=0) if with_gravity else np.zeros(2)
+    if np.any(floor >= limit):
         return inf
-    return sqrt(max(n / (lim - f) for n, f, lim in zip(need, floor, limit)))
+    return float(np.sqrt(np.max(np.abs(A).max(axis=0) / (np.asarray(limit) - floor))))
 
 
 @shortest_duration.mistake("gravity needs its torque at any speed: only limit - g(q) is left "
                            "for the motion, at every point of the path")
-def _shortest_no_gravity(arm, q_start, q_end, limit):
+def _(arm, q_start, q_end, limit):
     return _peaks(arm, q_start, q_end, limit, with_gravity=False)
 
 
 @shortest_duration.mistake("the peaks of the motion's torque and of gravity's come at different "
                            "points of the path: compare the torque with the limit point by "
                            "point")
-def _shortest_separate_peaks(arm, q_start, q_end, limit):
+def _(arm, q_start, q_end, limit):
     return _peaks(arm, q_start, q_end, limit)
 
 
 # ---------------------------------------------------------------- Part 5: payload capacity
 def _capacity(arm, q, limit, load=None, subtract=True, mirror=True):
     """Per joint the largest k with g + k J^T F within +-limit; F holds 1 kg up by default."""
-    ax, ay = arm.gravity
-    F = [-ax, -ay] if load is None else load
-    L1, L2 = arm.lengths
-    a1, a12 = q[0], q[0] + q[1]
-    tip = [L1 * cos(a1) + L2 * cos(a12), L1 * sin(a1) + L2 * sin(a12)]
-    elbow = [L1 * cos(a1), L1 * sin(a1)]
-    # moment of F at the tip about each joint: (tip - joint) x F
-    t = [tip[0] * F[1] - tip[1] * F[0],
-         (tip[0] - elbow[0]) * F[1] - (tip[1] - elbow[1]) * F[0]]
-    g = _gravity(arm, q) if subtract else [0.0, 0.0]
-    out = []
-    for tj, gj, lim in zip(t, g, limit):
-        if abs(tj) <= 1e-9:
-            out.append(inf)
-        elif tj > 0 or not mirror:
-            out.append((lim - gj) / tj)
-        else:
-            out.append((-lim - gj) / tj)
-    return out
+    real = _real(arm)
+    F = -np.asarray(arm.gravity) if load is None else np.asarray(load, dtype=float)
+    t = jacobian(real, q).T @ F
+    g = gravity_torques(real, q) if subtract else np.zeros(2)
+    limit = np.asarray(limit, dtype=float)
+    end = np.where((t > 0) | (not mirror), limit, -limit)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _plain(np.where(np.abs(t) <= 1e-9, inf, (end - g) / t))
 
 
 @reference(worked=[Case(arm=RODS, q=deg(0, 0), limit=[25.0, 25.0],
                         label="Example 4, the horizontal rods at 25 N m"),
                    Case(arm=RODS, q=deg(0, 90), limit=[25.0, 25.0],
-                        label="Example 4, the elbow bent up")],
+                        label="Example 4, the elbow bent up"),
+                   Case(arm=RODS, q=deg(180, 0), limit=[25.0, 25.0],
+                        label="Example 4's horizontal rods pointing the other way, along -x")],
            allow=("gravity_torques", "jacobian", "static_torques"),
            advice="k_j = (limit_j - g_j) / (J^T F)_j for the force F = -(1 kg) arm.gravity "
                   "that holds 1 kg up against gravity, with -limit_j where (J^T F)_j < 0")
 def payload_capacity(arm, q, limit):
     """Per joint (2,), the mass [kg] at the tip the motor can hold on top of the arm; inf
     where the joint carries none of it."""
-    return _capacity(arm, q, limit)
+    return _plain(_payload_capacity(_real(arm), q, limit))
 
 
 def _holding(rng, arm, q, label=None):
     """A pose and limits that hold the arm itself, with room to spare."""
-    g = _gravity(arm, q)
+    g = gravity_torques(_real(arm), q)
     limit = [round(abs(gj) + rng.uniform(1.0, 12.0, 0.5), 1) for gj in g]
     return Case(arm=arm, q=q, limit=limit, label=label)
 
@@ -471,7 +343,7 @@ def _holding(rng, arm, q, label=None):
 def _loaded_pose(rng, arm, tries=20):
     """A pose at which both joints carry a load at the tip (link 2 away from vertical):
     a few draws, then link 2 turned level (along the arm's floor) by construction."""
-    along = (lambda a: cos(a)) if arm.gravity[0] == 0.0 else (lambda a: sin(a))
+    along = math.cos if arm.gravity[0] == 0.0 else math.sin
     for _ in range(tries):
         q = rng.pose(2)
         if abs(along(q[0] + q[1])) > 0.2:
@@ -486,7 +358,7 @@ def _loaded_pose(rng, arm, tries=20):
 def _capacity_cases(rng):
     cases = [_holding(rng, arm, _loaded_pose(rng, arm))
              for arm in (RODS, TABLE_TOP, rng.arm(), rng.arm(inertia=True))]
-    wall = rng.arm(gravity=(-9.81, 0.0))
+    wall = rng.arm(gravity=WALL)
     cases.append(_holding(rng, wall, _loaded_pose(rng, wall),
                           "an arm mounted on a wall, gravity along -x"))
     return cases
@@ -504,19 +376,19 @@ def _capacity_no_load(rng):
 
 @payload_capacity.mistake("the motors already hold the arm itself: only limit - g(q) is left "
                           "for the payload")
-def _capacity_no_gravity(arm, q, limit):
+def _(arm, q, limit):
     return _capacity(arm, q, limit, subtract=False)
 
 
 @payload_capacity.mistake("the unit load is the weight of 1 kg, g0 newtons, not 1 N: divide by "
                           "it to get kilograms")
-def _capacity_newtons(arm, q, limit):
+def _(arm, q, limit):
     return _capacity(arm, q, limit, load=[0.0, 1.0])
 
 
 @payload_capacity.mistake("where (J^T F)_j is negative the load pushes joint j towards its "
                           "minimum: use -limit_j there")
-def _capacity_one_sided(arm, q, limit):
+def _(arm, q, limit):
     return _capacity(arm, q, limit, mirror=False)
 
 
@@ -525,12 +397,18 @@ GEARED = _with(RODS, damping=(2e-5, 2e-5), coulomb=(4e-3, 4e-3), gear_ratio=(50.
                label="the rods driven by Example 5's motor through 50:1 gears")
 
 
+def _friction(arm, qd, viscous=2, coulomb=1, sign=1.0):
+    G, qd = np.asarray(arm.gear_ratio), np.asarray(qd, dtype=float)
+    return _plain(sign * (G ** viscous * np.asarray(arm.damping) * qd
+                          + G ** coulomb * np.asarray(arm.coulomb) * np.sign(qd)))
+
+
 @reference(worked=Case(arm=GEARED, qd=[2.0, -1.0], label="Example 5's geared motor"),
            advice="at the joint: G^2 B qd + G Tc sign(qd), with the motor-side B = arm.damping, "
                   "Tc = arm.coulomb and G = arm.gear_ratio")
 def joint_friction(arm, qd):
     """Torque (2,) the motors spend on friction at joint speeds qd, referred to the joints."""
-    return _friction(arm, qd)
+    return _plain(friction_torques(_real(arm), qd))
 
 
 @joint_friction.fresh
@@ -540,38 +418,302 @@ def _friction_cases(rng):
                      coulomb=tuple(rng.uniform(1e-3, 1e-2, 1e-3) for _ in range(2)),
                      gear_ratio=ratios, label=label)
 
-    return [Case(arm=geared((rng.integer(20, 160), rng.integer(20, 160))),
-                 qd=rng.vector(2, -5, 5, 0.5, nonzero=True)),
-            Case(arm=geared((100.0, 30.0)), qd=rng.vector(2, -5, 5, 0.5, nonzero=True),
-                 label="different gears at the two joints"),
-            Case(arm=geared((1.0, 1.0), "a direct drive"), qd=rng.vector(2, -5, 5, 0.5,
-                                                                           nonzero=True)),
+    def speeds():
+        return rng.vector(2, -5, 5, 0.5, nonzero=True)
+
+    return [Case(arm=geared((rng.integer(20, 160), rng.integer(20, 160))), qd=speeds()),
+            Case(arm=geared((100.0, 30.0)), qd=speeds(), label="different gears at the two joints"),
+            Case(arm=geared((1.0, 1.0), "a direct drive"), qd=speeds()),
             Case(arm=geared((80.0, 80.0)), qd=[0.0, rng.uniform(-3, 3, 0.5)],
                  label="the shoulder at rest"),
-            Case(arm=geared((rng.integer(20, 160), 60.0)), qd=rng.vector(2, -5, 5, 0.5,
-                                                                           nonzero=True))]
+            Case(arm=geared((rng.integer(20, 160), 60.0)), qd=speeds())]
 
 
 @joint_friction.mistake("viscous friction comes through the gear twice (the motor turns G times "
                         "faster and its torque counts G times): G^2 B, not G B")
-def _friction_linear(arm, qd):
-    return _friction(arm, qd, viscous_power=1)
+def _(arm, qd):
+    return _friction(arm, qd, viscous=1)
 
 
 @joint_friction.mistake("Coulomb friction does not grow with speed: it comes through the gear "
                         "once, G Tc")
-def _friction_coulomb_squared(arm, qd):
-    return _friction(arm, qd, coulomb_power=2)
+def _(arm, qd):
+    return _friction(arm, qd, coulomb=2)
 
 
-@joint_friction.mistake("that is the friction torque itself, as Robotics Toolbox for Python returns it; "
-                        "the book's term is what the motor spends to overcome it, with the sign "
-                        "of qd")
-def _friction_library_sign(arm, qd):
+@joint_friction.mistake("that is the friction torque itself, as Robotics Toolbox for Python "
+                        "returns it; the book's term is what the motor spends to overcome it, "
+                        "with the sign of qd")
+def _(arm, qd):
     return _friction(arm, qd, sign=-1.0)
 
 
 @joint_friction.mistake("the joint turns G times slower than the motor: the gear multiplies the "
                         "motor's friction by G^2 and G, it does not divide")
-def _friction_wrong_side(arm, qd):
-    return _friction(arm, qd, viscous_power=-2, coulomb_power=-1)
+def _(arm, qd):
+    return _friction(arm, qd, viscous=-2, coulomb=-1)
+
+
+# ---------------------------------------------------------------- Part 9: the path's bounds
+ZERO_INERTIA = 1e-9
+"""|m_j| [N m s^2] at or below which a joint bounds no path acceleration (the part says so)."""
+
+
+def _path_bounds(arm, q_start, q_end, limit, s, sd, power=2, with_gravity=True, swap=True,
+                 largest_lower=True, guard=True):
+    """(L, U) [1/s^2] on the straight path: each joint keeps m sdd + c sd^2 + d within its
+    limits (6.6), (6.7); a joint with m = 0 must hold c sd^2 + d by itself."""
+    real = _real(arm)
+    start = np.asarray(q_start, dtype=float)
+    delta = np.asarray(q_end, dtype=float) - start
+    q = start + s * delta
+    m = mass_matrix(real, q) @ delta
+    rest = coriolis_torques(real, q, delta) * sd ** power
+    if with_gravity:
+        rest = rest + gravity_torques(real, q)
+    lows, highs = [], []
+    for mj, rj, lj in zip(m, rest, np.asarray(limit, dtype=float)):
+        if guard and abs(mj) <= ZERO_INERTIA:
+            if abs(rj) > lj:
+                return [inf, -inf]
+            continue
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a, b = (-lj - rj) / mj, (lj - rj) / mj
+        lows.append(min(a, b) if swap else a)
+        highs.append(max(a, b) if swap else b)
+    pick_low, pick_high = (max, min) if largest_lower else (min, max)
+    return [float(pick_low(lows, default=-inf)), float(pick_high(highs, default=inf))]
+
+
+@reference(worked=[Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1],
+                        limit=[8.0, 2.0], s=0.5, sd=2.0,
+                        label="halfway along Example 3's path at 2 /s, under (8, 2) N m"),
+                   Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1],
+                        limit=[8.0, 2.0], s=0.0, sd=0.0,
+                        label="the start of Example 3's path, at rest")],
+           allow=("mass_matrix", "coriolis_torques", "gravity_torques"),
+           units={"s": "", "sd": "/s", "return": "/s²"},
+           advice="per joint m_j sdd + c_j sd^2 + d_j within -limit_j..limit_j, with m = M(q) "
+                  "(q_end - q_start), c = c(q, q_end - q_start), d = g(q): each joint's range "
+                  "of sdd, its ends swapped where m_j < 0; L is the largest lower end, U the "
+                  "smallest upper one; a joint with |m_j| <= 1e-9 bounds no sdd but must hold "
+                  "c_j sd^2 + d_j by itself")
+def path_acceleration_bounds(arm, q_start, q_end, limit, s, sd):
+    """(L, U) [1/s^2]: the path accelerations the limits allow at (s, sd); L > U where none."""
+    return _path_bounds(arm, q_start, q_end, limit, s, sd)
+
+
+def _admissible(rng, arm, label=None):
+    """A move, a point and a speed on it, and limits that leave room: L <= U."""
+    q_start, q_end = rng.pose(2), rng.pose(2)
+    s, sd = rng.uniform(0.0, 1.0, 0.05), rng.uniform(0.0, 3.0, 0.5)
+    g = gravity_torques(_real(arm), np.add(q_start, s * np.subtract(q_end, q_start)))
+    limit = [round(abs(gj) * rng.uniform(1.3, 3.0, 0.1) + 0.5, 1) for gj in g]
+    L, U = _path_bounds(arm, q_start, q_end, limit, s, sd)
+    return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, s=s,
+                sd=sd if L <= U else 0.0, label=label)
+
+
+@path_acceleration_bounds.fresh
+def _bounds_cases(rng):
+    return [Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1], limit=[8.0, 2.0],
+                 s=0.88, sd=3.0, label="Example 3's path near its switch"),
+            Case(arm=RODS, q_start=deg(0, 0), q_end=deg(90, 0), limit=[25.0, 25.0], s=0.0,
+                 sd=0.0, label="the horizontal rods at rest, to be turned 90° at the shoulder"),
+            _admissible(rng, rng.arm()), _admissible(rng, rng.arm(inertia=True)),
+            _admissible(rng, rng.arm(gravity=WALL), "an arm mounted on a wall")]
+
+
+def _zero_inertia_case(rng, tries=10):
+    """A point of a move where one joint's m_j is zero (to rounding) and its limit is below
+    c_j sd^2 + d_j there: (inf, -inf). A few random moves are searched for a sign change of
+    m_j, found by bisection; the fallback is Example 3's path, whose elbow has one."""
+    sd = rng.uniform(1.0, 3.0, 0.5)
+    grid = np.linspace(0.0, 1.0, 101)
+    for arm, q_start, q_end in ([(rng.arm(), rng.pose(2), rng.pose(2)) for _ in range(tries)]
+                                + [(TABLE_TOP, *BOOK_MOVE)]):
+        real, start = _real(arm), np.asarray(q_start)
+        delta = np.subtract(q_end, q_start)
+
+        def m(s):
+            return np.einsum("...ij,j->...i", mass_matrix(real, start + np.multiply.outer(
+                s, delta)), delta)
+
+        flips = np.argwhere(np.sign(m(grid[:-1])) * np.sign(m(grid[1:])) < 0)
+        if not flips.size:
+            continue
+        k, j = flips[0]
+        lo, hi = grid[k], grid[k + 1]
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (lo, mid) if np.sign(m(mid)[j]) != np.sign(m(lo)[j]) else (mid, hi)
+        q = start + lo * delta
+        rest = np.abs(coriolis_torques(real, q, delta) * sd ** 2 + gravity_torques(real, q))
+        if rest[j] >= 0.1:
+            break
+    limit = [round(0.7 * r, 3) if i == j else round(2.0 * r + 1.0, 1) for i, r in enumerate(rest)]
+    return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, s=float(lo), sd=sd,
+                label=f"the {JOINTS[j]}'s zero-inertia point (m_{j + 1} = 0), where it cannot "
+                      "hold c sd² + d by itself")
+
+
+def _above_limit_curve(rng, tries=10):
+    """A state above the velocity-limit curve (L > U, every m_j away from zero): a few random
+    moves and points, each scanned for the first path speed at which the joints' ranges part;
+    the fallback is halfway along Example 3's path."""
+    for _ in range(tries):
+        arm, q_start, q_end = rng.arm(), rng.pose(2), rng.pose(2)
+        s = rng.uniform(0.1, 0.9, 0.05)
+        g = gravity_torques(_real(arm), np.add(q_start, s * np.subtract(q_end, q_start)))
+        limit = [round(abs(gj) * 1.5 + 0.5, 1) for gj in g]
+        for sd in np.arange(0.5, 20.01, 0.5):
+            L, U = _path_bounds(arm, q_start, q_end, limit, s, float(sd))
+            if math.isfinite(L) and L > U:
+                return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, s=s,
+                            sd=float(sd), label="a state above the velocity-limit curve")
+    return Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1], limit=[8.0, 2.0],
+                s=0.5, sd=20.0, label="a state above the velocity-limit curve")
+
+
+@path_acceleration_bounds.fresh("inadmissible")
+def _inadmissible(rng):
+    """States no torque within the limits keeps on the path, in a hidden cell of their own,
+    then an ordinary one, so that (inf, -inf) alone earns nothing."""
+    return [_zero_inertia_case(rng), _above_limit_curve(rng), _admissible(rng, rng.arm())]
+
+
+@path_acceleration_bounds.mistake("where m_j < 0 dividing by m_j turns the inequalities round: "
+                                  "swap that joint's two ends")
+def _(arm, q_start, q_end, limit, s, sd):
+    return _path_bounds(arm, q_start, q_end, limit, s, sd, swap=False)
+
+
+@path_acceleration_bounds.mistake("the velocity products grow with the square of the speed: "
+                                  "c(q, q' sd) = c(q, q') sd^2")
+def _(arm, q_start, q_end, limit, s, sd):
+    return _path_bounds(arm, q_start, q_end, limit, s, sd, power=1)
+
+
+@path_acceleration_bounds.mistake("gravity is part of d: d = g(q) takes its share of every "
+                                  "joint's limit at any speed")
+def _(arm, q_start, q_end, limit, s, sd):
+    return _path_bounds(arm, q_start, q_end, limit, s, sd, with_gravity=False)
+
+
+@path_acceleration_bounds.mistake("every joint must stay within its limits: L is the largest "
+                                  "of the lower ends and U the smallest of the upper ones")
+def _(arm, q_start, q_end, limit, s, sd):
+    return _path_bounds(arm, q_start, q_end, limit, s, sd, largest_lower=False)
+
+
+# ---------------------------------------------------------------- Part 10: design a gear
+MOTOR_TABLE = _with(TABLE_TOP, damping=(2e-5, 2e-5), coulomb=(4e-3, 4e-3),
+                    label="the table-top arm with Example 5's motor friction (motor side)")
+SAMPLES = 2001
+SLACK = 1e-3
+"""A design within 0.1 % of a limit meets it (the check samples the move at 2,001 instants)."""
+
+
+def motor_load(arm, q_start, q_end, duration, rotor, ratio, samples=SAMPLES):
+    """What the motors must give along the quintic move through gears of ``ratio``: the
+    instants (samples,) [s], the joint torques (samples, 2) [N m] with the rotors'
+    G^2 J qdd and the motors' friction referred through the gear (6.9), the part of them
+    the rotors and friction take, and the joint speeds (samples, 2) [rad/s]."""
+    t = np.linspace(0.0, duration, samples)
+    q, qd, qdd = quintic(q_start, q_end, duration)(t)
+    bare = PlanarArm(arm.lengths, arm.masses, arm.com, arm.inertia, arm.gravity)
+    drive = (ratio ** 2 * (rotor * qdd + np.asarray(arm.damping) * qd)
+             + ratio * np.asarray(arm.coulomb) * np.sign(qd))
+    return t, inverse_dynamics(bare, q, qd, qdd) + drive, drive, qd
+
+
+@design(worked=[Case(arm=MOTOR_TABLE, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1], duration=0.7,
+                     torque=0.15, speed=500.0, rotor=5e-6,
+                     label="Example 5's motor on both joints of the table-top arm, Example 3's "
+                           "move in 0.7 s"),
+                Case(arm=MOTOR_TABLE, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1], duration=0.92,
+                     torque=0.15, speed=500.0, rotor=5e-5,
+                     label="the same motor with a rotor ten times heavier, the move in 0.92 s")],
+        allow=("quintic", "Quintic", "inverse_dynamics", "mass_matrix", "coriolis_torques",
+               "gravity_torques", "friction_torques"),
+        units={"torque": "N m", "speed": "rad/s", "rotor": "kg m²"})
+def gear_ratio(arm, q_start, q_end, duration, torque, speed, rotor, answer):
+    """Judge a gear ratio G for the move: the spec is that at every instant each motor gives
+    at most ``torque`` (|tau_j| <= G torque at the joint) and turns at most ``speed``
+    (G |qd_j| <= speed). Partial credit for up to 25 % over."""
+    G = float(np.asarray(answer, dtype=float).reshape(-1)[0]) if np.size(answer) == 1 else None
+    if G is None or not G > 0 or not math.isfinite(G):
+        return 0.0, f"the answer {answer!r} is not a gear ratio: expected one positive number"
+    t, tau, drive, qd = motor_load(arm, q_start, q_end, duration, rotor, G)
+    need, turn = np.abs(tau) / G, G * np.abs(qd)     # the motors' torque [N m] and speed
+    (k, j), (kw, jw) = (np.unravel_index(x.argmax(), x.shape) for x in (need, turn))
+    torque_ratio, speed_ratio = need[k, j] / torque, turn[kw, jw] / speed
+    said = f"with G = {G:.4g}"
+    if max(torque_ratio, speed_ratio) <= 1.0 + SLACK:
+        return 1.0, (f"{said} the motors stay within their limits: at most "
+                     f"{torque_ratio:.1%} of the torque ({JOINTS[j]}) and {speed_ratio:.1%} of "
+                     f"the speed ({JOINTS[jw]})")
+    words = []
+    if torque_ratio > 1.0 + SLACK:
+        share = drive[k, j] / tau[k, j]
+        words.append(f"the {JOINTS[j]}'s motor must give {need[k, j]:.4g} N m of its "
+                     f"{torque:g} N m ({torque_ratio - 1:.1%} over) at t = {t[k]:.3g} s, "
+                     f"{share:.0%} of it for its own rotor and friction through the gear")
+    if speed_ratio > 1.0 + SLACK:
+        words.append(f"the {JOINTS[jw]}'s motor must turn at {turn[kw, jw]:.4g} rad/s of its "
+                     f"{speed:g} rad/s ({speed_ratio - 1:.1%} over) at t = {t[kw]:.3g} s: the "
+                     "motor turns G times faster than its joint")
+    worst = max(torque_ratio, speed_ratio)
+    return max(0.0, 1.0 - 4.0 * (worst - 1.0)), f"{said} " + "; ".join(words)
+
+
+def _sig(x, digits=2):
+    return float(f"{x:.{digits}g}")
+
+
+def _gear_cases_for(rng, arm, q_start, q_end, label=None):
+    """A motor for the move and a duration 5-40 % above the fastest any gear allows it, so
+    that a band of ratios works. The fastest duration is found by bisection, on the move
+    run in one second and scaled (speeds 1/T, accelerations 1/T^2), over a grid of ratios.
+    The motor is then scaled to put its best ratio at 15-30:1 or 200-400:1 (k times the
+    ratio, torque / k, speed k, rotor and viscous friction / k^2, Coulomb friction / k: the
+    joints see the same drive), far from the worked case's band of about 71-89:1."""
+    torque, speed, rotor = (rng.uniform(0.05, 0.5, 0.01), rng.uniform(200.0, 1000.0, 50.0),
+                            rng.uniform(1e-6, 2e-5, 1e-6))
+    B, Tc = rng.uniform(1e-5, 5e-5, 1e-5), rng.uniform(1e-3, 1e-2, 1e-3)
+    q, qd1, qdd1 = quintic(q_start, q_end, 1.0)(np.linspace(0.0, 1.0, 101))
+    bare = PlanarArm(arm.lengths, arm.masses, arm.com, arm.inertia, arm.gravity)
+    g = gravity_torques(bare, q)
+    A = inverse_dynamics(bare, q, qd1, qdd1) - g
+    G = np.geomspace(1.0, 3000.0, 100)
+
+    def worst(T):
+        Gc = G[:, None, None]
+        tau = A / T ** 2 + g + Gc ** 2 * (rotor * qdd1 / T ** 2 + B * qd1 / T) + Gc * Tc * np.sign(qd1)
+        return np.maximum(np.abs(tau).max(axis=(1, 2)) / (G * torque),
+                          G * np.abs(qd1).max() / (T * speed))
+
+    lo, hi = 0.02, 60.0
+    if worst(hi).min() > 0.97:                         # too weak for this arm: a stronger one
+        torque = 0.5
+    for _ in range(12):
+        mid = math.sqrt(lo * hi)
+        lo, hi = (lo, mid) if worst(mid).min() <= 0.97 else (mid, hi)
+    k = rng.choice([15.0, 20.0, 25.0, 30.0, 200.0, 250.0, 300.0, 400.0]) / G[worst(hi).argmin()]
+    duration = round(hi * rng.uniform(1.05, 1.4, 0.05), 2)
+    return Case(arm=_with(arm, damping=(_sig(B / k ** 2),) * 2, coulomb=(_sig(Tc / k),) * 2),
+                q_start=q_start, q_end=q_end, duration=max(duration, 0.1),
+                torque=_sig(torque / k, 3), speed=_sig(speed * k, 3), rotor=_sig(rotor / k ** 2),
+                label=label)
+
+
+@gear_ratio.fresh
+def _gear_cases(rng):
+    return [_gear_cases_for(rng, TABLE_TOP, *BOOK_MOVE, "the table-top arm on Example 3's move, "
+                                                       "another motor"),
+            _gear_cases_for(rng, TABLE_TOP, rng.pose(2), rng.pose(2)),
+            _gear_cases_for(rng, rng.arm(), rng.pose(2), rng.pose(2)),
+            _gear_cases_for(rng, rng.arm(gravity=0.0), rng.pose(2), rng.pose(2),
+                            "an arm without gravity"),
+            _gear_cases_for(rng, rng.arm(gravity=WALL), rng.pose(2), rng.pose(2),
+                            "an arm mounted on a wall")]
