@@ -100,7 +100,7 @@ def test_a_held_row_gives_its_reason_and_no_score(graded):
         "push_answer ran past its memory limit of 1536 MiB and was stopped"}
     assert report[("osexit", "grading fault")] == {
         "the notebook's process ended in sign_answer (exit status 0) (twice); not graded: "
-        "stretched, torques_for_reported_force"}
+        "press_pose, stretched, torques_for_reported_force"}
     assert {d.split(":")[0] for d in report[("channel", "suspected tampering")]} == {
         "an unexpected 'result' message in sign_answer"}
 
@@ -165,7 +165,7 @@ def test_feedback_helps_hides_and_runs_no_script(graded):
             'check the torques for reported forces at other poses and arms</a> '
             '(Score: 0.0 / 2.0)') in wrong
     ref = " ".join((out / "feedback" / "callsref.html").read_text().split())
-    assert "armlab.jacobian is not available while this part is graded" in ref
+    assert "armlab.gravity_torques is not available while this part is graded" in ref
 
 
 def _live(text):
@@ -209,21 +209,22 @@ def test_the_feedback_page_runs_no_script_in_a_browser(graded, chromium):
 
 
 def test_hidden_expected_values_never_reach_the_feedback(graded):
-    """The one-wrong-entry Jacobian fails its hidden check: the page names the case in
-    words and shows the student's value, never the expected one."""
+    """The joint torques with one wrong lever fail their hidden check: the page names the
+    case in words and shows the student's value, never the expected one."""
     from armlab.grading.cases import student_key
     from armlab.grading.purepy import fmt
     from armlab.grading.references import lookup
 
     expected, summary, out, _ = graded
     html = " ".join((out / "feedback" / "onewrongentry.html").read_text().split())
-    ref = lookup("statics.jacobian")
+    ref = lookup("statics.joint_torques")
     case = ref.cases("fresh", key=student_key(SECRET, "onewrongentry"))[0]
-    assert "jacobian(arm, q) is wrong at q = (" in html
-    for row in ref.function(*ref.arguments(case)):
-        for x in row:
-            if abs(x) > 1e-3:
-                assert fmt(x) not in html
+    assert "joint_torques(arm, q, F) is wrong at q = (" in html
+    wrong = next(f for f, hint in ref.mistakes if "not to the next joint" in hint)
+    args = ref.arguments(case)
+    for x, theirs in zip(ref.function(*args), wrong(*args)):
+        if abs(x) > 1e-3 and abs(x - theirs) > 1e-9:    # the wrong lever leaves joint 2 right
+            assert fmt(x) not in html
 
 
 def test_unsafe_archive_members_are_reported_not_written(graded):
@@ -284,7 +285,7 @@ def test_same_secret_same_files_and_students_get_their_own_cases(graded, tmp_pat
 
     def cases_named(page):
         text = " ".join(page.decode().split())
-        return re.findall(r"jacobian\(arm, q\) is wrong at ([^:]+):", text)
+        return re.findall(r"joint_torques\(arm, q, F\) is wrong at ([^:]+):", text)
     mine = cases_named(runs["a"]["feedback/onewrongentry.html"])
     assert mine and mine != cases_named(runs["a"]["feedback/twin.html"])
     assert mine != cases_named(runs["c"]["feedback/onewrongentry.html"])

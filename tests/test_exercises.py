@@ -15,61 +15,75 @@ import numpy as np
 import pytest
 
 import armlab as al
+from armlab.grading.references import lookup
 from armlab.grading.testing import ExerciseSet
 
 SET = ExerciseSet("statics")
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
 MISTAKES = {
-    "jacobian_answer": ("a1, a12 = q[0], q[0] + q[1]", "a1, a12 = q[0], q[1]",
-                        "q2 is measured from link 1, not from the x axis"),
-    "torques_answer": ("jacobian(arm, q).T @", "-jacobian(arm, q).T @",
-                       "is F the force on the arm or by the arm?"),
+    "torques_answer": ("lever = p[-1] - p[:-1]", "lever = p[1:] - p[:-1]",
+                       "not to the next joint"),
     "gravity_answer": ("com1 = c1 *", "com1 = L1 *",
                        "not at the link's end"),
     "holding_answer": ("joint_torques(arm, q, F) + gravity_torques(arm, q)",
                        "joint_torques(arm, q, F)", "add g(q)"),
+    "reactions_answer": ("f_next, n_next = f, n", "f_next, n_next = np.asarray(F, dtype=float), n",
+                         "not link j alone"),
     "push_answer": ("np.min(limit / working)", "np.max(limit / working)",
                     "take the smallest"),
     "error_answer": ("np.linalg.solve(J.T, corners.T)", "np.linalg.solve(J, corners.T)",
                      "invert J transposed, not J"),
     "sign_answer": ("-np.asarray(force_on_arm", "np.asarray(force_on_arm",
                     "the tip pushes with the opposite force"),
+    "press_answer": ('for elbow in ("down", "up"):', 'for elbow in ("down",):',
+                     "% over its limit"),
     "stretched_answer": ('stretched = "b"', 'stretched = "a"',
                          "a 0.5 N m torque error becomes a force error"),
 }
 # more likely mistakes, each of which the part's visible check must catch with its hint
 MORE_MISTAKES = [
-    {"jacobian_answer": ("[L1 * np.cos(a1) + L2 * np.cos(a12), L2 * np.cos(a12)]])",
-                         "[L1 * np.cos(a1) + L2 * np.cos(a12), L2 * np.cos(a12)]]).T",
-                         "this is J transposed"),
-     "torques_answer": ("jacobian(arm, q).T @", "jacobian(arm, q) @", "this is J F"),
+    {"torques_answer": ("return lever[:, 0] * F[1] - lever[:, 1] * F[0]",
+                        "return lever[:, 1] * F[0] - lever[:, 0] * F[1]", "right size, wrong sign"),
      "gravity_answer": ("moment(com1, m1) + moment(com2, m2), moment",
                         "moment(com1, m1), moment", "the shoulder carries both links"),
      "holding_answer": ("joint_torques(arm, q, F) + gravity_torques(arm, q)",
                         "gravity_torques(arm, q)", "this is g(q) alone"),
+     "reactions_answer": ("f_next, n_next = np.asarray(F, dtype=float), 0.0",
+                          "f_next, n_next = -np.asarray(F, dtype=float), 0.0",
+                          "start the recursion with F"),
+     "push_answer": ("d / np.linalg.norm(d)", "d", "divide it by its length first"),
      "error_answer": ("corners = dtau * np.array([[1, 1], [1, -1], [-1, 1], [-1, -1]])",
-                      "corners = dtau * np.array([[1, 1]])", "that is one corner only")},
-    {"jacobian_answer": ("np.array([[-L1", "-np.array([[-L1", "right size, wrong sign"),
+                      "corners = dtau * np.array([[1, 1]])", "that is one corner only"),
+     "press_answer": ("worst = np.max(np.abs(holding_torques(arm, q, F))",
+                      "worst = np.max(np.abs(joint_torques(arm, q, F))", "% over its limit")},
+    {"gravity_answer": ("moment(com1, m1) + moment(com2, m2), moment",
+                        "moment(com1, m1) + moment(com2 - elbow, m2), moment",
+                        "not on its lever from the elbow alone"),
      "holding_answer": ("joint_torques(arm, q, F) + gravity_torques(arm, q)",
                         "joint_torques(arm, q, F) - gravity_torques(arm, q)", "gravity's sign"),
+     "reactions_answer": ("weights = np.outer(arm.masses, arm.gravity)",
+                          "weights = 0 * np.outer(arm.masses, arm.gravity)",
+                          "the links' weights are missing"),
      "error_answer": ("    corners = dtau",
                       "    return float(dtau / np.linalg.svd(J, compute_uv=False)[-1])\n"
-                      "    corners = dtau", "the error along the weakest direction only")},
-    {"jacobian_answer": ("a1, a12 = q[0], q[0] + q[1]",
-                         "a1, a12 = np.degrees(q[0]), np.degrees(q[0] + q[1])",
-                         "q is in radians"),
-     "gravity_answer": ("return r[0] * (-m * gy) - r[1] * (-m * gx)",
+                      "    corners = dtau", "the error along the weakest direction only"),
+     "press_answer": ("holding_torques(arm, q, F)", "holding_torques(arm, q, -np.asarray(F))",
+                      "% over its limit")},
+    {"gravity_answer": ("return r[0] * (-m * gy) - r[1] * (-m * gx)",
                         "return r[0] * (m * gy) - r[1] * (m * gx)", "right size, wrong sign"),
      "holding_answer": ("joint_torques(arm, q, F) + gravity_torques(arm, q)",
                         "-joint_torques(arm, q, F) + gravity_torques(arm, q)",
-                        "the contact part has the wrong sign")},
+                        "the contact part has the wrong sign"),
+     "reactions_answer": ("        out[j] = f[0], f[1], n\n",
+                          "        out[j] = -f[0], -f[1], -n\n", "Newton's third law"),
+     "press_answer": ("    return best\n", "    return np.degrees(best)\n",
+                      "off the table top")},
     {"gravity_answer": ("a1, a12 = q[0], q[0] + q[1]", "a1, a12 = q[0], q[1]",
                         "q2 is measured from link 1")},
 ]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
-    "jacobian_answer": "def jacobian(arm, q):\n    return al.jacobian(arm, q)",
     "torques_answer": "def joint_torques(arm, q, F):\n    return al.static_torques(arm, q, F)",
     "gravity_answer": "def gravity_torques(arm, q):\n    return al.gravity_torques(arm, q)",
     "holding_answer": ("def holding_torques(arm, q, F):\n"
@@ -80,6 +94,14 @@ CALLS = {
                      "    return float(al.force_error_bound(arm, q, dtau))"),
     "sign_answer": ("def torques_for_reported_force(arm, q, force_on_arm):\n"
                     "    return al.static_torques(arm, q, -np.asarray(force_on_arm))"),
+    "reactions_answer": ("def joint_reactions(arm, q, F):\n"
+                         "    force, moment = al.joint_reactions(arm, q, F)\n"
+                         "    return np.column_stack([force, moment])"),
+    "press_answer": ("def press_pose(arm, height, x_range, F, limit):\n"
+                     "    poses = [al.inverse_kinematics(arm, [x, height], elbow=e)\n"
+                     "             for x in np.linspace(*x_range, 101) for e in ('down', 'up')]\n"
+                     "    return min(poses, key=lambda q: np.max(np.abs(\n"
+                     "        al.static_torques(arm, q, F) + al.gravity_torques(arm, q)) / limit))"),
 }
 
 
@@ -100,6 +122,14 @@ def error_route(arm, q, dtau):
     return max(np.hypot(*(inverse_t @ (dtau * np.array(c)))) for c in [(1, 1), (1, -1)])
 
 
+def reactions_route(arm, q, F):
+    """Each bearing carries the tip force and every weight beyond it (sum of forces on the
+    links from j on); each moment is the holding torque g(q) + J^T F (virtual work)."""
+    weights = np.outer(arm.masses, arm.gravity)
+    force = F - np.cumsum(weights[::-1], axis=0)[::-1]
+    return np.column_stack([force, al.static_torques(arm, q, F) + al.gravity_torques(arm, q)])
+
+
 def test_references_agree_with_another_route():
     """The references that are not armlab's own functions, against armlab by another route;
     max_push and force_error_bound against armlab's own too (the tolerance of the parts,
@@ -109,6 +139,7 @@ def test_references_agree_with_another_route():
         "statics.torques_for_reported_force": lambda arm, q, f: al.jacobian(arm, q).T @ -f,
         "statics.max_push": push_route,
         "statics.force_error_bound": error_route,
+        "statics.joint_reactions": reactions_route,
     })
     SET.assert_references_agree({"statics.max_push": al.max_tip_force,
                                  "statics.force_error_bound": al.force_error_bound})
@@ -117,23 +148,57 @@ def test_references_agree_with_another_route():
 def test_worked_values_are_the_chapters():
     """The visible checks' values are the numbers the chapter prints."""
     worked = SET.worked
-    np.testing.assert_allclose(worked("jacobian"), [[-0.65, -0.4], [0.4330, 0.0]], atol=5e-5)
     np.testing.assert_allclose(worked("joint_torques"), [-6.5, -4.0], atol=1e-12)
-    np.testing.assert_allclose(worked("gravity_torques"), [14.8675, 0.0], atol=5e-5)
+    np.testing.assert_allclose(worked("gravity_torques", 1), [14.8675, 0.0], atol=5e-5)
+    np.testing.assert_allclose(worked("joint_reactions"), [[10, 49.05, 8.3675],
+                                                           [10, 19.62, -4.0]], atol=5e-5)
     np.testing.assert_allclose(worked("holding_torques"), [8.3675, -4.0], atol=5e-5)
     assert round(float(worked("max_push"))) == 100
+    np.testing.assert_allclose(worked("max_push", 1), 20 / 0.24, rtol=1e-12)
     assert round(float(worked("force_error_bound")), 1) == 2.4
+
+
+def test_the_press_design_meets_its_spec_and_gives_partial_credit():
+    """The reference's pose meets every case's spec, and a search of the table top as the
+    solution's finds one too (the limits leave a window 16 grid points wide at least); a
+    pose on the table with a joint 10 % over its limit earns 60 %, 25 % over nothing; a tip
+    2 mm off the table nothing; the words name the joint and by how much."""
+    ref = lookup("statics.press_pose")
+    for key in ("", "x", "y", "z"):
+        for case in ref.cases("worked") + ref.cases("fresh", key=key):
+            args = ref.arguments(case)
+            fraction, words = ref.function(*args, ref.function(*args))
+            assert (fraction, words.endswith("N m")) == (1.0, True), (case, words)
+    arm, height, x_range, F, limit = ref.arguments(ref.cases("worked")[0])
+    real = al.PlanarArm(**arm.fields())
+    # the elbow-down poses along the table: none meets the limits (5, 2) N m
+    for x in np.linspace(0.3, 0.8, 11):
+        q = al.inverse_kinematics(real, [x, height], elbow="down")
+        assert ref.function(arm, height, x_range, F, limit, q)[0] < 1.0
+    tau_of = lambda q: al.static_torques(real, q, F) + al.gravity_torques(real, q)  # noqa: E731
+    q = al.inverse_kinematics(real, [0.45, height], elbow="up")
+    tau = tau_of(q)
+    j = int(np.argmax(np.abs(tau) / limit))
+    for over, share in ((0.1, 0.6), (0.25, 0.0)):
+        tight = np.array(limit, dtype=float)
+        tight[j] = abs(tau[j]) / (1 + over)
+        fraction, words = ref.function(arm, height, x_range, F, tight.tolist(), q)
+        assert fraction == pytest.approx(share, abs=1e-9)
+        assert f"joint {j + 1} needs " in words and f"{100 * over:g} % over its limit" in words
+    lifted = al.inverse_kinematics(real, [0.45, height + 0.002], elbow="up")
+    fraction, words = ref.function(arm, height, x_range, F, limit, lifted)
+    assert fraction == 0.0 and "2 mm off the table top" in words
 
 
 def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first, at most a third of its points visible
     for function parts, and one seeded mistake; every checked function an armlab call."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=8, points=30)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=9, points=37)
 
 
 def test_visible_checks_catch_the_listed_mistakes():
     """Each listed likely mistake of a part fails that part's visible check, with its hint"""
-    SET.assert_visible_checks_catch({k: v for k, v in MISTAKES.items() if k != "push_answer"})
+    SET.assert_visible_checks_catch(MISTAKES)
     for more in MORE_MISTAKES:
         SET.assert_visible_checks_catch(more)
 
@@ -175,7 +240,6 @@ def test_grading_into_a_course_gradebook_keeps_the_rest(tmp_path, sandboxed):
     with Gradebook(url) as gb:
         assert {a.name for a in gb.assignments} == {"earlier", "statics"}
         assert {s.id for s in gb.students} == {"zoe", "ann"}
-        push = SET.parts()["part5"]["points"]
-        visible = SET.parts()["part5"]["tests"]["test_push_worked"]
-        assert gb.find_submission("statics", "ann").score == SET.total() - push + visible
+        push = SET.parts()["part5"]["points"]       # its visible check catches the mistake too
+        assert gb.find_submission("statics", "ann").score == SET.total() - push
         assert len(gb.find_assignment("statics").submissions) == 1

@@ -303,17 +303,18 @@ def test_one_test_per_graded_cell_named_as_the_feedback_names_it(graded):
     assert sum(t["max_score"] for t in results["tests"]) == corpus.FULL
     first, second = results["tests"][:2]
     assert (first["name"], first["score"], first["max_score"], first["visibility"]) == (
-        "Part 1: the Jacobian: check J at the wall pose of Example 1", 0.0, 1.0, "visible")
-    assert first["output"].startswith("\u2717 jacobian(arm, q) at the wall pose of Example 1 "
-                                      "(q = (30°, 60°) on the chapter's arm)\nis ((-0.5964, "
-                                      "-0.3464), (0.633, 0.2)), the book's value is ((-0.65, "
-                                      "-0.4), (0.433, 0))")
-    assert (second["score"], second["max_score"], second["visibility"]) == (0.0, 4.0,
+        "Part 1: the torques of a tip force: check tau on the wall push of Example 1", 0.0, 1.0,
+        "visible")
+    assert " ".join(first["output"].split()).startswith(
+        "\u2717 joint_torques(arm, q, F) at the wall push of Example 1 (q = (30°, 60°), F = "
+        "(10, 0) N on the chapter's arm) is (-2.5, -4), the book's value is (-6.5, -4)")
+    assert (second["score"], second["max_score"], second["visibility"]) == (0.0, 2.0,
                                                                            "after_due_date")
-    assert second["output"].startswith("\u2717 jacobian(arm, q) is wrong at q = (")
+    assert second["output"].startswith("\u2717 joint_torques(arm, q, F) is wrong at q = (")
     hidden = [t["number"] for t in results["tests"] if t["visibility"] == "after_due_date"]
-    assert hidden == ["1.2", "2.2", "3.2", "4.2", "5.2", "5.3", "6.2", "6.3", "7.2", "8.1"]
-    assert results["output"].startswith("statics: 25 / 30 points, every check run in a "
+    assert hidden == ["1.2", "2.2", "3.2", "4.2", "4.3", "5.2", "5.3", "6.2", "6.3", "7.2",
+                      "8.2", "9.1"]
+    assert results["output"].startswith("statics: 34 / 37 points, every check run in a "
                                         "sandbox on cases of your own.")
 
 
@@ -356,15 +357,15 @@ def test_attackers_reach_nothing_of_gradescopes_layout(graded):
     results = graded["gradescope_files"][0]
     assert results["score"] == corpus.FULL          # its own results file stayed ours
     calls = " ".join(graded["forged"][0]["extra_data"]["armlab"]["notes"])
-    assert "used armlab's reference: the answer calls armlab.jacobian" in calls
+    assert "used armlab's reference: the answer calls armlab.static_torques" in calls
 
 
 @pytest.mark.slow
 @needs_sandbox
 def test_the_cases_are_the_submitters_and_the_same_on_a_regrade(zipped, graded, tmp_path):
     nb = corpus.filled()
-    corpus.set_answer(nb, "jacobian_answer", corpus._answer("jacobian_answer").replace(
-        "a1, a12 = q[0], q[0] + q[1]", "a1, a12 = q[0], q[1]"))
+    corpus.set_answer(nb, "torques_answer", corpus._answer("torques_answer").replace(
+        "lever = p[-1] - p[:-1]", "lever = p[1:] - p[:-1]"))
     outs = {}
     for name, email in (("again", "onewrongentry@example.edu"), ("other", EMAIL)):
         root = tmp_path / name / "autograder"

@@ -47,8 +47,9 @@ def message(fn, *args, **kwargs):
 def test_statics_references_are_registered():
     assert quantities("statics") == sorted(
         f"statics.{n}" for n in ("jacobian", "joint_torques", "gravity_torques",
-                                 "holding_torques", "max_push", "force_error_bound",
-                                 "torques_for_reported_force"))
+                                 "holding_torques", "joint_reactions", "max_push",
+                                 "force_error_bound", "torques_for_reported_force",
+                                 "press_pose"))
     with pytest.raises(LookupError, match="statics.jacobian"):
         lookup("statics.jacobain")
 

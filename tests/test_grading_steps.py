@@ -156,9 +156,9 @@ def test_collect_picks_each_students_notebook(tmp_path):
 def test_parts_of_the_statics_set():
     parts = autograde.parts_of(SET.source())
     assert [(k, pts) for k, _t, _c, pts in parts] == [
-        ("part1", 5), ("part2", 4), ("part3", 5), ("part4", 3), ("part5", 4), ("part6", 4),
-        ("part7", 3), ("part8", 2)]
-    assert parts[0][2] == ["test_jacobian_worked", "test_jacobian_fresh"]
+        ("part1", 3), ("part2", 5), ("part3", 3), ("part4", 6), ("part5", 4), ("part6", 4),
+        ("part7", 3), ("part8", 6), ("part9", 3)]
+    assert parts[0][2] == ["test_torques_worked", "test_torques_fresh"]
 
 
 def test_inspect_runs_the_census(tmp_path):
@@ -196,16 +196,16 @@ def test_prepare_register_merge_tally(tmp_path):
 def test_feedback_pages_name_the_parts_and_load_mathjax_locally():
     parts = autograde.parts_of(SET.source())
     titles = outputs.cell_titles(SET.source(), parts)
-    assert titles["test_jacobian_worked"] == \
-        "Part 1: the Jacobian: check J at the wall pose of Example 1"
+    assert titles["test_torques_worked"] == \
+        "Part 1: the torques of a tip force: check tau on the wall push of Example 1"
     page = ('<script src="https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.7/latest.js">'
             '</script>')
     page = ("<!-- Load mathjax -->" + page + "<!-- End of mathjax configuration -->"
-            '<li><a href="#test_jacobian_worked">Test cell</a> (Score: 1.0 / 1.0)</li>')
+            '<li><a href="#test_torques_worked">Test cell</a> (Score: 1.0 / 1.0)</li>')
     text = outputs.polish_feedback(page, titles)
     assert "cdnjs" not in text and '<script defer src="mathjax/tex-svg-full.js"></script>' in text
-    assert ('<a href="#test_jacobian_worked">Part 1: the Jacobian: check J at the wall pose '
-            'of Example 1</a>') in text
+    assert ('<a href="#test_torques_worked">Part 1: the torques of a tip force: check tau on '
+            'the wall push of Example 1</a>') in text
     assert outputs.local_mathjax().name == "tex-svg-full.js"
 
 

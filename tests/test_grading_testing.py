@@ -21,10 +21,10 @@ SET = ExerciseSet("statics")
 PARTS = SET.parts()
 FULL = {k: p["points"] for k, p in PARTS.items()}
 VISIBLE = {k: next(iter(p["tests"].values())) for k, p in PARTS.items()}
-VISIBLE["part8"] = 0.0                       # its one cell holds hidden tests
-MISTAKES = {"jacobian_answer": ("a1, a12 = q[0], q[0] + q[1]", "a1, a12 = q[0], q[1]",
-                                "q2 is measured from link 1")}
-CALLS = {"torques_answer": "def joint_torques(arm, q, F):\n    return al.static_torques(arm, q, F)"}
+VISIBLE["part9"] = 0.0                       # its one cell holds hidden tests
+MISTAKES = {"torques_answer": ("lever = p[-1] - p[:-1]", "lever = p[1:] - p[:-1]",
+                               "not to the next joint")}
+CALLS = {"gravity_answer": "def gravity_torques(arm, q):\n    return al.gravity_torques(arm, q)"}
 
 
 def fake_round(scores, hints):
@@ -63,25 +63,25 @@ def run(monkeypatch, tmp_path, scores, hints):
 
 
 def test_a_fair_round_passes_except_for_what_is_missing(monkeypatch, tmp_path):
-    text = run(monkeypatch, tmp_path, fair, {"mistake0": "q2 is measured from link 1"})
+    text = run(monkeypatch, tmp_path, fair, {"mistake0": "not to the next joint"})
     lines = text.splitlines()
     assert all(line.startswith(("part part", "answer ")) for line in lines), lines
     assert "part part2 has no seeded mistake" in lines      # the lists above are short
 
 
 @pytest.mark.parametrize("login, row, hint, problem", [
-    ("mistake0", dict(FULL, part1=1.0, part3=0.0), "q2 is measured from link 1",
-     "mistake in jacobian_answer: scores"),
-    ("mistake0", dict(FULL, part1=1.0), "something else", "the hint 'q2 is measured"),
+    ("mistake0", dict(FULL, part1=1.0, part3=0.0), "not to the next joint",
+     "mistake in torques_answer: scores"),
+    ("mistake0", dict(FULL, part1=1.0), "something else", "the hint 'not to the next joint"),
     ("release", dict(dict.fromkeys(FULL, 0.0), part8=2.0), "", "release scores"),
-    ("constants", dict(VISIBLE, part1=5.0), "", "constants score 11.0, more than"),
-    ("armlab0", dict(FULL, part2=1.0), "", "armlab call in torques_answer: scores"),
+    ("constants", dict(VISIBLE, part1=5.0), "", "constants score 12.0, more than"),
+    ("armlab0", dict(FULL, part2=1.0), "", "armlab call in gravity_answer: scores"),
     ("source", dict(FULL, part4=0.0), "", "source notebook scores"),
 ])
 def test_each_unfair_outcome_is_named(monkeypatch, tmp_path, login, row, hint, problem):
     def scores(who):
         return row if who == login else fair(who)
-    hints = {"mistake0": "q2 is measured from link 1"}
+    hints = {"mistake0": "not to the next joint"}
     hints[login] = hint or hints.get(login, "")
     text = run(monkeypatch, tmp_path, scores, hints)
     assert problem in text, text
@@ -134,21 +134,21 @@ def hidden_first(cells):
 
 
 @pytest.mark.parametrize("change, mistakes, calls, shape, problem", [
-    (None, {}, None, (8, 30), "has no seeded mistake"),
-    (None, None, {}, (8, 30), "are not the ones with an armlab call"),
-    (None, None, dict(CALLS, stretched_answer="x"), (8, 30), "not the ones with an armlab call"),
-    (None, None, None, (7, 30), "8 parts (30 points), expected 7 (30 points)"),
-    (None, None, None, (8, 31), "expected 8 (31 points)"),
-    (visible_worth_half, None, None, (8, 30), "its visible check is worth 2 of 4 points"),
-    (hidden_first, None, None, (8, 30), "first test cell test_push_worked holds hidden tests"),
-    (no_docstring, None, None, (8, 30), "test_torques_fresh does not open with a one-line"),
-    (no_install_line, None, None, (8, 30), "does not say 'pip install jupyterlab"),
+    (None, {}, None, (9, 37), "has no seeded mistake"),
+    (None, None, {}, (9, 37), "are not the ones with an armlab call"),
+    (None, None, dict(CALLS, stretched_answer="x"), (9, 37), "not the ones with an armlab call"),
+    (None, None, None, (8, 37), "9 parts (37 points), expected 8 (37 points)"),
+    (None, None, None, (9, 38), "expected 9 (38 points)"),
+    (visible_worth_half, None, None, (9, 37), "its visible check is worth 2 of 4 points"),
+    (hidden_first, None, None, (9, 37), "first test cell test_push_worked holds hidden tests"),
+    (no_docstring, None, None, (9, 37), "test_torques_fresh does not open with a one-line"),
+    (no_install_line, None, None, (9, 37), "does not say 'pip install jupyterlab"),
 ])
 def test_the_standard_on_paper_names_what_is_off(tmp_path, change, mistakes, calls, shape,
                                                 problem):
     """Each way a set can miss the standard on paper fails, named; the set as it is passes"""
     copied_set(tmp_path / "as-is").assert_meets_the_standard_on_paper(
-        STATICS.MISTAKES, STATICS.CALLS, parts=8, points=30)
+        STATICS.MISTAKES, STATICS.CALLS, parts=9, points=37)
     broken = copied_set(tmp_path / "changed", change)
     with pytest.raises(AssertionError) as info:
         broken.assert_meets_the_standard_on_paper(
@@ -165,8 +165,8 @@ def test_fresh_cases_not_drawn_per_student_fail_on_paper(monkeypatch):
     monkeypatch.setattr(Reference, "cases", lambda self, which="worked", key=None: cases(
         self, which, key="" if self.quantity == "statics.max_push" else key))
     with pytest.raises(AssertionError, match="statics.max_push: its fresh cases are not drawn"):
-        SET.assert_meets_the_standard_on_paper(STATICS.MISTAKES, STATICS.CALLS, parts=8,
-                                               points=30)
+        SET.assert_meets_the_standard_on_paper(STATICS.MISTAKES, STATICS.CALLS, parts=9,
+                                               points=37)
 
 
 def test_worked_is_the_references_worked_value():

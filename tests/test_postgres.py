@@ -50,7 +50,7 @@ def export(tmp_path_factory, sandboxed):
                           "for fd in range(3, 64):\n    try:\n"
                           "        os.write(fd, b'{\"t\": \"done\"}\\n')\n"
                           "    except OSError:\n        pass\n"),
-        "hal": SET.with_mistake("jacobian_answer", "q[0] + q[1]", "q[1]"),
+        "hal": SET.with_mistake("torques_answer", "p[-1] - p[:-1]", "p[1:] - p[:-1]"),
     }
     for k, (login, nb) in enumerate(sorted(notebooks.items())):
         (folder / f"{login}_{500 + k}_1_statics.ipynb").write_text(json.dumps(nb))

@@ -80,11 +80,11 @@ def max_push(arm, q, direction, limit):
 
 FORGED = """
 import types
-import armlab.kinematics as K
-def _borrow(arm, q):
-    return al.jacobian(arm, q)
-code = _borrow.__code__.replace(co_filename=K.__file__, co_name="jacobian")
-jacobian = types.FunctionType(code, globals(), "jacobian")
+import armlab.statics as S
+def _borrow(arm, q, F):
+    return al.static_torques(arm, q, F)
+code = _borrow.__code__.replace(co_filename=S.__file__, co_name="joint_torques")
+joint_torques = types.FunctionType(code, globals(), "joint_torques")
 """
 
 DISGUISED = """
@@ -208,15 +208,16 @@ def cases():
         "joint_torques(arm, q, -np.asarray", "joint_torques(arm, q, np.asarray"))
     out["wrongsign"] = (nb, {}, lose("part7"), set())
 
-    # one wrong entry of J (column 2 uses q2 instead of q1 + q2) costs part 1 only; the
-    # later parts that call jacobian are checked with a correct one
+    # one wrong lever in joint_torques (to the next joint, not to the tip) costs part 1
+    # only; the later parts that call joint_torques are checked with a correct one
     nb = filled()
-    set_answer(nb, "jacobian_answer", _answer("jacobian_answer").replace(
-        "a1, a12 = q[0], q[0] + q[1]", "a1, a12 = q[0], q[1]"))
+    set_answer(nb, "torques_answer", _answer("torques_answer").replace(
+        "lever = p[-1] - p[:-1]", "lever = p[1:] - p[:-1]"))
     out["onewrongentry"] = (nb, {}, lose("part1"), set())
 
-    # the chapter's printed numbers typed in as constants earn the visible checks at most
-    out["copier"] = (SET.constants(), {}, SET.visible_points(), set())
+    # the chapter's printed numbers typed in as constants earn the visible checks at most:
+    # those of parts 2 and 5 check two worked cases, which one constant cannot both pass
+    out["copier"] = (SET.constants(), {}, SET.visible_points() - 2, set())
 
     nb = filled()
     cell(nb, "test_push_worked")["source"] = "pass"
@@ -264,7 +265,7 @@ def cases():
     nb = filled()
     set_answer(nb, "error_answer", _answer("error_answer").replace(
         "np.linalg.solve(J.T, corners.T)", "scipy.linalg.solve(J.T, corners.T)").replace(
-        "    J = jacobian(arm, q)", "    import scipy.linalg\n    J = jacobian(arm, q)"))
+        "    J = al.jacobian(arm, q)", "    import scipy.linalg\n    J = al.jacobian(arm, q)"))
     out["scipy"] = (nb, {}, FULL, set())
 
     # past a limit: never a grade without a human (the row is held for review)
@@ -287,17 +288,17 @@ def cases():
     out["frames"] = (nb, {}, lose("part5"), set())
 
     nb = filled()
-    set_answer(nb, "jacobian_answer", FORGED)
+    set_answer(nb, "torques_answer", FORGED)
     out["forged"] = (nb, {}, lose("part1"), {"used armlab's reference"})
 
     nb = filled()
     set_answer(nb, "torques_answer", DISGUISED)
-    out["disguised"] = (nb, {}, lose("part2"), {"used armlab's reference"})
+    out["disguised"] = (nb, {}, lose("part1"), {"used armlab's reference"})
 
     nb = filled()
-    set_answer(nb, "jacobian_answer",
-               "def jacobian(arm, q, _reference=al.jacobian):\n"
-               '    """Tip Jacobian, borrowed."""\n'
+    set_answer(nb, "gravity_answer",
+               "def gravity_torques(arm, q, _reference=al.gravity_torques):\n"
+               '    """g(q), borrowed."""\n'
                "    return _reference(arm, q)")
     set_answer(nb, "torques_answer",
                "def joint_torques(arm, q, F):\n"

@@ -2,13 +2,16 @@
 
 They run in the trusted grader (and, for a visible check, in a student's kernel), so the
 expected values are armlab's own where armlab has the quantity (``al.static_torques``,
-``al.gravity_torques``, ``al.max_tip_force``, ``al.force_error_bound``); a likely mistake is
-a line of numpy. The arm's data come from the chapter's preset, ``armlab.statics_arm()``.
+``al.gravity_torques``, ``al.joint_reactions``; ``max_push`` and ``force_error_bound`` with the
+parts' stated tolerances); a likely mistake is a line of numpy. The design part, where to press
+on a table, is judged by what the pose does: its tip on the table, its holding torques against
+the limits. The arm's data come from the chapter's preset, ``armlab.statics_arm()``.
 """
 
 import numpy as np
 
-from armlab.grading.references import ArmData, Case, chapter, reference
+from armlab.grading.purepy import fmt
+from armlab.grading.references import ArmData, Case, chapter, design, reference
 
 _kinematics = chapter("kinematics")
 al, real, listed, deg, relative = (_kinematics.al, _kinematics.real, _kinematics.listed,
@@ -45,7 +48,7 @@ def _cross(r, f):
 
 # ---------------------------------------------------------------- the Jacobian
 # No part of the statics set checks it (the kinematics set grades the Jacobian); it stays
-# registered as the grading package's documented example quantity.
+# registered as the example quantity of the grading package's documentation and tests.
 @reference(worked=WALL, allow=("joint_positions", "tip_position"),
            advice="column j is z x (p_tip - p_j): work it out on paper at this pose")
 def jacobian(arm, q):
@@ -87,7 +90,7 @@ def _jt(arm, q, F):
     return al.static_torques(real(arm), q, F)
 
 
-@reference(worked=WALL_PUSH, uses={"jacobian": jacobian},
+@reference(worked=WALL_PUSH, allow=("joint_positions", "tip_position"),
            advice="tau = J(q)^T F, with F the force the tip applies")
 def joint_torques(arm, q, F):
     """Joint torques (n,) that hold the tip force F (applied by the tip), gravity ignored."""
@@ -111,11 +114,20 @@ def _torques_not_transposed(arm, q, F):
     return listed(_J(arm, q) @ F)
 
 
+@joint_torques.mistake("the lever of joint j runs from joint j to the tip, where F acts, not to "
+                       "the next joint")
+def _torques_next_joint(arm, q, F):
+    p = al.joint_positions(real(arm), q)
+    return listed(_cross(p[1:] - p[:-1], np.asarray(F, dtype=float)))
+
+
 # ---------------------------------------------------------------- gravity
-def _weight_moments(arm, q, absolute=False, at_link_end=False):
+def _weight_moments(arm, q, absolute=False, at_link_end=()):
     """(n, n): entry [j, i], the moment about joint j of the force that balances link i's
-    weight (zero for i < j); with the switches of a mistake."""
-    a = real(ArmData(**dict(arm.fields(), com=arm.lengths)) if at_link_end else arm)
+    weight (zero for i < j); with the switches of a mistake (``at_link_end``: the links
+    whose weight acts at their end)."""
+    com = [L if i in at_link_end else c for i, (L, c) in enumerate(zip(arm.lengths, arm.com))]
+    a = real(ArmData(**dict(arm.fields(), com=com)))
     angles = relative(q) if absolute else q
     p, c = al.joint_positions(a, angles), al.com_positions(a, angles)
     balance = -np.asarray(arm.masses)[:, None] * np.asarray(arm.gravity)        # (n, 2) [N]
@@ -123,7 +135,8 @@ def _weight_moments(arm, q, absolute=False, at_link_end=False):
     return np.triu(moments)
 
 
-@reference(worked=WALL, advice="g_j is the sum, over the links beyond joint j, of the moment "
+@reference(worked=[Case(arm=ARM, q=deg(0, 30), label="q = (0°, 30°), link 2 not upright"), WALL],
+           advice="g_j is the sum, over the links beyond joint j, of the moment "
                                "about joint j of each link's weight, taken at its centre of mass")
 def gravity_torques(arm, q):
     """Joint torques (n,) that balance gravity: g(q) = dP/dq."""
@@ -145,10 +158,11 @@ def _gravity_negated(arm, q):
     return listed(-al.gravity_torques(real(arm), q))
 
 
-@gravity_torques.mistake("each weight acts at its link's centre of mass, com[i] from joint i, "
-                         "not at the link's end")
-def _gravity_at_link_end(arm, q):
-    return listed(_weight_moments(arm, q, at_link_end=True).sum(axis=1))
+for _links in [(0, 1), (0,), (1,)]:                    # every link's weight, or one
+    @gravity_torques.mistake("each weight acts at its link's centre of mass, com[i] from "
+                             "joint i, not at the link's end")
+    def _gravity_at_link_end(arm, q, _links=_links):
+        return listed(_weight_moments(arm, q, at_link_end=_links).sum(axis=1))
 
 
 @gravity_torques.mistake("the shoulder carries both links: add link 2's weight to joint 1's "
@@ -219,8 +233,10 @@ def _push(arm, q, direction, limit, worst=np.min, unit=True):
     return float(worst(limit / working)) if working.size else np.inf
 
 
-@reference(worked=Case(arm=ARM, q=deg(0, 30), direction=[1.0, 0.0], limit=20.0,
-                       label="Example 3's push along the arm at q2 = 30°"),
+@reference(worked=[Case(arm=ARM, q=deg(0, 30), direction=[1.0, 0.0], limit=20.0,
+                        label="Example 3's push along the arm at q2 = 30°"),
+                   Case(arm=ARM, q=deg(30, 60), direction=[3.0, 4.0], limit=20.0,
+                        label="a push along (3, 4) at the wall pose")],
            uses={"joint_torques": joint_torques}, rtol=1e-6, atol=1e-6,
            advice="a push s d needs s J^T d: find the largest s with every |tau_j| <= limit")
 def max_push(arm, q, direction, limit):
@@ -277,7 +293,7 @@ def _force_error(arm, q, dtau, corners=CORNERS, transpose_=True):
 
 @reference(worked=Case(arm=ARM, q=deg(0, 90), dtau=0.5,
                        label="Example 3's elbow bent at 90°"),
-           uses={"jacobian": jacobian}, rtol=1e-6, atol=1e-6,
+           allow=("jacobian",), rtol=1e-6, atol=1e-6,
            advice="F = J^{-T} tau: try the four corners (+-dtau, +-dtau) and keep the largest "
                   "|J^{-T} dtau|")
 def force_error_bound(arm, q, dtau):
@@ -344,3 +360,173 @@ def _reported_cases(rng):
     "the opposite force, -force_on_arm")
 def _reported_not_negated(arm, q, force_on_arm):
     return listed(_jt(arm, q, force_on_arm))
+
+
+# ---------------------------------------------------------------- joint reactions
+def _reactions(arm, q, F, start=1.0, carry=True, weights=True):
+    """(n, 3): row j the force (x, y) [N] and the moment [N m] that link j - 1 (the base)
+    applies to link j, by balancing the links from the tip inwards, equation (2.8); with the
+    switches of a mistake: ``start`` the sign of the tip force passed on, ``carry`` of the
+    links beyond each joint (without it each link passes on the tip force, f_j = F - w_j)."""
+    a = real(arm)
+    p, c = al.joint_positions(a, q), al.com_positions(a, q)
+    w = np.outer(arm.masses, arm.gravity) * weights                             # (n, 2) [N]
+    out = np.zeros((arm.n, 3))
+    f_next, n_next = start * np.asarray(F, dtype=float), 0.0
+    for j in range(arm.n - 1, -1, -1):
+        f = f_next - w[j]
+        n = n_next + _cross(p[j + 1] - p[j], f_next) - _cross(c[j] - p[j], w[j])
+        out[j] = f[0], f[1], n
+        f_next, n_next = (f if carry else f_next), n
+    return out
+
+
+@reference(worked=Case(arm=ARM, q=deg(30, 60), F=[10.0, 0.0],
+                       label="the bearings of the wall push, Example 4"),
+           allow=("joint_positions", "com_positions"),
+           advice="from the tip inwards: f_j = f_{j+1} - w_j and n_j = n_{j+1} + (p_{j+1} - "
+                  "p_j) x f_{j+1} - (c_j - p_j) x w_j, starting with f_{n+1} = F, n_{n+1} = 0")
+def joint_reactions(arm, q, F):
+    """(n, 3) [N, N, N m]: row j the force and moment link j - 1 (the base) applies to link j."""
+    force, moment = al.joint_reactions(real(arm), q, F)
+    return listed(np.column_stack([force, moment]))
+
+
+def _reaction_case(rng, arm, n=2, label=None):
+    return Case(arm=arm, q=rng.pose(n), F=rng.vector(2, -20, 20, 1, nonzero=True), label=label)
+
+
+@joint_reactions.fresh
+def _reactions_cases(rng):
+    return ([_reaction_case(rng, arm) for arm in _arms(rng, 2) for _ in range(2)]
+            + [_reaction_case(rng, rng.arm(gravity=(-9.81, 0.0)), label="an arm mounted on a "
+                                                                          "wall"),
+               _reaction_case(rng, rng.arm(gravity=0.0), label="an arm in free fall")])
+
+
+@joint_reactions.fresh("three links")
+def _reactions_three_links(rng):
+    return [_reaction_case(rng, rng.arm(3), 3, label="an arm with three links")
+            for _ in range(3)]
+
+
+@joint_reactions.mistake("this is what link j applies to link j - 1 (or to the base): the part "
+                         "asks for what link j - 1 applies to link j, the opposite force and "
+                         "moment (Newton's third law)")
+def _reactions_negated(arm, q, F):
+    return listed(-_reactions(arm, q, F))
+
+
+@joint_reactions.mistake("the bearing of joint j holds up every link from j to the tip, not "
+                         "link j alone: f_j = f_{j+1} - w_j, from the tip inwards")
+def _reactions_own_weight(arm, q, F):
+    return listed(_reactions(arm, q, F, carry=False))
+
+
+@joint_reactions.mistake("the links' weights are missing: with gravity on, each joint also "
+                         "carries the weight of every link beyond it, w_i = m_i arm.gravity")
+def _reactions_weightless(arm, q, F):
+    return listed(_reactions(arm, q, F, weights=False))
+
+
+@joint_reactions.mistake("the tip applies F, so the environment pushes the last link with -F "
+                         "and the last link passes on f_{n+1} = F: start the recursion with F")
+def _reactions_force_on_arm(arm, q, F):
+    return listed(_reactions(arm, q, F, start=-1.0))
+
+
+@joint_reactions.mistake("the forces are wanted in the world frame (x, y), not in each link's "
+                         "own frame")
+def _reactions_link_frames(arm, q, F):
+    out = _reactions(arm, q, F)
+    phi = np.cumsum(q)
+    c, s = np.cos(phi), np.sin(phi)
+    out[:, :2] = np.column_stack([c * out[:, 0] + s * out[:, 1], -s * out[:, 0] + c * out[:, 1]])
+    return listed(out)
+
+
+# ---------------------------------------------------------------- design: where to press
+ON = 1e-3
+"""How far [m] from the table top the tip of a design may be."""
+OVER = 0.25
+"""How far over a torque limit (a fraction of it) a design earns nothing (a linear share up
+to there)."""
+
+
+def _table(arm, height, x_range, count=401):
+    """Poses (m, 2) that put the tip on the table top, both elbows, at ``count`` points."""
+    x = np.linspace(*x_range, count)
+    r = np.hypot(x, height)
+    L1, L2 = arm.lengths
+    p = np.column_stack([x, np.full_like(x, height)])[(r > abs(L1 - L2) + 1e-9)
+                                                       & (r < L1 + L2 - 1e-9)]
+    return np.concatenate([al.inverse_kinematics(real(arm), p, elbow=e) for e in ("down", "up")])
+
+
+def _overload(arm, q, F, limit):
+    """max_j |tau_j| / limit_j of the holding torques g(q) + J^T F, per pose."""
+    tau = _jt(arm, q, F) + al.gravity_torques(real(arm), q)
+    return np.max(np.abs(tau) / np.asarray(limit), axis=-1)
+
+
+@design(worked=Case(arm=ARM, height=-0.2, x_range=[0.2, 0.85], F=[0.0, -30.0],
+                    limit=[5.0, 2.0], label="the chapter's arm pressing 30 N down on a table "
+                                            "0.2 m below its shoulder"),
+        allow=("inverse_kinematics", "tip_position"),
+        uses={"holding_torques": holding_torques, "joint_torques": joint_torques,
+              "gravity_torques": gravity_torques},
+        units={"height": "m", "x_range": "m"})
+def press_pose(arm, height, x_range, F, limit, answer=None):
+    """Judge a pose that presses the tip on the table top (y = height, x in x_range) with the
+    force F, gravity on, every joint within its limit |tau_j| <= limit_j: the tip on the table
+    (else nothing), then the torques, with a share of the points up to OVER over a limit.
+    Without ``answer``: the pose of the table with the most margin."""
+    if answer is None:
+        poses = _table(arm, height, x_range)
+        return listed(poses[np.argmin(_overload(arm, poses, F, limit))])
+    q, why = _kinematics._pose(answer)
+    if q is None:
+        return 0.0, why
+    tip = al.tip_position(real(arm), q)
+    shown = _kinematics._shown(q)
+    off = max(abs(tip[1] - height), x_range[0] - tip[0], tip[0] - x_range[1])
+    if off > ON:
+        return 0.0, (f"q = {shown} puts the tip at {fmt(listed(tip))} m, {fmt(1e3 * off)} mm "
+                     f"off the table top (y = {fmt(height)} m, x from {fmt(x_range[0])} to "
+                     f"{fmt(x_range[1])} m; the spec is within 1 mm)")
+    tau = _jt(arm, q, F) + al.gravity_torques(real(arm), q)
+    ratio = np.abs(tau) / np.asarray(limit)
+    words = f"q = {shown} presses with the torques {fmt(listed(tau))} N m"
+    if ratio.max() <= 1.0 + 1e-9:
+        return 1.0, f"{words}, within the limits {fmt(listed(limit))} N m"
+    j = int(np.argmax(ratio))
+    over = float(ratio[j] - 1.0)
+    return max(0.0, 1.0 - over / OVER), (
+        f"{words}: joint {j + 1} needs {fmt(abs(float(tau[j])))} N m, {fmt(100 * over, 1)} % "
+        f"over its limit of {fmt(float(limit[j]))} N m (nothing at {100 * OVER:g} % over): "
+        "search the table top, with both elbows, for the pose whose worst |tau_j| / limit_j "
+        "is smallest, with the holding torques g(q) + J^T F")
+
+
+@press_pose.fresh
+def _press_cases(rng):
+    cases = []
+    for arm in [ARM] + [rng.arm() for _ in range(3)]:
+        reach = sum(arm.lengths)
+        height = -0.05 * rng.integer(2, max(2, int(0.4 * reach / 0.05)))        # [m]
+        chord = np.sqrt(reach ** 2 - height ** 2)
+        x_range = [round(0.05 * np.floor(k * chord / 0.05), 2) for k in (0.3, 0.95)]
+        F = [rng.uniform(-10, 10, 1), -rng.uniform(10, 50, 5)]
+        poses = _table(arm, height, x_range)
+        tau = np.abs(_jt(arm, poses, F) + al.gravity_torques(real(arm), poses))
+        best = None
+        for _ in range(12):                     # limits that one pose meets, and few others
+            k = rng.integer(0, len(poses) - 1)
+            limit = np.maximum(0.5, np.ceil(tau[k] * 1.1 / 0.5) * 0.5)
+            count = int(np.sum(np.all(tau <= limit, axis=-1)))
+            score = abs(count - 0.2 * len(poses)) if count >= 16 else len(poses)
+            if best is None or score < best[0]:
+                best = (score, limit)
+        cases.append(Case(arm=arm, height=float(height), x_range=[float(x) for x in x_range],
+                          F=F, limit=[float(x) for x in best[1]]))
+    return cases
