@@ -140,10 +140,31 @@ def _site_launch_buttons(app, config):
     config.html_theme_options = options
 
 
+def _binder_git_link(app, pagename, templatename, context, doctree):
+    """Binder's link to a repository on a host other than GitHub or GitLab.com escapes the
+    whole URL (``/v2/git/<url-escaped repository>/<branch>``, BinderHub's git provider); the
+    theme leaves its slashes, which BinderHub would read as the end of the URL."""
+    from urllib.parse import quote, unquote
+
+    for group in context.get("header_buttons") or []:
+        if group.get("label") != "launch-buttons":
+            continue
+        for button in group.get("buttons", []):
+            url = button.get("url", "")
+            head, sep, tail = url.partition("/v2/git/")
+            if button.get("text") != "Binder" or not sep:
+                continue
+            path, query_sep, query = tail.partition("?")
+            repo, _, branch = path.rpartition("/")
+            button["url"] = f"{head}/v2/git/{quote(unquote(repo), safe='')}/{branch}" \
+                            f"{query_sep}{query}"
+
+
 def setup(app):
     app.connect("config-inited", _site_substitutions)
     app.connect("config-inited", _site_launch_buttons)
     app.connect("html-page-context", _drop_thebe, priority=900)
+    app.connect("html-page-context", _binder_git_link, priority=900)  # after the theme's 501
     app.connect("missing-reference", _resolve_reference)
     app.connect("autodoc-process-docstring", _escape_shapes)
     app.connect("autodoc-skip-member", _skip_foreign)

@@ -197,10 +197,13 @@ def test_the_launch_link_opens_the_chapter_in_the_jupyterhub(course, hub, chromi
     page = context.new_page()
     try:
         page.goto(page_file.as_uri())
-        link = page.locator('.dropdown-launch-buttons a.btn-jupyterhub')
-        href = link.get_attribute("href")
-        assert href == launch_links(page_file)["JupyterHub"]
-        page.goto(href)                                        # the hub asks who you are
+        page.click('.dropdown-launch-buttons button[aria-label="Launch interactive content"]')
+        link = page.locator(".dropdown-launch-buttons a.dropdown-item",
+                            has=page.locator(".btn__text-container", has_text="JupyterHub"))
+        assert link.get_attribute("href") == launch_links(page_file)["JupyterHub"]
+        with context.expect_page() as opened:                  # the link opens a new tab
+            link.click()
+        page = opened.value                                    # the hub asks who you are
         page.fill("#username_input", USER, timeout=60_000)
         page.fill("#password_input", "any")
         page.click("#login_submit")
@@ -216,6 +219,13 @@ def test_the_launch_link_opens_the_chapter_in_the_jupyterhub(course, hub, chromi
                        if line.startswith("# "))
         assert title.inner_text().strip().rstrip("¶").strip() == heading
         assert page.locator(".jp-NotebookPanel .jp-CodeCell").count() > 5
+        # the kernel of the hub's server runs the chapter's first cell (it imports armlab)
+        first = page.locator(".jp-NotebookPanel .jp-CodeCell").first
+        first.locator(".jp-InputArea-prompt").click()
+        page.keyboard.press("Shift+Enter")
+        page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt",
+                     has_text="[1]:").wait_for(timeout=120_000)
+        assert "Error" not in first.inner_text()
     finally:
         page.screenshot(path=str(course["tmp"] / "jupyterhub.png"))
         artifacts = ROOT / "tests" / "artifacts"
