@@ -115,9 +115,56 @@ def _site_substitutions(app, config):
                                  **(getattr(config, "myst_substitutions", None) or {})}
 
 
+def _site_launch_buttons(app, config):
+    """The repository's setting (armlab/_site.py) in the book theme's options: the repository
+    button, the Binder launch (``binderhub_url`` from _config.yml) and, when
+    ``JUPYTERHUB_URL`` is set, the JupyterHub launch, whose link is nbgitpuller's
+    (``<hub>/hub/user-redirect/git-pull?repo=...&urlpath=lab/tree/<repo>/<page>&branch=...``).
+    _config.yml names no repository: a fork changes _site.py only."""
+    from armlab import _site
+
+    options = dict(config.html_theme_options or {})
+    options["repository_url"] = _site.REPOSITORY
+    options["repository_branch"] = _site.BRANCH
+    options["use_repository_button"] = True
+    host = _site.REPOSITORY.lower()
+    # The theme knows three forges by their host; any other (a course's own GitLab, a
+    # plain git server) is given as a GitLab, whose links the theme builds from the full URL.
+    options["repository_provider"] = next(
+        (name for name in ("github", "gitlab", "bitbucket") if f"{name}." in host), "gitlab")
+    launch = dict(options.get("launch_buttons") or {})
+    launch.pop("jupyterhub_url", None)
+    if _site.JUPYTERHUB_URL:
+        launch["jupyterhub_url"] = _site.JUPYTERHUB_URL
+    options["launch_buttons"] = launch
+    config.html_theme_options = options
+
+
+def _binder_git_link(app, pagename, templatename, context, doctree):
+    """Binder's link to a repository on a host other than GitHub or GitLab.com escapes the
+    whole URL (``/v2/git/<url-escaped repository>/<branch>``, BinderHub's git provider); the
+    theme leaves its slashes, which BinderHub would read as the end of the URL."""
+    from urllib.parse import quote, unquote
+
+    for group in context.get("header_buttons") or []:
+        if group.get("label") != "launch-buttons":
+            continue
+        for button in group.get("buttons", []):
+            url = button.get("url", "")
+            head, sep, tail = url.partition("/v2/git/")
+            if button.get("text") != "Binder" or not sep:
+                continue
+            path, query_sep, query = tail.partition("?")
+            repo, _, branch = path.rpartition("/")
+            button["url"] = f"{head}/v2/git/{quote(unquote(repo), safe='')}/{branch}" \
+                            f"{query_sep}{query}"
+
+
 def setup(app):
     app.connect("config-inited", _site_substitutions)
+    app.connect("config-inited", _site_launch_buttons)
     app.connect("html-page-context", _drop_thebe, priority=900)
+    app.connect("html-page-context", _binder_git_link, priority=900)  # after the theme's 501
     app.connect("missing-reference", _resolve_reference)
     app.connect("autodoc-process-docstring", _escape_shapes)
     app.connect("autodoc-skip-member", _skip_foreign)
