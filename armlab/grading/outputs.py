@@ -167,8 +167,9 @@ def write_report(out, assignment, parts, students, grades, problems, issues, not
 
 # ---------------------------------------------------------------- feedback
 def cell_titles(source_nb, parts):
-    """``{grade id: "Part 1: the Jacobian: check J at the wall pose of Example 1"}``
-    from each test cell's part heading and its one-line docstring."""
+    """``{grade id: title}`` from each test cell's part heading and its one-line docstring
+    (statics' first: "Part 1: the torques of a tip force: check tau on the wall push of
+    Example 1")."""
     part_of = {cell: title for _key, title, cells, _p in parts for cell in cells}
     titles = {}
     for cell in source_nb["cells"]:
