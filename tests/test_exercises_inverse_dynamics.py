@@ -1,7 +1,7 @@
 """The inverse dynamics exercise set against the exercise standard, with the real nbgrader.
 
-The references (pure Python closed forms) agree with armlab's own routes; the
-visible checks' values are the chapter's worked values (seeds 000, 001, 002);
+The references (armlab, and the chapter's formulas for the mistakes) agree with armlab's
+other routes; the visible checks' values are the chapter's worked values;
 the release equals a fresh nbgrader release of the source; the source scores
 full marks and the release zero; one seeded mistake per part loses that part
 only and gets its hint; worked values typed in as constants earn at most the
@@ -13,10 +13,14 @@ import numpy as np
 import pytest
 
 import armlab as al
-from armlab.grading.testing import ExerciseSet
+from armlab.grading.cases import encode
+from armlab.grading.references import inverse_dynamics as ref
+from armlab.grading.references import lookup
+from armlab.grading.runner import student_args
+from armlab.grading.testing import ExerciseSet, worked_value
 
 CHAPTER = "inverse_dynamics"
-SET = ExerciseSet(CHAPTER)
+TOUR = lookup(f"{CHAPTER}.identification_tour")
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
 MISTAKES = {
@@ -30,10 +34,57 @@ MISTAKES = {
                       "T changes also because M changes with q2"),
     "rnea_answer": ("acc = -np.asarray(arm.gravity", "acc = np.asarray(arm.gravity",
                     "gravity's sign"),
-    "elbow_answer": ('elbow_reason = "b"', 'elbow_reason = "a"',
+    "regressor_answer": ("L1 = arm.lengths[0]", "L1 = 1.0", "carry L1"),
+    "fit_answer": ("Y.reshape(-1, 4), tau.reshape(-1)", "Y[:, 0], tau[:, 0]",
+                   "the shoulder's torques only"),
+    "tour_answer": ("leg = duration / (len(poses) - 1)", "leg = duration", "over its limit"),
+    "elbow_answer": ('elbow_reason = "a"', 'elbow_reason = "b"',
                      "which entry of M multiplies qdd1"),
-    "rest_answer": ('at_rest = "b"', 'at_rest = "c"', "which terms contain qd"),
+    "rest_answer": ('at_rest = "c"', 'at_rest = "a"', "which terms contain qd"),
 }
+# more likely mistakes, each of which the part's visible check must catch with its hint
+LIKELY = [
+    {"mass_answer": ("I1, I2 = arm.inertia", "I1, I2 = 0.0, 0.0", "add its moment of inertia"),
+     "velocity_answer": ("-h * (2 * qd[0] * qd[1]", "-h * (qd[0] * qd[1]",
+                         "the Coriolis term is 2 h qd1 qd2"),
+     "torque_answer": ("friction = np.asarray(arm.damping, dtype=float) * qd",
+                       "friction = -np.asarray(arm.damping, dtype=float) * qd",
+                       "friction's sign"),
+     "energy_answer": ("0.5 * qd @ mdot @ qd", "qd @ mdot @ qd", "with a factor 1/2"),
+     "rnea_answer": ("- w**2 * arm.", "+ w**2 * arm.", "the centripetal acceleration"),
+     "regressor_answer": ("- s2 * (2 * qd1 * qd2", "+ s2 * (2 * qd1 * qd2",
+                          "the sign of the s2 term"),
+     "fit_answer": ("tau.reshape(-1)", "tau.T.reshape(-1)", "must meet its own torque"),
+     "tour_answer": ("al.inverse_dynamics(arm, q, qd, qdd)",
+                     "al.inverse_dynamics(al.PlanarArm(arm.lengths, arm.masses, arm.com, "
+                     "arm.inertia, gravity=0.0), q, qd, qdd)", "over its limit")},
+    {"mass_answer": ("return np.array([[alpha + 2 * beta * cos2, delta + beta * cos2],\n"
+                     "                     [delta + beta * cos2, delta]])",
+                     "return np.array([[alpha + 2 * beta * cos2, 0.0], [0.0, delta]])",
+                     "the off-diagonal entries are missing"),
+     "velocity_answer": ("h = arm.masses[1]", "h = -arm.masses[1]", "right size, wrong sign"),
+     "torque_answer": ("+ velocity_products(arm, q, qd)", "", "c(q, qd) are missing"),
+     "rnea_answer": ("+ moment + cross(r_e, f)", "+ moment", "add r_(1,2) x f_2 to n_1"),
+     "regressor_answer": ("across(q1 + q2)", "across(q2)", "link 2's absolute angle"),
+     "fit_answer": ("theta = np.linalg.lstsq(Y.reshape(-1, 4), tau.reshape(-1), rcond=None)[0]",
+                    "outer = np.linalg.lstsq(Y[:, 1, 2:], tau[:, 1], rcond=None)[0]\n"
+                    "    inner = np.linalg.lstsq(Y[:, 0, :2], tau[:, 0] - Y[:, 0, 2:] @ outer,\n"
+                    "                            rcond=None)[0]\n"
+                    "    theta = np.concatenate([inner, outer])", "fit all four together"),
+     "tour_answer": ("return low * shape", "return 0.1 * shape", "over the spec")},
+    {"torque_answer": ("friction = np.asarray(arm.damping, dtype=float) * qd",
+                       "friction = 0.0 * qd", "the friction B qd is missing"),
+     "regressor_answer": ("up = -np.asarray(arm.gravity, dtype=float)",
+                          "up = np.array([0.0, 9.81])", "take gravity from the arm")},
+    {"regressor_answer": ("return np.array([[qdd1, across(q1), qdd1 + qdd2, x2_shoulder],\n"
+                          "                     [0.0, 0.0, qdd1 + qdd2, x2_elbow]])",
+                          "return np.array([[qdd1, qdd1 + qdd2, across(q1), x2_shoulder],\n"
+                          "                     [0.0, qdd1 + qdd2, 0.0, x2_elbow]])",
+                          "the order of the columns")},
+    {"regressor_answer": ("(q1, q2), (qd1, qd2), (qdd1, qdd2) = q, qd, qdd",
+                          "(q1, q2), (qd1, qd2), (qdd1, qdd2) = np.radians(q), qd, qdd",
+                          "angles are in radians")},
+]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
     "mass_answer": "def mass_matrix(arm, q):\n    return al.mass_matrix(arm, q)",
@@ -44,30 +95,81 @@ CALLS = {
     "energy_answer": ("def energy_rate(arm, q, qd, qdd):\n"
                       "    return float(al.power_balance(arm, q, qd, qdd).energy_rate)"),
     "rnea_answer": "def rnea(arm, q, qd, qdd):\n    return al.rnea(arm, q, qd, qdd)",
+    "regressor_answer": ("def regressor(arm, q, qd, qdd):\n"
+                         "    return al.dynamics_regressor(arm, q, qd, qdd)"),
+    "fit_answer": ("def fit_base_parameters(arm, q, qd, qdd, tau):\n"
+                   "    return al.fit_dynamics(arm, q, qd, qdd, tau).theta"),
+    # a tour scaled with armlab's simulation, which the part does not allow
+    "tour_answer": ("def identification_tour(arm, limit, duration, rel_max):\n"
+                    "    al.simulate(arm, [0.0, 0.0], 0.1)\n"
+                    "    return np.array([[0, 0], [0.5, -0.5], [-0.5, 0.5], [0, 0]])"),
 }
 
 
-def _rigid(arm):
-    """The same arm without friction (RNEA's part is the rigid-body torque)."""
-    return al.PlanarArm(arm.lengths, arm.masses, arm.com, arm.inertia, arm.gravity)
+class InverseSet(ExerciseSet):
+    """The set, with a constant for the design part too: the grader's own good tour at its
+    worked case, returned whatever the case (a design has no worked value)."""
+
+    def constants(self):
+        case = TOUR.cases("worked")[0]
+        poses = ref.good_tour(al.tabletop_arm(), np.asarray(case.args["limit"]),
+                              case.args["duration"])[0].tolist()
+        nb = self.release()
+        functions = self.checked_functions()
+        for cell in nb["cells"]:
+            gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
+            if gid in functions:
+                name, quantity = functions[gid]
+                value = poses if quantity == TOUR.quantity else worked_value(quantity)
+                cell["source"] = (f"def {name}(*args, **kwargs):\n"
+                                  f"    return np.array({value!r})\n")
+        return nb
+
+
+SET = InverseSet(CHAPTER)
+
+
+def _solution():
+    """The source notebook's answers, run in order as a notebook runs them."""
+    namespace = {"__name__": "__main__"}
+    for cell in SET.source()["cells"]:
+        meta = cell["metadata"].get("nbgrader", {})
+        if cell["cell_type"] == "code" and (meta.get("grade_id") == "setup"
+                                            or meta.get("solution")):
+            exec(compile("".join(cell["source"]), meta["grade_id"], "exec"), namespace)
+    return namespace
 
 
 def test_references_agree_with_armlab():
-    """Two independent routes: the pure-Python references and armlab."""
+    """The references are armlab's own functions; the formulas behind the mistakes,
+    unbroken, agree with armlab on every worked and fresh case (two independent routes):
+    c from h, the regressor of equation (4.9) term by term, and dE/dt as qd . (M qdd + c + g)
+    against the power balance's"""
     SET.assert_references_agree({
-        f"{CHAPTER}.mass_matrix": al.mass_matrix,
-        f"{CHAPTER}.velocity_products": al.coriolis_torques,
-        f"{CHAPTER}.required_torque": al.inverse_dynamics,
-        f"{CHAPTER}.energy_rate": lambda arm, q, qd, qdd: al.power_balance(
-            arm, q, qd, qdd).energy_rate,
-        f"{CHAPTER}.rnea": lambda arm, q, qd, qdd: al.rnea(_rigid(arm), q, qd, qdd),
-    })
+        f"{CHAPTER}.velocity_products": lambda arm, q, qd: ref._velocity(
+            ref.ArmData.from_arm(arm), q, qd),
+        f"{CHAPTER}.regressor": lambda arm, q, qd, qdd: ref._regressor(
+            ref.ArmData.from_arm(arm), q, qd, qdd),
+        f"{CHAPTER}.energy_rate": lambda arm, q, qd, qdd: ref._energy_rate(
+            ref.ArmData.from_arm(arm), q, qd, qdd),
+    }, atol=1e-12)
+
+
+def test_the_tour_is_armlabs_quintics():
+    """The judge's tour is al.quintic's legs, one after the other, sampled every 1 ms from
+    each leg's start (as Example 6 and the part's text build it)"""
+    poses = np.radians([[-45, 90], [60, -30], [150, 60], [30, -120], [-45, 90]])
+    leg = 3.2 / 4
+    t = np.arange(0.0, leg, 1e-3)
+    legs = [al.quintic(a, b, leg)(t) for a, b in zip(poses[:-1], poses[1:])]
+    for mine, theirs in zip(ref.tour(poses, 3.2), (np.concatenate(p) for p in zip(*legs))):
+        np.testing.assert_allclose(mine, theirs, atol=1e-12)
 
 
 def test_references_are_closed_once_loaded():
-    """The registry closed this module's references (no more cases or mistakes can be added),
-    though the forward dynamics references reuse its helpers."""
-    from armlab.grading.references import lookup, quantities
+    """The registry closed this module's references (no more cases or mistakes can be
+    added)."""
+    from armlab.grading.references import quantities
 
     for quantity in quantities(CHAPTER):
         assert lookup(quantity)._open is False, quantity
@@ -77,8 +179,6 @@ def test_references_are_closed_once_loaded():
 
 def test_rnea_mistakes_come_from_a_recursion_that_is_right_unbroken():
     """The recursion behind the RNEA part's hints, without a mistake, is armlab's RNEA."""
-    from armlab.grading.references import inverse_dynamics as ref
-
     rng = np.random.default_rng(4)
     for arm in (al.tabletop_arm(), al.rod_arm(), al.PlanarArm([0.4, 0.7], [2.0, 0.6],
                                                               com=[0.1, 0.5],
@@ -92,7 +192,9 @@ def test_rnea_mistakes_come_from_a_recursion_that_is_right_unbroken():
 
 
 def test_worked_values_are_the_chapters():
-    """The visible checks' values are the numbers the chapter prints (seeds 000-002)."""
+    """The visible checks' values are the numbers the chapter prints: M of the horizontal
+    rods, c of the bent and moving rods, the torques of Examples 1 and 2, dE/dt, RNEA at the
+    table-top arm's worked instant and the regressor there (Example 5)"""
     worked = SET.worked
     np.testing.assert_allclose(worked("mass_matrix"), [[8 / 3, 5 / 6], [5 / 6, 1 / 3]],
                                atol=1e-15)
@@ -101,13 +203,106 @@ def test_worked_values_are_the_chapters():
     np.testing.assert_allclose(worked("required_torque", 1), [9.62, -0.095], atol=5e-7)
     np.testing.assert_allclose(worked("energy_rate"), 15.280071, atol=5e-7)
     np.testing.assert_allclose(worked("rnea"), [5.7796, 0.4443], atol=5e-5)
+    np.testing.assert_allclose(worked("regressor"), [[3, 8.495709, 1, 1.690487],
+                                                     [0, 0, 1, 3.387543]], atol=5e-7)
+    np.testing.assert_allclose(worked("regressor", 1), [[3, -4.905, 1, -10.324260],
+                                                        [0, 0, 1, -8.627204]], atol=5e-7)
+    wall = al.PlanarArm(**ref.WALL.fields())
+    q, qd, qdd = np.radians([30.0, 45.0]), [1.0, 2.0], [3.0, -2.0]
+    np.testing.assert_allclose(np.array(worked("regressor", 1)) @ al.base_parameters(wall),
+                               al.rnea(wall, q, qd, qdd), atol=1e-12)
+    np.testing.assert_allclose(al.rnea(wall, q, qd, qdd), [-3.7627, -1.0576], atol=5e-5)
+
+
+def test_the_regressors_hidden_rods_case_is_example_2s_state():
+    """The rods moving bent at (30°, 60°), qd = (1, -0.5), qdd = (1, -1): Y at that state,
+    and Y theta is Example 2's torque without its friction"""
+    case = lookup(f"{CHAPTER}.regressor").cases("fresh")[0]
+    Y = np.array(lookup(f"{CHAPTER}.regressor").function(
+        *lookup(f"{CHAPTER}.regressor").arguments(case)))
+    np.testing.assert_allclose(Y, [[1, 8.495709, 0, 1.149519], [0, 0, 0, 1.366025]], atol=5e-7)
+    rods = al.rod_arm()
+    q, qd, qdd = np.radians([30.0, 60.0]), [1.0, -0.5], [1.0, -1.0]
+    np.testing.assert_allclose(Y @ al.base_parameters(rods), al.rnea(rods, q, qd, qdd),
+                               atol=1e-12)
+
+
+def test_the_fits_visible_case_is_the_try_cells_run():
+    """The fit's visible case is Example 6's tour every 20 ms (160 samples) on the table-top
+    arm, its torques plus noise from numpy's generator started at 0, as the try cell builds
+    it; its value is al.fit_dynamics's, within three standard errors of the true theta"""
+    fit = lookup(f"{CHAPTER}.fit_base_parameters")
+    args = fit.arguments(fit.cases("worked")[0])
+    arm, q, qd, qdd, tau = args
+    poses = np.radians([[-45, 90], [60, -30], [150, 60], [30, -120], [-45, 90]])
+    t = np.arange(0.0, 0.8, 0.02)
+    moves = [al.quintic(a, b, 0.8)(t) for a, b in zip(poses[:-1], poses[1:])]
+    mine = [np.concatenate(part) for part in zip(*moves)]
+    assert len(mine[0]) == len(q) == 160
+    for theirs, ours in zip((q, qd, qdd), mine):
+        np.testing.assert_allclose(theirs, ours, atol=1e-12)
+    table_top = al.tabletop_arm()
+    noisy = al.rnea(table_top, *mine) + np.random.default_rng(0).normal(0.0, 0.05, (160, 2))
+    np.testing.assert_array_equal(tau, noisy.round(4))
+    book = al.fit_dynamics(table_top, *mine, noisy.round(4), noise=0.05)
+    np.testing.assert_allclose(worked_value(fit.quantity), book.theta, rtol=1e-9)
+    z = (book.theta - al.base_parameters(table_top)) / book.stderr
+    assert np.abs(z).max() < 3.0
+
+
+# ---------------------------------------------------------------- the design part
+def test_the_tour_judge_computes_the_fits_standard_errors():
+    """The judge's standard errors are those of armlab's fit (al.fit_dynamics) of noise-free
+    torques along the same tour sampled every 10 ms, and its peak torques those of
+    al.inverse_dynamics"""
+    arm = al.tabletop_arm()
+    poses = np.radians([[-45, 90], [60, -30], [150, 60], [30, -120], [-45, 90]])
+    peak, rel = ref.tour_outcome(arm, poses, 3.2)
+    q, qd, qdd = ref.tour(poses, 3.2, 1e-2)
+    fit = al.fit_dynamics(arm, q, qd, qdd, al.inverse_dynamics(arm, q, qd, qdd), noise=0.05)
+    np.testing.assert_allclose(rel, fit.stderr / al.base_parameters(arm), rtol=1e-9)
+    np.testing.assert_allclose(peak, np.abs(al.inverse_dynamics(arm, q, qd, qdd)).max(0))
+
+
+def test_several_tours_meet_the_spec_and_a_near_miss_earns_part():
+    """The grader's own tour, and the same swing played twice over the same time with half
+    the size, meet the visible case's spec or miss it by a little; the chapter's tour needs
+    12.12 N m of a 12 N m motor and earns 95 %; a tour in degrees earns nothing"""
+    case = TOUR.cases("worked")[0]
+    args = TOUR.arguments(case)
+    good = ref.good_tour(al.tabletop_arm(), np.array([12.0, 3.0]), 3.2)[0]
+    assert TOUR.function(*args, good.tolist())[0] == 1.0
+    chapter_tour = np.radians([[-45, 90], [60, -30], [150, 60], [30, -120], [-45, 90]])
+    fraction, words = TOUR.function(*args, chapter_tour.tolist())
+    assert round(fraction, 2) == 0.95
+    assert words.startswith("it needs 12.12 N m at the shoulder, 1.0% over its limit of 12 N m")
+    assert TOUR.function(*args, np.degrees(chapter_tour).tolist())[0] == 0.0
+    fraction, words = TOUR.function(*args, (0.5 * good).tolist())
+    assert 0.0 < fraction < 1.0 and "over the spec" in words
+
+
+def test_the_solutions_tour_meets_every_spec():
+    """The source notebook's tour meets the spec of the fresh cases of 12 students"""
+    design = _solution()["identification_tour"]
+    for key in range(12):
+        for case in TOUR.cases("fresh", key=f"student {key}"):
+            poses = design(*student_args(encode(TOUR.arguments(case))))
+            assert TOUR.function(*TOUR.arguments(case), np.asarray(poses).tolist())[0] == 1.0
 
 
 def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
     how to install (test_book_prose checks the chapter's list of the parts)."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=7, points=30)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=9, points=43)
+
+
+@pytest.mark.parametrize("mistakes", [MISTAKES] + LIKELY, ids=["seeded"] + [
+    f"likely{k}" for k in range(1, len(LIKELY) + 1)])
+def test_the_visible_checks_catch_the_likely_mistakes(mistakes):
+    """Every listed mistake, seeded into the solution, fails its part's visible check with
+    its hint (a student learns of it before handing in)"""
+    SET.assert_visible_checks_catch(mistakes)
 
 
 @pytest.mark.slow
