@@ -74,6 +74,9 @@ LIKELY = [
      "tour_answer": ("return low * shape", "return 0.1 * shape", "over the spec")},
     {"torque_answer": ("friction = np.asarray(arm.damping, dtype=float) * qd",
                        "friction = 0.0 * qd", "the friction B qd is missing"),
+     "energy_answer": ("+ qd @ al.gravity_torques(arm, q))",
+                       "+ qd @ al.gravity_torques(arm, q) + qd @ (np.asarray(arm.damping) * qd))",
+                       "that is the motors' power"),
      "regressor_answer": ("up = -np.asarray(arm.gravity, dtype=float)",
                           "up = np.array([0.0, 9.81])", "take gravity from the arm")},
     {"regressor_answer": ("return np.array([[qdd1, across(q1), qdd1 + qdd2, x2_shoulder],\n"
@@ -84,6 +87,14 @@ LIKELY = [
     {"regressor_answer": ("(q1, q2), (qd1, qd2), (qdd1, qdd2) = q, qd, qdd",
                           "(q1, q2), (qd1, qd2), (qdd1, qdd2) = np.radians(q), qd, qdd",
                           "angles are in radians")},
+    {"regressor_answer": ("return np.array([[qdd1, across(q1), qdd1 + qdd2, x2_shoulder],\n"
+                          "                     [0.0, 0.0, qdd1 + qdd2, x2_elbow]])",
+                          "g0 = np.hypot(*arm.gravity)\n"
+                          "    x2_shoulder, x2_elbow = (x - across(q1 + q2) for x in (x2_shoulder, x2_elbow))\n"
+                          "    return np.array([[qdd1, (x2_shoulder) / L1, qdd2, across(q1) / g0,\n"
+                          "                      across(q1 + q2) / g0],\n"
+                          "                     [0.0, x2_elbow / L1, qdd1 + qdd2, 0.0, across(q1 + q2) / g0]])",
+                          "four base parameters, not five")},
 ]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
