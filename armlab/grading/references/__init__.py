@@ -1,7 +1,7 @@
 """The grading references: one module per chapter, found and registered here.
 
 Each chapter's exercise set has its own module in this folder
-(``statics.py``, ``gravity.py``, ...): pure-Python functions that compute what
+(``statics.py``, ``gravity.py``, ...): functions (numpy, and armlab) that compute what
 a student's function must return, decorated with :func:`reference`. Nothing
 else needs editing to add a chapter: every module in this folder whose name
 does not start with ``_`` is loaded when :mod:`armlab.grading` is imported,
