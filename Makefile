@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test test-fast exercises grade gradescope bench serve lab normalize clean
+.PHONY: book pdf test test-fast exercises grade gradescope bench serve lab normalize clean
 
 # Re-create the environment whenever a requirements file or the package metadata changes.
 $(STAMP): requirements.txt requirements-test.txt pyproject.toml postBuild .jupyter/*.json
@@ -25,6 +25,12 @@ _build/.armlab-src: $(ARMLAB_SRC)
 
 book: $(STAMP) _build/.armlab-src
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+
+# One PDF of every page of _toc.yml, _build/html/armlab.pdf (the front page links to it):
+# Jupyter Book's singlehtml builder from make book's saved environment (nothing is executed
+# again), printed by the system's Chromium once MathJax has typeset it (_ext/book_pdf.py).
+pdf: book
+	$(PY) _ext/book_pdf.py
 
 test: $(STAMP)
 	$(PY) -m pytest

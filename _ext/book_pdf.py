@@ -29,25 +29,45 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",
                  "--no-first-run"]
 
-#: What a printed page has no use for: the buttons that fold a cell's code (the code is
-#: printed unfolded), the page's header buttons and the "#" beside each heading.
+#: What a printed page has no use for: the page's navigation and buttons, the "#" beside each
+#: heading, and the code the web book folds away (a page prints as a reader first sees it).
 PRINT_CSS = """
 @media print {
-  button.toggle-button, .toggle-button, .cell_input summary, .header-article,
-  .bd-header-article, .headerlink, .prev-next-area, .bd-footer-content,
-  .bd-footer-article, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-header,
-  .search-button-field, .theme-switch-button { display: none !important; }
-  details.above-input, details.hide { display: block !important; }
-  details > * { display: block !important; }
-  .bd-main .bd-content .bd-article-container { max-width: 100% !important; }
-  figure, table, .math, .cell_output img { break-inside: avoid; }
+  .bd-header, .bd-header-article, .header-article, .bd-sidebar-primary, .bd-sidebar-secondary,
+  .prev-next-area, .bd-footer, .bd-footer-content, .bd-footer-article, .headerlink,
+  details.hide.above-input { display: none !important; }
+  .bd-main .bd-content .bd-article-container, .bd-page-width { max-width: 100% !important; }
+  figure, table, div.math, .cell_output img { break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; }
-  section[id] > h1 { break-before: page; }
+  span[id^="document-"] + section { break-before: page; }   /* each page of the toc */
 }
 """
 
 FOOTER = ('<div style="font-size:8pt; width:100%; text-align:center; color:#555;">'
           '<span class="pageNumber"></span> / <span class="totalPages"></span></div>')
+
+
+def single_page():
+    """The singlehtml page: named after the toc's root (``root: book/intro``)."""
+    import yaml
+
+    root = yaml.safe_load((ROOT / "_toc.yml").read_text())["root"]
+    return SINGLE / f"{root}.html"
+
+
+def printable_page():
+    """The singlehtml page as a file beside ``_static`` and ``_images``.
+
+    Sphinx writes the page's links as seen from the output's top folder although the page is
+    ``book/intro.html`` (the toc's root is in a folder): a copy at the top makes its styles,
+    scripts and images load, and its links to itself (``book/intro.html#id``) become links
+    inside the page, as all the others are."""
+    page = single_page()
+    name = page.relative_to(SINGLE).as_posix()
+    text = page.read_text(encoding="utf-8").replace(f'href="{name}#', 'href="#')
+    out = SINGLE / "armlab-print.html"
+    out.write_text(text, encoding="utf-8")
+    return out
 
 
 def build_singlehtml():
@@ -103,7 +123,7 @@ def main(argv=None):
     if not args.skip_build:
         build_singlehtml()
     built = time.monotonic()
-    print_pdf(SINGLE / "index.html", args.out)
+    print_pdf(printable_page(), args.out)
     print(f"book_pdf: wrote {args.out} ({args.out.stat().st_size / 1e6:.1f} MB; singlehtml "
           f"{built - start:.0f} s, printing {time.monotonic() - built:.0f} s)")
 
