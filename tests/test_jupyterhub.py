@@ -118,6 +118,18 @@ def test_the_book_offers_binder_only_without_a_jupyterhub(built_book):
                                f"?urlpath=lab/tree/book/{CHAPTER}.md"}
 
 
+def lab_values():
+    """The value column of the chapter's lab table, as the lab computes it for the chapter's
+    preset (the chapter's ``view = labs.<chapter>_lab(..., render=False)``)."""
+    from armlab import labs
+
+    source = (ROOT / "book" / f"{CHAPTER}.md").read_text()
+    make, preset = re.search(r'view = labs\.(\w+_lab)\((?:preset="([^"]+)",\s*)?render=False\)',
+                             source).groups()
+    view = getattr(labs, make)(**({"preset": preset} if preset else {}), render=False)
+    return [" ".join(b.split()) for _, b, _ in view.table_rows()]
+
+
 def wait_for_http(url, seconds, proc, log):
     """Wait until ``url`` answers (any HTTP status), or fail with the log."""
     deadline = time.monotonic() + seconds
@@ -165,7 +177,8 @@ def hub(course):
         c.SimpleLocalProcessSpawner.home_dir_template = "{home}/{{username}}"
         c.Spawner.notebook_dir = "{home}/{{username}}"
         c.Spawner.cmd = ["{venv_bin / 'jupyterhub-singleuser'}"]
-        c.Spawner.args = ["--allow-root"]       # CI runs as root
+        # CI runs as root; window.jupyterapp lets the test run the notebook's commands
+        c.Spawner.args = ["--allow-root", "--LabApp.expose_app_in_browser=True"]
         c.Spawner.ip = "127.0.0.1"
         c.Spawner.default_url = "/lab"
         c.Spawner.start_timeout = 120
@@ -219,13 +232,27 @@ def test_the_launch_link_opens_the_chapter_in_the_jupyterhub(course, hub, chromi
                        if line.startswith("# "))
         assert title.inner_text().strip().rstrip("¶").strip() == heading
         assert page.locator(".jp-NotebookPanel .jp-CodeCell").count() > 5
-        # the kernel of the hub's server runs the chapter's first cell (it imports armlab)
-        first = page.locator(".jp-NotebookPanel .jp-CodeCell").first
-        first.locator(".jp-InputArea-prompt").click()
-        page.keyboard.press("Shift+Enter")
-        page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt",
-                     has_text="[1]:").wait_for(timeout=120_000)
-        assert "Error" not in first.inner_text()
+        # the hub's server runs the whole chapter: no error, and its lab shows its table
+        current = "window.jupyterapp.shell.currentWidget"
+        idle = (f"window.jupyterapp && {current} && {current}.sessionContext && {current}.sessionContext.session"
+                f" && {current}.sessionContext.session.kernel && "
+                f"{current}.sessionContext.session.kernel.status === 'idle'")
+        page.wait_for_function(idle, timeout=120_000)
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_function(                                 # every code cell has run
+            f"{current}.content.model && Array.from({current}.content.model.cells)"
+            f".filter(c => c.type === 'code').every(c => c.executionCount !== null)",
+            timeout=120_000)
+        page.wait_for_function(idle, timeout=120_000)
+        errors = page.locator('.jp-NotebookPanel .jp-OutputArea-output[data-mime-type$="error"]')
+        assert errors.count() == 0, errors.all_inner_texts()[:3]
+        values = lab_values()
+        tables = page.evaluate("""() => Array.from(document.querySelectorAll(
+            '.jp-NotebookPanel table')).map(t => Array.from(t.querySelectorAll('tr')).map(
+              r => Array.from(r.querySelectorAll('td, th')).map(
+                c => c.textContent.replace(/\\s+/g, ' ').trim())))""")
+        columns = [[row[1] for row in table[1:] if len(row) > 1] for table in tables]
+        assert columns.count(values) == 1, (values, columns)
     finally:
         page.screenshot(path=str(course["tmp"] / "jupyterhub.png"))
         artifacts = ROOT / "tests" / "artifacts"
