@@ -62,8 +62,10 @@ PAGE = "book/limits"
                                          "63"]),
     # Example 5: the worked motor through 50:1, seed 004's sign
     # the time-optimal motion along the same path, its check and its play on the arm
-    ("The fastest motion takes", ["0.586", "40", "0.975", "0.88", "0.506", "3.01", "2.99",
-                                  "0.037", "2.99", "0.5858", "0.5859"]),
+    # the velocity-limit curve: never closer than 2.1 /s to the profile; its lowest point
+    # (2.99 /s, the elbow's zero-inertia point) near the start, where the profile is at 0.88 /s
+    ("The fastest motion takes", ["0.586", "40", "0.975", "0.88", "0.506", "3.01", "2.1",
+                                  "2.99", "0.037", "0.88", "2.99", "0.5858", "0.5859"]),
     ("The largest torque along the plan", ["(1.000000, 0.815647)"]),
     ("Rescaled uniformly, the cubic", ["0.738", "0.975", "1.151", "0.586", "14"]),
     ("The drives never give more", ["(0.2, 0.1)", "8.35", "23"]),
