@@ -297,3 +297,25 @@ def test_no_sandbox_grades_and_says_so_on_every_row(tmp_path):
     rows = (tmp_path / "out" / "report.csv").read_text()
     assert "ann,graded without isolation," in rows
     assert "GRADED WITHOUT ISOLATION" in (tmp_path / "out" / "report.md").read_text()
+
+
+@needs_sandbox
+def test_a_try_it_cell_gets_structured_results_and_an_object_in_one_plain_line(tmp_path):
+    """Between checks the grader computes armlab for the notebook: a result of arrays of
+    different shapes (joint_reactions' forces and moments) arrives whole; a result that is
+    an object (a controller) cannot, and the cell stops with one line that says why."""
+    import types
+
+    shaker.build(tmp_path / "b", keep=(), served={"joint_reactions", "pd_gravity"})
+    serve = execute.Grading.serve(types.SimpleNamespace(checks={}), [])
+    code = ("import armlab as al\n"
+            "forces, moments = al.joint_reactions(al.statics_arm(), [0.5, 0.5], [10.0, 0.0])\n"
+            "print(forces.shape, moments.shape, round(float(moments[0]), 4))\n"
+            "al.pd_gravity(al.tabletop_arm(), [0.5, 0.5], 100.0, 10.0)")
+    result = _run({"steps": [_cell(code)], "served": ["joint_reactions", "pd_gravity"],
+                   "outputs": True}, tmp_path / "b", serve=serve, isolate=OK)
+    assert _printed(result) == "(2, 2) (2,) 11.423\n"
+    error = [o for o in result.outputs[1] if o["output_type"] == "error"]
+    assert [e["evalue"] for e in error] == [execute._NOT_CARRIED.format(name="pd_gravity",
+                                                                        kind="_PID")]
+    assert "_served.py" not in error[0]["traceback"][0]

@@ -155,6 +155,13 @@ def _split(allow):
     return frozenset(keep), frozenset(served)
 
 
+_NOT_CARRIED = ("armlab.{name} returns a {kind} object: it works in your own Jupyter, but "
+                "not while your notebook is graded (only numbers pass into the grader's "
+                "sandbox), so a cell that calls it stops here when graded; keep such calls "
+                "out of the cells that define your functions")
+"""What a graded notebook is told when it calls a function whose result is an object."""
+
+
 def served_anywhere():
     """armlab's public functions the grader computes for a sandbox (between checks, all of
     them, so that a notebook's "try it" cells work; in a check, those its part allows):
@@ -308,11 +315,15 @@ class Grading:
             try:
                 value = getattr(armlab, name)(*[runner.decode(a) for a in args],
                                               **{k: runner.decode(v) for k, v in kwargs.items()})
-                return runner.encode(value)
             except (ValueError, TypeError):
                 raise
             except Exception as exc:                        # noqa: BLE001
                 raise ValueError(f"armlab.{name} failed on these arguments ({exc})") from None
+            try:
+                return runner.encode(value)
+            except TypeError:
+                raise TypeError(_NOT_CARRIED.format(name=name, kind=type(value).__name__)) \
+                    from None
         return answer
 
     def run(self):

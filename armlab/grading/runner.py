@@ -131,7 +131,23 @@ def encode(value):
     if isinstance(value, (list, tuple)) and any(
             isinstance(v, (dict, str)) or hasattr(v, "lengths") for v in value):
         return [encode(v) for v in value]
+    if isinstance(value, (list, tuple)) and _ragged(value):    # (forces (n, 2), moments (n,))
+        return {"__seq__": [encode(v) for v in value], "tuple": isinstance(value, tuple)}
     return plain(value)
+
+
+def _ragged(items):
+    """Whether a list's items have different shapes (so that no array holds them).
+
+    >>> _ragged(([1.0, 2.0], [[1.0, 2.0]])), _ragged(([1.0, 2.0], [3.0, 4.0]))
+    (True, False)
+    """
+    import numpy
+
+    try:
+        return len({numpy.shape(v) for v in items}) > 1
+    except ValueError:                                  # an item ragged itself
+        return True
 
 
 def decode(data):
@@ -144,6 +160,9 @@ def decode(data):
             import armlab
 
             return armlab.PlanarArm(**data["__arm__"])
+        if "__seq__" in data:
+            items = [decode(v) for v in data["__seq__"]]
+            return tuple(items) if data.get("tuple") else items
         if "__tuple__" in data:
             import collections
 
@@ -375,7 +394,7 @@ def _error_output(error, cpu):
                 "evalue": f"the cell used its {cpu:g} CPU seconds and was stopped",
                 "traceback": [f"CPULimit: the cell used its {cpu:g} CPU seconds and was stopped"]}
     frames = [f for f in traceback.extract_tb(error.__traceback__)
-              if f.filename != __file__ and not f.filename.endswith("runner.py")]
+              if f.filename != __file__ and not f.filename.endswith(("runner.py", "_served.py"))]
     lines = traceback.format_list(frames)[-8:] + traceback.format_exception_only(
         type(error), error)
     return {"output_type": "error", "ename": type(error).__name__,
