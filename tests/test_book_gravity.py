@@ -154,8 +154,8 @@ def test_summary():
     assert evals(PAGE, "The torque that holds an arm still is the gradient") == [
         "19.62", "4.905", "5.4148", "0.3174", "94"]
     assert evals(PAGE, "A PD controller without compensation rests where") == ["5.5", "0.9"]
-    assert evals(PAGE, "a least-squares fit to the holding torques") == ["20", "0.016", "0.012",
-                                                                         "8"]
+    assert evals(PAGE, "a least-squares fit to the holding torques") == ["0.5", "20", "0.016",
+                                                                         "0.012", "8"]
 
 
 def test_every_figure_is_numbered_and_referred_to():
