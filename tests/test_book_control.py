@@ -51,7 +51,7 @@ PAGE = "book/control"
     ("Read joint by joint with each joint", ["18.7", "37.9"]),
     ("Matched, computed torque gets", ["351", "1440", "23.4", "72.0", "0.115", "0.116", "43",
                                        "12", "55", "3.8", "10", "3.3"]),
-    ("The match is as good as", ["18.5", "0.61", "30", "56", "0.1708", "0.2358", "16.0"]),
+    ("The match is only as good as", ["18.5", "0.61", "30", "56", "0.1708", "0.2358", "16.0"]),
     # which digits survive: ten RK4 steps per tick move nothing; semi-implicit Euler does
     ("Ten RK4 steps per tick move no entry", ["1e-09", "0.1", "4.946", "4.951", "0.0088", "0.0116",
                                               "564", "427"]),
@@ -72,7 +72,7 @@ PAGE = "book/control"
                                                               "0.00"]),
     ("The rest equation puts the error at", ["-1.11", "10.52", "1.11", "10.52", "0.01", "1.80",
                                              "1.06", "10", "114", "-26", "114", "17.3", "-26",
-                                             "-6.6", "-1.33", "10.69"]),
+                                             "-6.6", "10", "2.6", "-26", "-3.9", "-1.33", "10.69"]),
     # (M^-1)_22 governs the elbow, 2.4 times 1/M_22
     ("that governs the elbow, not", ["114", "48", "7.3", "2.4"]),
     # the bound max|d| / Kp against the run, and the error equation run on its own
