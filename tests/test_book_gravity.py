@@ -82,7 +82,8 @@ def test_compensation_integral_and_free_drive():
     constants and how slowly it finds the 5.4 N m; free drive holds still"""
     assert evals(PAGE, "The error stays at") == ["0", "5.4148", "0.3174"]
     assert evals(PAGE, "The time constants are") == ["0.91", "0.98", "3.58", "4.84", "5.41",
-                                                     "5.8", "3.6"]
+                                                     "5.8", "3.6",
+                                                     "1.7", "2.1", "1.7", "30"]
     assert evals(PAGE, "Left alone, the compensated arm") == ["0", "108", "0.39"]
 
 
