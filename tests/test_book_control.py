@@ -103,6 +103,8 @@ PAGE = "book/control"
     ("A controller that uses no model pushes only", ["4.95", "0.8", "427", "55", "12"]),
     ("computed torque makes every joint's error obey", ["10.5"]),
     ("And at the motors", ["2.0"]),
+    # ungraded (a): the Kp that rests the elbow within 1 deg lies past the lab's slider
+    ("Ungraded, to try with the lab", ["2,500"]),
 ])
 def test_worked_values_in_the_text(anchor, shown):
     """Each worked value is the computed text in the paragraph that states it"""
