@@ -21,26 +21,9 @@ from armlab.grading.references import lookup
 from armlab.grading.testing import ExerciseSet
 
 
-class ControlSet(ExerciseSet):
-    """The control set. Its design part (``step_gains``) has no value to type in, so the
-    constants' submission leaves that part as released (unanswered); a design typed in
-    for the worked move is tested on its own below."""
-
-    def constants(self):
-        from armlab.grading.testing import worked_value
-
-        nb = self.release()
-        functions = self.checked_functions()
-        for cell in nb["cells"]:
-            gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
-            if gid in functions and not lookup(functions[gid][1]).is_design:
-                name, quantity = functions[gid]
-                cell["source"] = (f"def {name}(*args, **kwargs):\n"
-                                  f"    return np.array({worked_value(quantity)!r})\n")
-        return nb
-
-
-SET = ControlSet("control")
+# step_gains has no value to type in: the constants' submission leaves it unanswered; a
+# design typed in for the worked move is tested on its own below
+SET = ExerciseSet("control", designs={"control.step_gains": None})
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
 MISTAKES = {

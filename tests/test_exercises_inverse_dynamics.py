@@ -117,27 +117,15 @@ CALLS = {
 }
 
 
-class InverseSet(ExerciseSet):
-    """The set, with a constant for the design part too: the grader's own good tour at its
-    worked case, returned whatever the case (a design has no worked value)."""
-
-    def constants(self):
-        case = TOUR.cases("worked")[0]
-        poses = ref.good_tour(al.tabletop_arm(), np.asarray(case.args["limit"]),
-                              case.args["duration"])[0].tolist()
-        nb = self.release()
-        functions = self.checked_functions()
-        for cell in nb["cells"]:
-            gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
-            if gid in functions:
-                name, quantity = functions[gid]
-                value = poses if quantity == TOUR.quantity else worked_value(quantity)
-                cell["source"] = (f"def {name}(*args, **kwargs):\n"
-                                  f"    return np.array({value!r})\n")
-        return nb
+def _typed_in_tour():
+    """The grader's own good tour at the design part's worked case, which a student might
+    return whatever the case (a design has no worked value)."""
+    case = TOUR.cases("worked")[0]
+    return ref.good_tour(al.tabletop_arm(), np.asarray(case.args["limit"]),
+                         case.args["duration"])[0].tolist()
 
 
-SET = InverseSet(CHAPTER)
+SET = ExerciseSet(CHAPTER, designs={TOUR.quantity: _typed_in_tour})
 
 
 def _solution():

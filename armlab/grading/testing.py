@@ -65,8 +65,12 @@ def _squash(text):
 class ExerciseSet:
     """One chapter's exercise set: its notebooks, parts and checked functions."""
 
-    def __init__(self, chapter, notebook=None, repo=REPO):
+    def __init__(self, chapter, notebook=None, repo=REPO, designs=None):
         self.chapter = chapter
+        self.designs = dict(designs or {})
+        """``{design quantity: the design a student might type in}`` (the solution's design
+        at the worked case, or a function that computes it), for :meth:`constants`; None
+        leaves that part unanswered."""
         name = notebook or f"{chapter}.ipynb"
         self.source_path = pathlib.Path(repo, "solutions", chapter, name)
         self.release_path = pathlib.Path(repo, "exercises", chapter, name)
@@ -169,7 +173,8 @@ class ExerciseSet:
         return self.filled(**{answer_id: text.replace(old, new)})
 
     def constants(self):
-        """Every checked function returns its worked value, whatever its arguments;
+        """Every checked function returns its worked value, whatever its arguments (a
+        design part the design in :attr:`designs`, as a design has no worked value);
         every other answer stays as released (unanswered)."""
         nb = self.release()
         functions = self.checked_functions()
@@ -177,9 +182,12 @@ class ExerciseSet:
             gid = _meta(cell).get("grade_id")
             if gid in functions:
                 name, quantity = functions[gid]
-                value = worked_value(quantity)
-                cell["source"] = (f"def {name}(*args, **kwargs):\n"
-                                  f"    return np.array({value!r})\n")
+                value = self.designs[quantity] if quantity in self.designs \
+                    else worked_value(quantity)
+                value = value() if callable(value) else value
+                if value is not None:
+                    cell["source"] = (f"def {name}(*args, **kwargs):\n"
+                                      f"    return np.array({value!r})\n")
         return nb
 
     def worked(self, name, index=0):
