@@ -99,17 +99,6 @@ def _typed_in_poses():
 SET = ExerciseSet("gravity", designs={DESIGN.quantity: _typed_in_poses})
 
 
-def _solution():
-    """The source notebook's answers, run in order as a notebook runs them."""
-    namespace = {"__name__": "__main__"}
-    for cell in SET.source()["cells"]:
-        meta = cell["metadata"].get("nbgrader", {})
-        if cell["cell_type"] == "code" and (meta.get("grade_id") == "setup"
-                                            or meta.get("solution")):
-            exec(compile("".join(cell["source"]), meta["grade_id"], "exec"), namespace)
-    return namespace
-
-
 def test_references_agree_with_armlab():
     """The fits (numpy's lstsq of the stacked regressor) against armlab's fit_gravity and
     payload_mass; the potential, dg/dq and the sag are armlab's own functions"""
@@ -210,7 +199,7 @@ def test_several_designs_meet_the_spec_and_a_near_miss_earns_part():
 
 def test_the_solutions_design_meets_every_spec():
     """The source notebook's design meets the spec of the fresh cases of 30 students"""
-    design = _solution()["identification_poses"]
+    design = SET.solution()["identification_poses"]
     for key in range(30):
         for case in DESIGN.cases("fresh", key=f"student {key}"):
             poses = design(*student_args(encode(DESIGN.arguments(case))))

@@ -128,17 +128,6 @@ def _typed_in_tour():
 SET = ExerciseSet(CHAPTER, designs={TOUR.quantity: _typed_in_tour})
 
 
-def _solution():
-    """The source notebook's answers, run in order as a notebook runs them."""
-    namespace = {"__name__": "__main__"}
-    for cell in SET.source()["cells"]:
-        meta = cell["metadata"].get("nbgrader", {})
-        if cell["cell_type"] == "code" and (meta.get("grade_id") == "setup"
-                                            or meta.get("solution")):
-            exec(compile("".join(cell["source"]), meta["grade_id"], "exec"), namespace)
-    return namespace
-
-
 def test_references_agree_with_armlab():
     """The references are armlab's own functions; the formulas behind the mistakes,
     unbroken, agree with armlab on every worked and fresh case (two independent routes):
@@ -282,7 +271,7 @@ def test_several_tours_meet_the_spec_and_a_near_miss_earns_part():
 
 def test_the_solutions_tour_meets_every_spec():
     """The source notebook's tour meets the spec of the fresh cases of 12 students"""
-    design = _solution()["identification_tour"]
+    design = SET.solution()["identification_tour"]
     for key in range(12):
         for case in TOUR.cases("fresh", key=f"student {key}"):
             poses = design(*student_args(encode(TOUR.arguments(case))))

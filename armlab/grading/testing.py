@@ -198,6 +198,17 @@ class ExerciseSet:
 
         return np.asarray(worked_value(name if "." in name else f"{self.chapter}.{name}", index))
 
+    def solution(self):
+        """The names the source notebook's setup and answer cells define, run in order as a
+        notebook runs them (in this process: for tests of the solution itself)."""
+        namespace = {"__name__": "__main__"}
+        for cell in self.source()["cells"]:
+            meta = _meta(cell)
+            if cell["cell_type"] == "code" and (meta.get("grade_id") == "setup"
+                                                or meta.get("solution")):
+                exec(compile(_source(cell), meta["grade_id"], "exec"), namespace)
+        return namespace
+
     # ------------------------------------------------------------ checking
     def visible_outcomes(self, mistakes):
         """``{answer cell: message or "pass"}``: each seeded mistake put into the solution
