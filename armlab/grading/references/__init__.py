@@ -203,6 +203,22 @@ def design(function=None, *, worked=(), allow=(), uses=None, units=None, advice=
                      units=units, advice=advice, is_design=True)
 
 
+def armlab_as_loaded():
+    """armlab's public names as they are when a references module is loaded, in a
+    namespace of their own: while a student's function is checked in their own kernel,
+    the names its part does not allow are switched off in the ``armlab`` namespace, and a
+    reference standing in for an earlier part (``uses``) must still compute with them.
+
+    >>> armlab_as_loaded().jacobian.__name__
+    'jacobian'
+    """
+    import types
+
+    import armlab
+
+    return types.SimpleNamespace(**{name: getattr(armlab, name) for name in armlab.__all__})
+
+
 def _register(function, **options):
     def decorate(f):
         module = f.__module__

@@ -8,17 +8,11 @@ started at 0). The design part judges a student's identification poses by the
 standard errors the fit of Part 4 would report on them.
 """
 
-import types
-
 import numpy as np
 
-import armlab
-from armlab.grading.references import ArmData, Case, design, reference
+from armlab.grading.references import ArmData, Case, armlab_as_loaded, design, reference
 
-al = types.SimpleNamespace(**{name: getattr(armlab, name) for name in armlab.__all__})
-"""armlab's functions as loaded: while a student's function is checked in a kernel, the
-package's names it may not call are switched off, and a reference that stands in for an
-earlier part (``uses``) still computes with them."""
+al = armlab_as_loaded()
 
 ARM = ArmData.from_arm(al.tabletop_arm(), "the chapter's table-top arm")
 """The table-top arm: rods of 0.30 m / 2.0 kg and 0.25 m / 1.0 kg."""

@@ -9,17 +9,12 @@ identification tour by the torques it needs and the standard errors of its fit.
 """
 
 import functools
-import types
 
 import numpy as np
 
-import armlab
-from armlab.grading.references import ArmData, Case, design, reference
+from armlab.grading.references import ArmData, Case, armlab_as_loaded, design, reference
 
-al = types.SimpleNamespace(**{name: getattr(armlab, name) for name in armlab.__all__})
-"""armlab's functions as loaded: while a student's function is checked in a kernel, the
-package's names it may not call are switched off, and a reference that stands in for an
-earlier part (``uses``) still computes with them."""
+al = armlab_as_loaded()
 
 RODS = ArmData.from_arm(al.rod_arm(), "the chapter's unit rods")
 """The unit rods: two 1 m rods of 1 kg, uniform."""

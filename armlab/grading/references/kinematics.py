@@ -8,19 +8,13 @@ kinematics puts the tip, which way its elbow bends, whether it keeps the joint l
 angles taken modulo 2 pi, so every pose that does the job is right.
 """
 
-import types
-
 import numpy as np
 
-import armlab
 from armlab.grading.judge import sentence
 from armlab.grading.purepy import fmt
-from armlab.grading.references import ArmData, Case, design, reference
+from armlab.grading.references import ArmData, Case, armlab_as_loaded, design, reference
 
-al = types.SimpleNamespace(**{name: getattr(armlab, name) for name in armlab.__all__})
-"""armlab's public functions as this module found them: while a student's function is
-checked in their own kernel, the names a part does not allow are switched off in the
-``armlab`` namespace, and an earlier part's reference (a stand-in) must still compute."""
+al = armlab_as_loaded()
 
 ARM = ArmData.from_arm(al.statics_arm(), "the chapter's arm")
 """The chapter's arm: L = (0.5, 0.4) m."""
