@@ -183,7 +183,7 @@ def tabletop_arm(damping=0.0):
 
 
 def rod_arm(m2=1.0, gravity=9.81, damping=0.0):
-    """Two 1 m uniform rods, link 1 of 1 kg, link 2 of ``m2`` kg [kg].
+    """Two 1 m uniform rods, link 1 of 1 kg, link 2 of ``m2`` [kg].
 
     ``gravity`` as in :class:`PlanarArm` [m/s^2]; ``damping`` the joints' viscous
     friction [N m s/rad].

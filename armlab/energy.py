@@ -7,8 +7,9 @@ Multiplying the equation of motion by ``qd`` turns torques into powers [W]::
 
 with ``T = qd^T M qd / 2`` and ``V`` the potential energy, so that
 ``dT/dt = qd . M qdd + qd . (dM/dt) qd / 2`` and ``dV/dt = qd . g``. The
-velocity products do no work of their own: ``qd . c = qd . (dM/dt) qd / 2``,
-the power that the changing mass matrix carries into ``dT/dt``.
+velocity products' power ``qd . c`` is not zero in general, but it is no
+term of its own: ``qd . c = qd . (dM/dt) qd / 2``, the part of ``dT/dt`` that
+the changing mass matrix makes (``qd^T (dM/dt / 2 - C) qd = 0``).
 
 Conventions: SI units, radians; ``tip_force`` is the force the tip applies
 to the environment, so the ``tip`` term is the power the arm delivers to it

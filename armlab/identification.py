@@ -216,7 +216,9 @@ def fit_gravity(q, tau, noise=None):
     Parameters
     ----------
     q : (m, 2) array_like
-        Poses [rad]; at least two, not all with the same ``cos(q1 + q2)`` ratio.
+        Poses [rad]: some with ``cos q1 != 0`` and some with ``cos(q1 + q2) != 0``
+        (else ``a`` or ``b`` is not determined), and at least two when the noise
+        is estimated from the residuals.
     tau : (m, 2) array_like
         Measured holding torques [N m].
     noise : float, optional
