@@ -36,9 +36,9 @@ with ``spring * q`` added to the left-hand side when the plant has springs.
 """
 
 import contextlib
+import copy
 import math
 from dataclasses import dataclass, replace
-from functools import partial
 from operator import mul
 
 import numpy as np
@@ -287,15 +287,54 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
     h = 0.019 s: largest |q| 0.32 rad
     h = 0.021 s: largest |q| 3.4e+07 rad
     """
-    n = arm.n
+    q, qd = _start(arm, q0, qd0)
+    dt, ticks = _ticks(duration, control_dt)
+    _check_integrator(substeps, method)
+    bounds = None if torque_limit is None else [b.tolist() for b in torque_bounds(arm.n,
+                                                                                  torque_limit)]
+    springs = None if spring is None else per_joint(arm.n, "spring", spring, nonnegative=True)
+    command, shape = _commander(arm, controller, q, qd)
+    q, qd = _state(q, shape), _state(qd, shape)
+    plant = _Plant(arm, method, dt, substeps, springs, shape)
+    record = _Record(ticks, arm.n, shape)
+    with np.errstate(all="ignore") if plant.batch else contextlib.nullcontext():
+        for tick in range(ticks + 1):
+            t = tick * dt
+            tau_cmd = command(t, q, qd)
+            tau = (tau_cmd if bounds is None else
+                   _clip(tau_cmd, bounds, record.saturated[tick], plant.batch))
+            if tick == ticks:                          # the final state, for the record
+                record.row(tick, q, qd, plant.acceleration(t, q, qd, tau), tau_cmd, tau)
+                break
+            qdd, q_next, qd_next, motor, friction = plant.tick(t, q, qd, tau)
+            record.row(tick, q, qd, qdd, tau_cmd, tau)
+            record.add_work(motor, friction)
+            q, qd = q_next, qd_next
+    return record.simulation(arm._constants, springs, dt, method, int(substeps))
+
+
+# ----------------------------------------------------------------------------- the input
+
+def _start(arm, q0, qd0):
+    """The initial angles and speeds as validated ``(..., n)`` arrays (speeds default 0)."""
     q = joint_vector(arm, "q0", q0)
-    qd = np.zeros(n) if qd0 is None else joint_vector(arm, "qd0", qd0)
+    qd = np.zeros(arm.n) if qd0 is None else joint_vector(arm, "qd0", qd0)
+    return q, qd
+
+
+def _ticks(duration, control_dt):
+    """The control period [s] and the number of ticks in ``duration``, a whole number."""
     dt = positive_scalar("control_dt", control_dt, "s", "time")
     T = nonnegative_scalar("duration", duration, "s", "time")
     ticks = round(T / dt)
     if abs(ticks * dt - T) > 1e-9 * max(1.0, T):
         raise ValueError(f"duration {duration!r} is not a whole number of control ticks "
                          f"of {dt!r} s")
+    return dt, ticks
+
+
+def _check_integrator(substeps, method):
+    """Refuse a substep count that is not a positive integer, and unknown methods."""
     if not (isinstance(substeps, (int, np.integer)) and substeps >= 1):
         raise ValueError(f"substeps must be a positive integer, got {substeps!r}")
     if method not in METHODS:
@@ -303,9 +342,16 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
                 if method == "euler" else "")
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, "
                          f"got {method!r}{hint}")
-    bounds = None if torque_limit is None else [b.tolist() for b in torque_bounds(n, torque_limit)]
-    springs = None if spring is None else per_joint(n, "spring", spring, nonnegative=True)
 
+
+def _commander(arm, controller, q, qd):
+    """``command(t, q, qd) -> tau`` on components, and the batch shape of the runs.
+
+    A built-in controller computes on components directly; any other callable
+    is wrapped (arrays to it, its answer checked). The batch shape broadcasts
+    those of the starts and of a built-in controller's gains.
+    """
+    n = arm.n
     if controller is None:
         controller = _zero_torque
     if not callable(controller):
@@ -324,75 +370,8 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
         controller.reset()
     if builtin:
         controller._use(shape)
-        command = controller._torque                 # components in and out
-    else:
-        command = _array_caller(controller, n, shape)
-
-    runs = math.prod(shape)
-    batch = shape != ()
-    ops = K.ARRAYS if batch else K.FLOATS
-    q, qd = _state(q, shape), _state(qd, shape)
-    k = arm._constants
-    h = dt / substeps
-    step = _STEPS[method]
-    if springs is not None:
-        step = partial(step, spring=springs.tolist())
-    # the record, time first and runs last, so each tick writes contiguous memory
-    lead = (runs,) if batch else ()
-    rec = {name: np.empty((ticks + 1, n) + lead)
-           for name in ("q", "qd", "qdd", "tau_command", "tau")}
-    saturated = np.zeros((ticks + 1, n) + lead, bool)
-    work = {name: np.empty((ticks + 1,) + lead) for name in ("motor", "friction")}
-    w_motor = w_friction = 0.0
-    with np.errstate(all="ignore") if batch else contextlib.nullcontext():
-        for tick in range(ticks + 1):
-            t = tick * dt
-            tau_cmd = command(t, q, qd)
-            tau = tau_cmd if bounds is None else _clip(tau_cmd, bounds, saturated[tick], batch)
-            try:
-                if tick == ticks:
-                    qdd = K.forward(k, ops, q, qd, _sprung(tau, q, springs))
-                else:
-                    qdd, q_new, qd_new, dw_m, dw_f = step(k, ops, q, qd, tau, h, substeps)
-                    if not batch and not math.isfinite(sum(q_new) + sum(qd_new)):
-                        raise OverflowError
-            except ZeroDivisionError:                  # a pivot of M is zero: no mass moves
-                raise _singular(arm) from None
-            except (OverflowError, ValueError):                     # sin(inf) and the like
-                raise ValueError(f"the simulation diverged between t = {t:g} s and the next "
-                                 "tick: the state is no longer finite; lower the gains or "
-                                 "the time step (control_dt, substeps)") from None
-            for name, value in (("q", q), ("qd", qd), ("qdd", qdd), ("tau_command", tau_cmd),
-                                ("tau", tau)):
-                row = rec[name][tick]
-                for i in range(n):
-                    row[i] = value[i]
-            work["motor"][tick] = w_motor
-            work["friction"][tick] = w_friction
-            if tick < ticks:
-                q, qd = q_new, qd_new
-                w_motor = w_motor + dw_m
-                w_friction = w_friction + dw_f
-
-    def runs_first(a):
-        """``(ticks + 1, [n,] *lead)`` as ``(*shape, ticks + 1[, n])``."""
-        return np.moveaxis(a, tuple(range(a.ndim - len(lead))), tuple(range(
-            len(lead), a.ndim))).reshape(shape + a.shape[:a.ndim - len(lead)])
-
-    out = {name: runs_first(a) for name, a in rec.items()}
-    # energies of every recorded state, the kernels on arrays (a diverged run's are NaN)
-    states = runs * (ticks + 1)
-    flat_q, flat_qd = out["q"].reshape(states, n), out["qd"].reshape(states, n)
-    energy = {name: K.blocks(kernel, k, args, states, ()).reshape(shape + (ticks + 1,))
-              for name, kernel, args in (("kinetic", K.kinetic, [flat_q, flat_qd]),
-                                         ("potential", K.potential, [flat_q]))}
-    if springs is not None:
-        energy["potential"] = energy["potential"] + 0.5 * (springs * out["q"] ** 2).sum(-1)
-    finite = np.isfinite(out["q"]).all(-1) & np.isfinite(out["qd"]).all(-1)
-    return Simulation(time=np.arange(ticks + 1) * dt, **out, **energy,
-                      saturated=runs_first(saturated), motor_work=runs_first(work["motor"]),
-                      friction_work=runs_first(work["friction"]), diverged=~finite.all(-1),
-                      method=method, control_dt=dt, substeps=int(substeps))
+        return controller._torque, shape
+    return _array_caller(controller, n, shape), shape
 
 
 def _state(x, shape):
@@ -452,44 +431,217 @@ def _clip(tau, bounds, saturated, batch):
     return out
 
 
+# ----------------------------------------------------------------------------- the record
+
+class _Record:
+    """The rows of a simulation as it runs, and the :class:`Simulation` they make.
+
+    One run keeps each tick's row as one list of floats (``q, qd, qdd,
+    tau_command, tau``); a batch writes each tick's components into arrays laid
+    out time first and runs last, so each tick writes contiguous memory.
+    """
+
+    FIELDS = ("q", "qd", "qdd", "tau_command", "tau")
+
+    def __init__(self, ticks, n, shape):
+        self.n, self.shape = n, shape
+        self.lead = (math.prod(shape),) if shape != () else ()
+        self.saturated = np.zeros((ticks + 1, n) + self.lead, bool)
+        self.work = np.empty((ticks + 1, 2) + self.lead)         # motor, friction
+        self.w_motor = self.w_friction = 0.0
+        if shape == ():
+            self.rows = []
+        else:
+            self.arrays = {name: np.empty((ticks + 1, n) + self.lead) for name in self.FIELDS}
+
+    def row(self, tick, q, qd, qdd, tau_cmd, tau):
+        """Record the state at ``tick``, its acceleration and torques, and the work so far."""
+        work = self.work[tick]
+        work[0] = self.w_motor
+        work[1] = self.w_friction
+        if not self.lead:
+            self.rows.append([*q, *qd, *qdd, *tau_cmd, *tau])
+            return
+        for name, value in zip(self.FIELDS, (q, qd, qdd, tau_cmd, tau)):
+            at = self.arrays[name][tick]
+            for i in range(self.n):
+                at[i] = value[i]
+
+    def add_work(self, motor, friction):
+        """Add one tick's work by the motors and against friction [J]."""
+        self.w_motor = self.w_motor + motor
+        self.w_friction = self.w_friction + friction
+
+    def runs_first(self, a):
+        """``(ticks + 1, [n,] *lead)`` as ``(*shape, ticks + 1[, n])``."""
+        lead = len(self.lead)
+        return np.moveaxis(a, tuple(range(a.ndim - lead)), tuple(range(
+            lead, a.ndim))).reshape(self.shape + a.shape[:a.ndim - lead])
+
+    def simulation(self, k, springs, dt, method, substeps):
+        """The :class:`Simulation` of the rows, with the energies of every recorded state."""
+        n, shape = self.n, self.shape
+        if not self.lead:
+            table = np.array(self.rows, dtype=float)
+            out = {name: table[:, i * n:(i + 1) * n] for i, name in enumerate(self.FIELDS)}
+        else:
+            out = {name: self.runs_first(a) for name, a in self.arrays.items()}
+        ticks = out["q"].shape[-2] - 1
+        states = math.prod(shape) * (ticks + 1)
+        flat_q, flat_qd = out["q"].reshape(states, n), out["qd"].reshape(states, n)
+        # the kernels on arrays (a diverged run's energies are NaN)
+        energy = {name: K.blocks(kernel, k, args, states, ()).reshape(shape + (ticks + 1,))
+                  for name, kernel, args in (("kinetic", K.kinetic, [flat_q, flat_qd]),
+                                             ("potential", K.potential, [flat_q]))}
+        if springs is not None:
+            energy["potential"] = energy["potential"] + 0.5 * (springs * out["q"] ** 2).sum(-1)
+        finite = np.isfinite(out["q"]).all(-1) & np.isfinite(out["qd"]).all(-1)
+        work = self.runs_first(self.work)                      # (*shape, ticks + 1, 2)
+        return Simulation(time=np.arange(ticks + 1) * dt, **out, **energy,
+                          saturated=self.runs_first(self.saturated),
+                          motor_work=np.ascontiguousarray(work[..., 0]),
+                          friction_work=np.ascontiguousarray(work[..., 1]), diverged=~finite.all(-1),
+                          method=method, control_dt=dt, substeps=substeps)
+
+
+# ----------------------------------------------------------------------------- the plant
+#
+# One plant step is compiled, like the kernels of armlab.dynamics, into straight-line code
+# for the arm's shape (see armlab._kernels.compiled): the same operations on the same
+# operands in the same order as the step written out below, so one run (on floats) and
+# each run of a batch (on arrays) get the same numbers bit for bit; what it saves is the
+# interpreter's work between the operations. On a batch, the arm's numbers are bound as
+# arrays of the batch's length: numpy multiplies two arrays faster than an array by a
+# Python float, and the product is the same.
+
+
+class _Plant:
+    """The real arm under a held torque, advanced one control tick at a time.
+
+    Components in and out: floats for one run, ``(B,)`` arrays for a batch.
+    """
+
+    def __init__(self, arm, method, dt, substeps, springs, shape):
+        self.arm, self.k, self.n = arm, arm._constants, arm.n
+        self.batch = shape != ()
+        self.ops = K.ARRAYS if self.batch else K.FLOATS
+        self.substeps = substeps
+        self.h = h = dt / substeps
+        self.spring = None if springs is None else springs.tolist()
+        self.rk4 = method == "rk4"
+        numbers = _numbers_for(self.k, math.prod(shape)) if self.batch else self.k
+        state = [0.0] * self.n
+        if self.rk4:
+            self.step_sizes, work = [h, 0.5 * h, h / 6.0], [0.0, 0.0]
+        else:
+            self.step_sizes, work = [h], [0.0]
+        body = _STEPS[method]
+        self.step = K._compile(body, numbers, self.ops,
+                               (state, state, state, self.step_sizes, work, self.spring))
+
+    def tick(self, t, q, qd, tau):
+        """``(qdd at the start, q, qd, motor work, friction work)`` one tick later.
+
+        Raises the errors of a single run: a singular mass matrix, and a state
+        that stops being finite (a batch flags such runs instead).
+        """
+        try:
+            out = self._advance(q, qd, tau)
+            if not self.batch and not math.isfinite(sum(out[1]) + sum(out[2])):
+                raise OverflowError
+        except ZeroDivisionError:                  # a pivot of M is zero: no mass moves
+            raise _singular(self.arm) from None
+        except (OverflowError, ValueError):                     # sin(inf) and the like
+            raise _diverged(t) from None
+        return out
+
+    def _advance(self, q, qd, tau):
+        """``substeps`` compiled steps under the held ``tau``, and the work over the tick.
+
+        The Euler methods: the motors do ``tau . (q_end - q_start)`` (tau is
+        held); friction takes ``h f(qd) . (the step's displacement / h)``
+        summed over the steps. RK4 integrates the powers with its own weights.
+        """
+        n, step, sizes, spring = self.n, self.step, self.step_sizes, self.spring
+        work = [0.0, 0.0] if self.rk4 else [0.0]
+        q_start, qdd0 = q, None
+        for _ in range(self.substeps):
+            out = step(q, qd, tau, sizes, work, spring)
+            if qdd0 is None:
+                qdd0 = out[:n]
+            q, qd, work = out[n:2 * n], out[2 * n:3 * n], out[3 * n:]
+        if self.rk4:
+            return qdd0, q, qd, work[0], work[1]
+        motor = sum(t * (x1 - x0) for t, x0, x1 in zip(tau, q_start, q))
+        return qdd0, q, qd, motor, work[0] * self.h
+
+    def acceleration(self, t, q, qd, tau):
+        """``qdd`` at the state under the torque ``tau`` (the final row's, at ``t``)."""
+        try:
+            return K.forward(self.k, self.ops, q, qd, _sprung(tau, q, self.spring))
+        except ZeroDivisionError:
+            raise _singular(self.arm) from None
+        except (OverflowError, ValueError):
+            raise _diverged(t) from None
+
+
+def _diverged(t):
+    return ValueError(f"the simulation diverged between t = {t:g} s and the next tick: the "
+                      "state is no longer finite; lower the gains or the time step "
+                      "(control_dt, substeps)")
+
+
+def _numbers_for(k, runs):
+    """A copy of the arm's :class:`armlab._kernels.Constants` whose numbers are ``(runs,)``
+    arrays, for the compiled step of a batch (friction's and the arm's shape stay)."""
+    numbers = copy.copy(k)
+    for name in ("L", "lc", "m", "inertia", "coef", "a0", "two_L", "m_lc"):
+        setattr(numbers, name, tuple(np.full(runs, x) for x in getattr(k, name)))
+    numbers.gx, numbers.gy = np.full(runs, k.gx), np.full(runs, k.gy)
+    return numbers
+
+
 # ----------------------------------------------------------------------------- integrators
 #
-# One control tick each: ``substeps`` steps of size h under the held torque ``tau``.
-# Arguments and results are components (floats, or (B,) arrays for a batch). Each returns
-# (qdd at the tick's start, q, qd, motor work, friction work) over the tick. Work is
-# force times displacement: the motors do tau . (q_end - q_start) for the Eulers (tau is
-# held), friction takes f(qd) . (displacement) with the friction that acted in the step;
-# RK4 integrates the powers tau . qd and f . qd with its own weights.
+# One plant step each, of size h = sizes[0] under the held torque ``tau``, written once for
+# any back end (the compiler traces them). Arguments and results are components; ``work``
+# is what the tick has accumulated so far. Each returns one flat list:
+# qdd at the step's start (n), q (n), qd (n), and the work.
 
 
-def _euler_tick(k, ops, q, qd, tau, h, substeps, semi_implicit, spring=None):
-    """Euler steps: ``qdd = forward(q, qd, tau)``, ``qd += h qdd`` and ``q += h qd``.
+def _euler_step(k, ops, q, qd, tau, sizes, work, spring, semi_implicit):
+    """One Euler step: ``qdd = forward(q, qd, tau)``, ``qd += h qdd`` and ``q += h qd``.
 
     ``semi_implicit``: the angle moves with the *new* speed (the book's default);
     otherwise with the old one (explicit Euler). ``spring``: the plant's joint
-    stiffnesses (a list), evaluated at each step's start like the rest of ``qdd``.
+    stiffnesses, evaluated at the step's start like the rest of ``qdd``. ``work``:
+    ``[sum f(qd) . dq / h]`` over the tick's steps so far, the friction's share.
     """
-    q_start, qdd0, wf = q, None, 0.0
-    for _ in range(substeps):
-        f = K.friction(k, ops, qd) if k.has_friction else None
-        a = K.forward(k, ops, q, qd, _sprung(tau, q, spring), None, f)
-        qd_new = [v + h * x for v, x in zip(qd, a)]
-        moving = qd_new if semi_implicit else qd
-        q = [x + h * v for x, v in zip(q, moving)]
-        if f is not None:
-            wf = wf + sum(map(mul, f, moving))
-        qd = qd_new
-        if qdd0 is None:
-            qdd0 = a
-    wm = sum(t * (x1 - x0) for t, x0, x1 in zip(tau, q_start, q))
-    return qdd0, q, qd, wm, wf * h
+    h = sizes[0]
+    f = K.friction(k, ops, qd) if k.has_friction else None
+    a = K.forward(k, ops, q, qd, _sprung(tau, q, spring), None, f)
+    qd_new = [v + h * x for v, x in zip(qd, a)]
+    moving = qd_new if semi_implicit else qd
+    q_new = [x + h * v for x, v in zip(q, moving)]
+    friction = work[0] if f is None else work[0] + sum(map(mul, f, moving))
+    return [*a, *q_new, *qd_new, friction]
 
 
-def _rk4_tick(k, ops, q, qd, tau, h, substeps, spring=None):
-    """Classical RK4 on ``(q, qd)``, the motor and friction work integrated alongside.
+def _semi_implicit_euler_step(k, ops, q, qd, tau, sizes, work, spring=None):
+    return _euler_step(k, ops, q, qd, tau, sizes, work, spring, True)
 
-    ``spring``: the plant's joint stiffnesses (a list), evaluated at every stage.
+
+def _explicit_euler_step(k, ops, q, qd, tau, sizes, work, spring=None):
+    return _euler_step(k, ops, q, qd, tau, sizes, work, spring, False)
+
+
+def _rk4_step(k, ops, q, qd, tau, sizes, work, spring=None):
+    """One classical RK4 step on ``(q, qd)``, the motor and friction work alongside.
+
+    ``sizes``: ``[h, h / 2, h / 6]``; ``work``: ``[motor, friction]`` so far;
+    ``spring``: the plant's joint stiffnesses, evaluated at every stage.
     """
+    h, half, sixth = sizes
 
     def deriv(x, v):
         """(qdd, motor power, friction power) at the state (x, v)."""
@@ -497,27 +649,21 @@ def _rk4_tick(k, ops, q, qd, tau, h, substeps, spring=None):
         return (K.forward(k, ops, x, v, _sprung(tau, x, spring), None, f),
                 sum(map(mul, tau, v)), sum(map(mul, f, v)))
 
-    half, sixth = 0.5 * h, h / 6.0
-    qdd0 = None
-    wm = wf = 0.0
-    for _ in range(substeps):
-        a1, pm1, pf1 = deriv(q, qd)
-        if qdd0 is None:
-            qdd0 = a1
-        v2 = [v + half * a for v, a in zip(qd, a1)]
-        a2, pm2, pf2 = deriv([x + half * v for x, v in zip(q, qd)], v2)
-        v3 = [v + half * a for v, a in zip(qd, a2)]
-        a3, pm3, pf3 = deriv([x + half * v for x, v in zip(q, v2)], v3)
-        v4 = [v + h * a for v, a in zip(qd, a3)]
-        a4, pm4, pf4 = deriv([x + h * v for x, v in zip(q, v3)], v4)
-        wm = wm + sixth * (pm1 + 2.0 * (pm2 + pm3) + pm4)
-        wf = wf + sixth * (pf1 + 2.0 * (pf2 + pf3) + pf4)
-        q = [x + sixth * (b1 + 2.0 * (b2 + b3) + b4)
+    a1, pm1, pf1 = deriv(q, qd)
+    v2 = [v + half * a for v, a in zip(qd, a1)]
+    a2, pm2, pf2 = deriv([x + half * v for x, v in zip(q, qd)], v2)
+    v3 = [v + half * a for v, a in zip(qd, a2)]
+    a3, pm3, pf3 = deriv([x + half * v for x, v in zip(q, v2)], v3)
+    v4 = [v + h * a for v, a in zip(qd, a3)]
+    a4, pm4, pf4 = deriv([x + h * v for x, v in zip(q, v3)], v4)
+    motor = work[0] + sixth * (pm1 + 2.0 * (pm2 + pm3) + pm4)
+    friction = work[1] + sixth * (pf1 + 2.0 * (pf2 + pf3) + pf4)
+    q_new = [x + sixth * (b1 + 2.0 * (b2 + b3) + b4)
              for x, b1, b2, b3, b4 in zip(q, qd, v2, v3, v4)]
-        qd = [x + sixth * (b1 + 2.0 * (b2 + b3) + b4)
+    qd_new = [x + sixth * (b1 + 2.0 * (b2 + b3) + b4)
               for x, b1, b2, b3, b4 in zip(qd, a1, a2, a3, a4)]
-    return qdd0, q, qd, wm, wf
+    return [*a1, *q_new, *qd_new, motor, friction]
 
 
-_STEPS = {"semi_implicit_euler": partial(_euler_tick, semi_implicit=True),
-          "explicit_euler": partial(_euler_tick, semi_implicit=False), "rk4": _rk4_tick}
+_STEPS = {"semi_implicit_euler": _semi_implicit_euler_step,
+          "explicit_euler": _explicit_euler_step, "rk4": _rk4_step}

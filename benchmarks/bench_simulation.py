@@ -4,13 +4,18 @@ The experiment: the 1.5 s move-and-hold (quintic (-45, 90) deg -> (60, -30) deg 
 0.8 s, then 0.7 s held), 1,500 control ticks at 1 kHz, 15,000 semi-implicit Euler
 plant steps of 0.1 ms, under each of the control chapter's four controllers.
 
-Two measurements, each side by side with the same loop written with Pinocchio
+Measurements side by side with the same loop written with Pinocchio
 (one ``pin.aba`` call per plant step, viscous friction subtracted from the torque
 since Pinocchio ignores damping, the controllers' model terms by ``pin.rnea`` and
 ``pin.computeGeneralizedGravity``), with the trajectories compared:
 
 * one run per controller (the control chapter's lab re-runs it whenever a slider
   moves). Targets (issue 3): one controller at most 150 ms, all four at most 400 ms.
+* a small ensemble: 16 runs per controller (gains from 0.5x to 2x the chapter's) in
+  one batched call, against the same 16 runs made one by one with armlab, in
+  interleaved rounds (medians); every run of the batch is compared with its run alone,
+  bit for bit. Target (issue 27): the batch at least 6x faster. Beside it, the cost
+  per run of batches of 1 to 1,000 runs of one controller.
 * a gain map: 1,000 runs per controller in one batched ``simulate`` call (a 40 x 25
   grid of Kp and Kd, each from 0.5x to 2x the chapter's gains), against the same runs
   made one by one in the Pinocchio loop. Target (issue 13): at least 20x the
@@ -38,7 +43,7 @@ import pinocchio as pin
 
 import armlab as al
 from armlab import _kernels as K
-from armlab.simulation import _euler_tick
+from armlab.simulation import _Plant
 
 HERE = pathlib.Path(__file__).parent
 REPEATS = 7
@@ -48,6 +53,11 @@ CT_KP, CT_KD = 400.0, 40.0
 DT, SUBSTEPS, DURATION = 1e-3, 10, 1.5
 GRID = (40, 25)                   # Kp scales x Kd scales: 1,000 runs
 SAMPLE = 20                       # Pinocchio runs every 20th run of the grid
+ENSEMBLE = 16                     # runs of the small ensemble
+ROUNDS = 5                        # interleaved rounds of the ensemble's measurement
+SIZES = (1, 4, 16, 64, 256, 1000)   # batch sizes of the cost-per-run sweep
+FIELDS = ("q", "qd", "qdd", "tau_command", "tau", "saturated", "kinetic", "potential",
+          "motor_work", "friction_work")
 
 
 def pin_model(arm):
@@ -148,6 +158,55 @@ def gain_map(real, model, plan, names):
     return rows
 
 
+def scales(runs):
+    """``runs`` gain scales from 0.5 to 2, as (runs, 1) for a batch."""
+    return np.linspace(0.5, 2.0, runs)[:, None]
+
+
+def ensemble(real, model, plan, names):
+    """16 runs per controller in one call beside the same runs one by one, interleaved.
+
+    Returns rows (name, batch median, one-by-one median, identical), the times CPU
+    seconds per 16 runs; identical: every recorded array of every run equals its run
+    alone bit for bit.
+    """
+    s = scales(ENSEMBLE)
+    rows = []
+    for name in names:
+        def batch():
+            return al.simulate(real, START, DURATION, controllers(real, model, plan, s)[name])
+
+        def one_by_one():
+            return [al.simulate(real, START, DURATION,
+                                controllers(real, model, plan, x)[name]) for x in s[:, 0]]
+
+        together, alone = [], []
+        for _ in range(ROUNDS):
+            t0 = time.process_time()
+            sims = batch()
+            t1 = time.process_time()
+            runs = one_by_one()
+            t2 = time.process_time()
+            together.append(t1 - t0)
+            alone.append(t2 - t1)
+        identical = all(getattr(sims, f)[i].tobytes() == getattr(run, f).tobytes()
+                        for i, run in enumerate(runs) for f in FIELDS)
+        rows.append((name, statistics.median(together), statistics.median(alone), identical))
+    return rows
+
+
+def sweep(real, model, plan, name="pid"):
+    """CPU time per run [s] of a batch of each size in ``SIZES`` (median of 3 rounds)."""
+    costs = {size: [] for size in SIZES}
+    for _ in range(3):
+        for size in SIZES:
+            c = controllers(real, model, plan, scales(size) if size > 1 else 1.0)[name]
+            t0 = time.process_time()
+            al.simulate(real, START, DURATION, c)
+            costs[size].append((time.process_time() - t0) / size)
+    return {size: statistics.median(t) for size, t in costs.items()}
+
+
 def main():
     real = al.tabletop_arm(damping=0.02)
     model = al.tabletop_arm(damping=0.016)
@@ -177,6 +236,8 @@ def main():
     rk4_best, rk4_med, _ = timed(lambda: al.simulate(real, START, DURATION,
                                                      controllers(real, model, plan)["pid"],
                                                      method="rk4"), repeats=3)
+    ensemble_rows = ensemble(real, model, plan, names)
+    per_run = sweep(real, model, plan)
     batch_rows = gain_map(real, model, plan, names)
 
     # per-call costs (best of 5 rounds), for the story of why the loop runs the core's
@@ -193,8 +254,8 @@ def main():
     k = arm._constants
     q1, v1, t1 = qs.tolist(), vs.tolist(), taus.tolist()
     kernel_call = per_call(lambda: K.forward(k, K.FLOATS, q1, v1, t1))
-    kernel_step = per_call(lambda: _euler_tick(k, K.FLOATS, q1, v1, t1, 1e-4, 10, True),
-                           1500) / 10
+    plant = _Plant(arm, "semi_implicit_euler", DT, SUBSTEPS, None, ())
+    kernel_step = per_call(lambda: plant.tick(0.0, q1, v1, t1), 1500) / SUBSTEPS
 
     ms = 1e3
     lines = [
@@ -227,6 +288,35 @@ def main():
         "",
         f"For comparison: the same PID run with RK4 (four dynamics evaluations per plant step): "
         f"{rk4_best * ms:.0f} ms best, {rk4_med * ms:.0f} ms median.",
+        "",
+        f"## A small ensemble: {ENSEMBLE} runs in one call",
+        "",
+        f"Each controller with {ENSEMBLE} gain sets (all its gains scaled together from 0.5x "
+        f"to 2x the chapter's), the {ENSEMBLE} runs in one `simulate` call beside the same "
+        f"runs in {ENSEMBLE} calls, alternately in each of {ROUNDS} rounds; medians of the "
+        f"rounds, CPU time. Identical: every recorded array of every run of the batch equals "
+        "the run made alone, byte for byte.",
+        "",
+        f"| controller | {ENSEMBLE} in one call [ms] | {ENSEMBLE} one by one [ms] | speed-up "
+        "| identical |",
+        "| --- | ---: | ---: | ---: | --- |",
+    ]
+    for name, together, alone, identical in ensemble_rows:
+        lines.append(f"| {name} | {together * ms:.0f} | {alone * ms:.0f} "
+                     f"| {alone / together:.2f}x | {'yes' if identical else 'NO'} |")
+    least = min(alone / together for _, together, alone, _ in ensemble_rows)
+    lines += [
+        "",
+        f"Target (issue 27): at least 6x ({'met' if least >= 6 else 'NOT met'}: "
+        f"{least:.2f}x at the least).",
+        "",
+        "CPU time per run of the PID run in batches of each size (median of 3 rounds):",
+        "",
+        "| runs in the call | " + " | ".join(f"{size:,}" for size in SIZES) + " |",
+        "| --- |" + " ---: |" * len(SIZES),
+        "| per run [ms] | " + " | ".join(f"{per_run[size] * ms:.1f}" for size in SIZES) + " |",
+        "| speed-up over one run | " + " | ".join(f"{per_run[1] / per_run[size]:.1f}x"
+                                                  for size in SIZES) + " |",
         "",
         "## A gain map: 1,000 runs in one call",
         "",
@@ -267,7 +357,8 @@ def main():
         "(`armlab._kernels`, closed form and elimination, written once for any number of "
         "links) on plain floats for one run and on numpy arrays for a batch, without the "
         f"input checks: {kernel_call * 1e6:.1f} µs a call on floats. One two-link "
-        "semi-implicit Euler plant step (friction, forward dynamics, update) costs "
+        "semi-implicit Euler plant step (friction, forward dynamics, update: one function "
+        "compiled for the arm, see `armlab.simulation`) costs "
         f"{kernel_step * 1e6:.1f} µs, so the 15,000 plant steps are about "
         f"{15000 * kernel_step * ms:.0f} ms of each run; the rest is the 1,500 controller "
         "calls and the record. In the Pinocchio loop "
