@@ -4,8 +4,8 @@ The experiment: the 1.5 s move-and-hold (quintic (-45, 90) deg -> (60, -30) deg 
 0.8 s, then 0.7 s held), 1,500 control ticks at 1 kHz, 15,000 semi-implicit Euler
 plant steps of 0.1 ms, under each of the control chapter's four controllers.
 
-Measurements side by side with the same loop written with Pinocchio
-(one ``pin.aba`` call per plant step, viscous friction subtracted from the torque
+Three measurements; the first and the last side by side with the same loop written with
+Pinocchio (one ``pin.aba`` call per plant step, viscous friction subtracted from the torque
 since Pinocchio ignores damping, the controllers' model terms by ``pin.rnea`` and
 ``pin.computeGeneralizedGravity``), with the trajectories compared:
 
