@@ -38,10 +38,11 @@ from armlab.kinematics import com_positions, jacobian, joint_positions, tip_posi
 from armlab.manipulability import manipulability, reach, velocity_ellipse
 from armlab.statics import force_ellipse, force_polygon, max_tip_force, static_torques
 
-__all__ = ["ArmDrawing", "BookFigure", "DPI", "MARKER_WORDS", "MIN_TEXT_PT", "PAGE_WIDTH",
-           "PIXEL_RATIO", "PNG", "Player", "StrobeDrawing", "Workspace", "animation_html",
-           "canvas_png", "com_styles", "encode_png", "figure", "force_box", "joint_style",
-           "manipulability_map", "marker_legend", "render_png", "smallest_text", "time_plot"]
+__all__ = ["ArmDrawing", "Blitter", "BookFigure", "DPI", "MARKER_WORDS", "MIN_TEXT_PT", "PAGE_WIDTH",
+           "PIXEL_RATIO", "PNG", "Player", "StackedBars", "StrobeDrawing", "Workspace",
+           "animation_html", "canvas_png", "com_styles", "encode_png", "figure", "force_box",
+           "joint_style", "manipulability_map", "marker_legend", "render_png", "smallest_text",
+           "time_plot"]
 
 #: Screen pixels per inch of a figure: the CSS inch (96 px), so 1 pt of text is 4/3 px.
 DPI = 96
@@ -218,12 +219,71 @@ def render_png(fig, pixel_ratio=PIXEL_RATIO, dpi=None):
     return encode_png(rgba, dpi, smallest_text(fig))
 
 
-def canvas_png(fig, compress_level=1):
-    """The figure's canvas as it was last drawn (blitting included), as a :class:`PNG`."""
+def canvas_png(fig, compress_level=1, *, colors=None, text=None):
+    """The figure's canvas as it was last drawn (blitting included), as a :class:`PNG`.
+
+    ``compress_level`` and ``colors`` are :func:`encode_png`'s; ``text`` is the smallest
+    text [pt] to record, by default measured now (:func:`smallest_text`).
+    """
     canvas = fig.canvas
     w, h = canvas.get_width_height(physical=True)
     rgba = np.asarray(canvas.buffer_rgba()).reshape(h, w, 4)
-    return encode_png(rgba, fig.dpi, smallest_text(fig), compress_level=compress_level)
+    return encode_png(rgba, fig.dpi, smallest_text(fig) if text is None else text,
+                      colors=colors, compress_level=compress_level)
+
+
+class Blitter:
+    """A figure redrawn fast: its still parts drawn once and cached, its moving artists drawn
+    over that background on each :meth:`draw` (matplotlib's blitting, on the Agg canvas).
+
+    The one place the book blits: the labs' live image and the animation players.
+
+    Parameters
+    ----------
+    figure : matplotlib Figure
+        On an Agg canvas.
+    artists : iterable of Artist
+        The moving artists; they are marked animated (a full draw leaves them out).
+
+    Examples
+    --------
+    >>> fig, ax = figure(width=2.0, height=1.0)
+    >>> (line,) = ax.plot([0, 1], [0, 1])
+    >>> blit = Blitter(fig, [line])
+    >>> blit.draw()
+    >>> line.set_ydata([1, 0])
+    >>> blit.draw()                    # the cached background, then the line again
+    >>> blit.png().width               # screen pixels, as shown
+    192
+    """
+
+    def __init__(self, figure, artists):
+        self.figure = figure
+        self.artists = list(artists)
+        for artist in self.artists:
+            artist.set_animated(True)
+        self._background = None
+
+    def reset(self):
+        """An axis limit, a label or the canvas size changed: draw the background afresh next."""
+        self._background = None
+
+    def draw(self):
+        """Redraw the canvas: the cached background (drawn and laid out once, the layout then
+        kept), then the moving artists over it."""
+        canvas = self.figure.canvas
+        if self._background is None:
+            canvas.draw()                           # lays out and draws all but the animated
+            self.figure.set_layout_engine("none")   # keep that layout from now on
+            self._background = canvas.copy_from_bbox(self.figure.bbox)
+        else:
+            canvas.restore_region(self._background)
+        for artist in self.artists:
+            artist.axes.draw_artist(artist)
+
+    def png(self, compress_level=1, *, colors=None, text=None):
+        """The canvas as last drawn, as a :class:`PNG` (:func:`canvas_png`)."""
+        return canvas_png(self.figure, compress_level, colors=colors, text=text)
 
 
 def _place_ellipse(patch, centre, half, directions):
@@ -697,6 +757,72 @@ def force_box(ax_torque, ax_force, arm, q, limit, direction=(1.0, 0.0), *, force
             "ellipse": ellipse, "ray": ray}
 
 
+class StackedBars:
+    """Bars stacked from zero, positive parts upwards and negative parts downwards.
+
+    Each bar position shows a sum of signed parts; a black tick marks the sum
+    (the total). The rectangles are made once and moved in place by
+    :meth:`update`.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    positions : (k,) array_like
+        x positions of the bars.
+    series : sequence of (key, label, colour)
+        The parts, in stacking order (for example :data:`armlab.figures.inverse_dynamics.PARTS`).
+    width : float
+        Bar width, in x units.
+
+    Attributes
+    ----------
+    rects : dict
+        ``key -> list of k Rectangles``.
+    totals : list of Line2D
+        One tick per bar at the sum.
+    """
+
+    def __init__(self, ax, positions, series, width=0.6):
+        self.ax = ax
+        self.positions = np.asarray(positions, dtype=float)
+        self.series = tuple(series)
+        k = self.positions.size
+        self.rects = {key: list(ax.bar(self.positions, np.zeros(k), width, color=color,
+                                       label=label, edgecolor="white", linewidth=0.6))
+                      for key, label, color in self.series}
+        self.totals = [ax.plot([x - 0.6 * width, x + 0.6 * width], [0, 0], color="black",
+                               lw=2.5, solid_capstyle="butt", zorder=5)[0]
+                       for x in self.positions]
+        ax.axhline(0, color="#404040", lw=0.8)
+
+    def artists(self):
+        """Every moving artist: the rectangles and the total ticks."""
+        return [r for key, _, _ in self.series for r in self.rects[key]] + self.totals
+
+    def update(self, values):
+        """Stack ``values[key]`` (each ``(k,)``) and move the rectangles and ticks.
+
+        Returns
+        -------
+        low, high : float
+            The lowest and highest point drawn (for the axis limits).
+        """
+        up = np.zeros(self.positions.size)
+        down = np.zeros(self.positions.size)
+        for key, _, _ in self.series:
+            part = np.asarray(values[key], dtype=float)
+            bottom = np.where(part >= 0, up, down)
+            for rect, b, h in zip(self.rects[key], bottom, part):
+                rect.set_y(b)
+                rect.set_height(h)
+            up += np.maximum(part, 0)
+            down += np.minimum(part, 0)
+        total = up + down
+        for tick, t in zip(self.totals, total):
+            tick.set_ydata([t, t])
+        return float(down.min(initial=0.0)), float(up.max(initial=0.0))
+
+
 def time_plot(ax, t, series, labels=None, ylabel="", *, limits=None):
     """Plot one or more signals against time.
 
@@ -927,25 +1053,16 @@ def animation_html(arm, time, q, *, frames=50, interval=80, width=4.4, pixel_rat
     (path,) = ax.plot([], [], color=COLORS["force"], lw=1.0, ls="--")
     if title:
         ax.set_title(title)
-    moving = [drawing.artists["links"], drawing.artists["joints"], path]
-    for artist in moving:
-        artist.set_animated(True)
-    canvas = fig.canvas
-    canvas.draw()
-    fig.set_layout_engine("none")
-    background = canvas.copy_from_bbox(fig.bbox)
+    blit = Blitter(fig, [drawing.artists["links"], drawing.artists["joints"], path])
+    blit.draw()
     text = smallest_text(fig)
     tips = joint_positions(arm, q)[:, -1]
-    w, h = canvas.get_width_height(physical=True)
     images = []
     for k in rows:
         drawing.update(q[k])
         path.set_data(tips[:k + 1, 0], tips[:k + 1, 1])
-        canvas.restore_region(background)
-        for artist in moving:
-            ax.draw_artist(artist)
-        png = encode_png(np.asarray(canvas.buffer_rgba()).reshape(h, w, 4), fig.dpi, text,
-                         colors=64)
+        blit.draw()
+        png = blit.png(6, colors=64, text=text)
         images.append("data:image/png;base64," + base64.b64encode(png).decode())
     labels = [f"{t[k]:.3f} s" for k in rows]
     uid = "anim-" + hashlib.sha1("".join(images).encode()).hexdigest()[:10]   # same page, same id

@@ -17,11 +17,14 @@ pytestmark = pytest.mark.slow
 
 
 def public_modules():
-    """Every public module of armlab's physics and of its labs (not the grading tools)."""
+    """Every public module of armlab's physics, its labs and its figures (not the grading
+    tools)."""
     names = [f"armlab.{p.stem}" for p in sorted((ROOT / "armlab").glob("*.py"))
              if not p.stem.startswith("_")]
-    names += [f"armlab.labs.{p.stem}" for p in sorted((ROOT / "armlab" / "labs").glob("*.py"))
-              if not p.stem.startswith("_")]
+    for package in ("labs", "figures"):
+        names += [f"armlab.{package}.{p.stem}"
+                  for p in sorted((ROOT / "armlab" / package).glob("*.py"))
+                  if not p.stem.startswith("_")]
     return names
 
 
@@ -56,7 +59,8 @@ def test_api_page_is_in_the_book():
 
 #: The modules whose every word a reader may see (docstrings on this page, the labs' base in
 #: every lab): none names the project's source documents.
-OWN_WORDS = ["armlab.arm", "armlab.plots", "armlab.prose"]
+OWN_WORDS = ["armlab.arm", "armlab.plots", "armlab.prose", "armlab.gearing",
+             "armlab.figures.limits", "armlab.figures.control"]
 SEED = re.compile(r"\bseeds?\b", re.IGNORECASE)
 
 
@@ -83,7 +87,9 @@ def test_api_page_names_no_source_document(documented, module):
 
 
 @pytest.mark.parametrize("path", ["arm.py", "plots.py", "prose.py", "labs/_base.py",
-                                  "labs/__init__.py"])
+                                  "labs/__init__.py", "gearing.py", "figures/__init__.py",
+                                  "figures/gravity.py", "figures/inverse_dynamics.py",
+                                  "figures/limits.py", "figures/control.py"])
 def test_source_names_no_source_document(path):
     """Nor does any line of those modules and of the labs' base (docstrings, comments)"""
     text = (ROOT / "armlab" / path).read_text(encoding="utf-8")

@@ -114,7 +114,8 @@ def test_bad_input():
 
 
 READER_FACING = ["armlab.gravity", "armlab.identification", "armlab.dynamics", "armlab.lagrange",
-                 "armlab.energy", "armlab.labs.gravity", "armlab.labs.inverse_dynamics"]
+                 "armlab.energy", "armlab.labs.gravity", "armlab.labs.inverse_dynamics",
+                 "armlab.figures.gravity", "armlab.figures.inverse_dynamics"]
 
 
 @pytest.mark.parametrize("module", READER_FACING)

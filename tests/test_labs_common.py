@@ -77,7 +77,7 @@ def test_redrawn_image_matches_a_full_draw(name, states):
     lab = LABS[name][0](render=True)
     change(lab, states)
     fast = np.asarray(lab.figure.canvas.buffer_rgba()).copy()
-    lab._background = None
+    lab.rescaled()                  # the background drawn afresh: a full draw
     lab.redraw()
     full = np.asarray(lab.figure.canvas.buffer_rgba())
     assert np.mean(fast != full) < 0.001

@@ -8,7 +8,8 @@ import armlab as al
 from labtests import drawn, table
 
 labs = pytest.importorskip("armlab.labs")
-from armlab.labs.gravity import KP_SWEEP, STABILITY, _turn  # noqa: E402
+from armlab.figures.gravity import _turn  # noqa: E402
+from armlab.labs.gravity import KP_SWEEP, STABILITY  # noqa: E402
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import armlab as al
 from labtests import arrow, drawn, table
 
 labs = pytest.importorskip("armlab.labs")
+from armlab.figures.inverse_dynamics import PARTS  # noqa: E402
 
 
 @pytest.fixture
@@ -96,7 +97,7 @@ def test_bars_stack_the_parts_and_tick_the_total(lab):
     parts = lab.values["parts"]
     up = np.zeros(2)
     down = np.zeros(2)
-    for key, _, _ in labs.inverse_dynamics.PARTS:
+    for key, _, _ in PARTS:
         for j, (bottom, top) in enumerate(bar_tops(lab.bars, key)):
             value = parts[key][j]
             start = up[j] if value >= 0 else down[j]

@@ -1,5 +1,6 @@
 """armlab.labs.limits_lab: the widgets drive the drawing and the table; each preset gives its
-worked values; the chapter's figure helpers draw what they compute."""
+worked values (the chapter's figures are tested in test_figures_limits.py, its gear
+computations in test_gearing.py)."""
 
 import numpy as np
 import pytest
@@ -139,65 +140,6 @@ def test_table_markdown_is_the_table(lab):
     assert "| realized q̈ | (1.000000, 0.000000) | rad/s² |" in md.splitlines()
 
 
-# -------------------------------------------------------------------------- figure helpers
-SEED000 = (np.radians([-45, 90]), np.radians([60, -30]))
-
-
-def test_policy_figure_draws_the_computed_bars():
-    fig = limits_module.policy_figure([("seed 001", al.rod_arm(), [0, 0], [0, 0], [1, 0], 20)])
-    ax_tau, ax_acc = fig.axes[:2]
-    heights = [p.get_height() for p in ax_tau.patches]
-    req, clip, _ = al.realized_acceleration(al.rod_arm(), [0, 0], [0, 0], [1, 0], 20)
-    scaled = al.scale_torques(req, 20)
-    np.testing.assert_allclose(heights, np.r_[req, clip, scaled])
-    acc = [p.get_height() for p in ax_acc.patches]
-    np.testing.assert_allclose(acc[2:4], [-2.92, 9.8])
-
-
-def test_duration_figure_marks_the_binding_point():
-    arm = al.tabletop_arm()
-    lim = al.shortest_duration(arm, *SEED000, [8, 2])
-    fig = limits_module.duration_figure(arm, *SEED000, [8, 2], [0.8, lim.duration, np.inf])
-    marker = [line for line in fig.axes[0].lines if line.get_marker() == "o"]
-    assert len(marker) == 1
-    np.testing.assert_allclose(marker[0].get_xydata(), [[lim.fraction, 8.0]])
-    # the curve drawn for T* peaks at the limit
-    curve = fig.axes[0].lines[1].get_ydata()
-    assert 7.99 < curve.max() <= 8.0 + 1e-9
-
-
-def test_capacity_figure_draws_the_map():
-    arm = al.tabletop_arm()
-    grid = np.radians(np.linspace(-180, 180, 37))
-    m = al.capacity_map(arm, grid, grid, [6, 1.5])
-    fig = limits_module.capacity_figure([("weak", m)], path=SEED000)
-    mesh = fig.axes[0].collections[0]
-    shown = np.asarray(mesh.get_array()).reshape(m.capacity.shape)
-    finite = np.isfinite(m.capacity)
-    np.testing.assert_allclose(shown[finite], np.clip(m.capacity[finite], 0.05, 20))
-    undefined = np.isnan(m.capacity)
-    assert undefined.any()                        # the map has cells without a capacity
-    hidden = np.ma.getmaskarray(mesh.get_array()).reshape(shown.shape) | np.isnan(shown)
-    np.testing.assert_array_equal(hidden, undefined)
-
-
-def test_gear_sweep_against_direct_calls():
-    """Each point of the sweep is shortest_duration of the geared arm; the speed line is linear"""
-    motor = al.Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6)
-    ratios = np.array([40.0, 60.0, 80.0, 120.0])
-    sweep = limits_module.gear_sweep(motor, (0.3, 0.25), (2.0, 1.0), *SEED000, ratios)
-    for G, T, Ts in zip(ratios, sweep["torque"], sweep["speed"]):
-        arm = al.PlanarArm((0.3, 0.25), (2.0, 1.0), damping=2e-5, coulomb=4e-3, gear_ratio=G)
-        both = al.shortest_duration(arm, *SEED000, 0.15 * G, rotor_inertia=5e-6,
-                                    speed_limit=500.0 / G)
-        assert both.duration == pytest.approx(max(T, Ts), rel=1e-9)
-        # the speed limit alone: 15/8 of the mean speed of the longer joint move
-        np.testing.assert_allclose(Ts, 1.875 * np.radians(120) * G / 500.0, rtol=1e-12)
-    assert np.isinf(sweep["torque"][0])             # 6 N m cannot carry the arm's weight
-    fig = limits_module.gear_figure(sweep, worked=80)
-    np.testing.assert_allclose(fig.axes[1].lines[0].get_ydata(), sweep["torque"])
-
-
 @pytest.mark.parametrize("preset, text", [
     ("horizontal acceleration (25 N m)", "capacity 0.274 kg\n(joint 1 limits)"),
     ("elbow request at 1.5 N m, no gravity", "no gravity: any payload"),
@@ -208,21 +150,3 @@ def test_arm_panel_shows_the_pose_capacity(lab, preset, text):
     """The pose's payload capacity is written on the arm's panel, and follows the presets"""
     lab.set_preset(preset)
     assert lab.artists["capacity"].get_text() == text
-
-
-def test_duty_cycle_and_the_line_in_the_gear_sweep():
-    """The cycle's RMS from its samples; with a torque-speed line the sweep's best is the
-    torque's own best (no crossing), refined from the grid's best point"""
-    motor = al.Motor(0.15, 500.0, damping=2e-5, coulomb=4e-3, inertia=5e-6, stall_torque=0.3,
-                     continuous_torque=0.05)
-    c = limits_module.duty_cycle(motor, (0.3, 0.25), (2.0, 1.0), *SEED000, 64.0, 1.0)
-    assert c["t"][-1] == pytest.approx(2 * c["duration"] + 2.0)
-    np.testing.assert_allclose(c["rms"], np.sqrt(np.trapezoid(c["tau"] ** 2, c["t"], axis=0)
-                                                 / c["t"][-1]), rtol=1e-12)
-    ratios = np.geomspace(40, 120, 12)
-    sweep = limits_module.gear_sweep(motor, (0.3, 0.25), (2.0, 1.0), *SEED000, ratios)
-    best = limits_module.gear_optimum(motor, (0.3, 0.25), (2.0, 1.0), *SEED000, sweep)
-    assert np.isnan(best["crossing"]) and best["best"] == best["torque_best"]
-    assert best["T_best"] <= sweep["best"].min() + 1e-12
-    fig = limits_module.motor_figure(motor, c, 64.0, [("line", sweep)], thermal=100.0)
-    np.testing.assert_allclose(fig.axes[0].lines[-1].get_ydata(), c["rms"][0])

@@ -12,7 +12,8 @@ A chapter's lab subclasses :class:`Lab` and fills in four things:
 
 The base class does the rest the same way for every chapter: the preset
 dropdown and its "(custom)" entry, one redraw per change, blitting over a
-cached background (call :meth:`Lab.rescaled` when an axis limit changes), the
+cached background (:class:`armlab.plots.Blitter`; call :meth:`Lab.rescaled` when an
+axis limit changes), the
 PNG in an ``ipywidgets.Image`` (so the lab works in any Jupyter front end
 without a plotting extension), the HTML and Markdown tables, and display.
 
@@ -100,7 +101,6 @@ class Lab:
         self.render = render
         self.updates = 0
         self._hold = False
-        self._background = None
         self.widgets = {}
         self.build(dict(self.presets[preset]))
         self.widgets["preset"] = w.Dropdown(
@@ -110,11 +110,9 @@ class Lab:
         shown = round(self.figure.get_figwidth() * plots.DPI)    # screen px, as drawn
         self.widgets.setdefault(
             "image", w.Image(format="png", layout=w.Layout(width="100%", max_width=f"{shown}px")))
-        self._dynamic = []
-        for value in self.artists.values():
-            for artist in (value if isinstance(value, (list, tuple)) else [value]):
-                artist.set_animated(True)
-                self._dynamic.append(artist)
+        self._blit = plots.Blitter(self.figure, [
+            artist for value in self.artists.values()
+            for artist in (value if isinstance(value, (list, tuple)) else [value])])
         for name in self.control_names():
             self.widgets[name].observe(self._on_change, names="value")
         self.widgets["preset"].observe(self._on_preset, names="value")
@@ -159,7 +157,7 @@ class Lab:
 
     def rescaled(self):
         """An axis limit or label changed: redraw the static background on the next update."""
-        self._background = None
+        self._blit.reset()
 
     # -- driving the lab ---------------------------------------------------------------------
     def set_preset(self, name):
@@ -208,20 +206,13 @@ class Lab:
 
     # -- drawing -------------------------------------------------------------------------------
     def redraw(self):
-        """Redraw the figure on its Agg canvas: cached background, then the moving artists."""
-        canvas = self.figure.canvas
-        if self._background is None:
-            canvas.draw()                           # lays out and draws all but the animated
-            self.figure.set_layout_engine("none")   # keep that layout from now on
-            self._background = canvas.copy_from_bbox(self.figure.bbox)
-        else:
-            canvas.restore_region(self._background)
-        for artist in self._dynamic:
-            artist.axes.draw_artist(artist)
+        """Redraw the figure on its Agg canvas: cached background, then the moving artists
+        (:class:`armlab.plots.Blitter`)."""
+        self._blit.draw()
 
     def canvas_png(self):
         """The canvas as it was last redrawn, as PNG bytes (fast, light compression)."""
-        return plots.canvas_png(self.figure)
+        return self._blit.png()
 
     def png(self, dpi=None):
         """The whole figure drawn afresh for a static page: a :class:`armlab.plots.PNG`
@@ -230,7 +221,7 @@ class Lab:
         ``dpi`` [image pixels per inch] overrides the book's resolution.
         """
         image = plots.render_png(self.figure, dpi=dpi)
-        self._background = None                     # saving changes the canvas size
+        self._blit.reset()                          # saving changes the canvas size
         return image
 
     # -- the table ---------------------------------------------------------------------------
