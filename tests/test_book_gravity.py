@@ -88,6 +88,7 @@ def test_compensation_integral_and_free_drive():
     """Gravity compensation: zero error, torque g = (5.4148, 0.3174); the integral term's time
     constants and how slowly it finds the 5.4 N m; free drive holds still"""
     assert evals(PAGE, "The error stays at") == ["0", "3", "5.4148", "0.3174"]
+    assert evals(PAGE, "what is still missing decays like") == ["(60, 30)"]
     assert evals(PAGE, "The time constants are") == ["0.91", "0.98", "3.58", "1", "4.84", "2",
                                                      "5.41", "5.8", "0.1", "3.6", "0.1",
                                                      "1.7", "2.1", "1.7", "30", "6"]
