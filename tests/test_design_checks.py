@@ -48,16 +48,17 @@ def test_several_designs_pass_and_say_what_they_did(toy, capsys):
 
 def test_a_near_miss_says_by_how_much(toy):
     with pytest.raises(AssertionError) as info:
-        check_function(lambda inertia, bound: 15.0, "toy.settle", "fresh", name="gain")
+        check_function(lambda inertia, bound: 10.0 + 5.0 * inertia, "toy.settle", "fresh",
+                       name="gain")
     assert " ".join(str(info.value).split()) == (
-        "meets 1 of 2 cases' spec (50% of the points) gain(inertia, bound) at inertia = 4, "
-        "bound = 0.1 s: the time constant is 0.267 s, 0.167 s over the spec of 0.1 s")
+        "meets 1 of 2 cases' spec (75% of the points) gain(inertia, bound) at inertia = 4, "
+        "bound = 0.1 s: the time constant is 0.133 s, 0.0333 s over the spec of 0.1 s")
 
 
 def test_the_grader_gives_partial_credit(toy):
     ref = lookup("toy.settle")
     cases = ref.cases("fresh", key="")
-    recs = [{"kind": "value", "value": 25.0}, {"kind": "value", "value": 25.0}]
+    recs = [{"kind": "value", "value": 25.0}, {"kind": "value", "value": 26.0}]
     fraction, message = judge.design_result(ref, cases, recs, show=False, label="gain")
     assert fraction == 0.75
     cell = nbformat.v4.new_code_cell("", metadata={"nbgrader": {
@@ -67,3 +68,54 @@ def test_the_grader_gives_partial_credit(toy):
     cell.outputs = execute.test_outputs([("fail", "nothing met", 0.0)], 4)
     assert determine_grade(cell) == (0, 4.0)
     assert judge.design_result(ref, cases, [{"kind": "none"}] * 2, show=False)[0] == 0.0
+
+
+def test_a_design_that_ignores_its_cases_earns_nothing_where_they_differ(toy):
+    """A function returning one constant design meets the spec where that constant happens
+    to fit (gain 15 fits the inertia-1 case only): it earns nothing for the check, says why,
+    and a constant that meets every case's spec keeps its points (it is a design for all)"""
+    ref = lookup("toy.settle")
+    cases = ref.cases("fresh", key="")
+    constant = [{"kind": "value", "value": 15.0}, {"kind": "value", "value": 15.0}]
+    fraction, message = judge.design_result(ref, cases, constant, show=False, label="gain")
+    assert fraction == 0.0
+    assert " ".join(message.split()) == (
+        "gain(inertia, bound) returned the same design, 15, at every one of the 2 cases "
+        "checked, although their specs ask for different designs: the 1 spec it meets, fully "
+        "or in part, it meets by chance, so the check gives it nothing. A design must follow "
+        "its case's inputs")
+    assert judge.same_design(constant) and not judge.same_design(constant[:1])
+    everywhere = [{"kind": "value", "value": 100.0}] * 2
+    assert judge.design_result(ref, cases, everywhere, show=False, label="gain")[0] == 1.0
+    following = [{"kind": "value", "value": 15.0}, {"kind": "value", "value": 45.0}]
+    assert judge.design_result(ref, cases, following, show=False, label="gain")[0] == 1.0
+    with pytest.raises(AssertionError) as info:
+        check_function(lambda inertia, bound: 15.0, "toy.settle", "fresh", name="gain")
+    assert "returned the same design, 15, at every one of the 2 cases" in str(info.value)
+
+
+def test_the_report_lists_a_design_that_ignores_its_cases(toy, tmp_path):
+    """The grader notes the check in the notebook's grading record, and the report gives
+    it a row of its own (not a review: the check's score stands)"""
+    import json
+    import types
+
+    from armlab.grading.census import Problems, inspect_graded
+
+    ref = lookup("toy.settle")
+    grading = types.SimpleNamespace(faults=[], calls=[], constant=[])
+    spec = {"label": "gain", "cases": "fresh"}
+    constant = [{"kind": "value", "value": 15.0}] * 2
+    kind, _message, fraction = execute.Grading._judge(grading, spec, ref,
+                                                      ref.cases("fresh", key=""), constant)
+    assert (kind, fraction, grading.constant) == ("fail", 0.0, ["gain (toy.settle, fresh)"])
+    path = tmp_path / "graded.ipynb"
+    path.write_text(json.dumps({"metadata": {"armlab": {
+        "faults": [], "armlab_calls": [], "constant_designs": grading.constant,
+        "isolated": True}}}))
+    problems = Problems()
+    inspect_graded(path, "ann", problems)
+    assert problems.sorted() == [(
+        "ann", "design ignores its cases", "gain (toy.settle, fresh) returned the same design "
+        "at every case and did not meet every case's spec: that check scored 0")]
+    assert not problems.needs_review("ann")

@@ -297,6 +297,30 @@ def test_a_typed_in_design_misses_most_moves():
     assert np.mean(_fractions(lambda *args: typed, "")) < 0.25
 
 
+def test_a_typed_in_design_earns_nothing_where_its_constant_fits_by_chance():
+    """The worked move's gains returned for every move meet two of the default hidden
+    moves' spec in part, by chance (a student of the trial class earned 1.68 of 6 points
+    so): the check gives a design that ignores its cases nothing, and says why"""
+    from armlab.grading import judge
+    from armlab.grading.cases import encode
+    from armlab.grading.runner import student_args
+
+    ref = lookup("control.step_gains")
+    typed = np.asarray(_solution("design_answer")["step_gains"](
+        *student_args(encode(ref.arguments(ref.cases("worked")[0]))))).tolist()
+    cases = ref.cases("fresh", key="")
+    assert 0.0 < np.mean(_fractions(lambda *args: np.asarray(typed), ""))
+    fraction, message = judge.design_result(ref, cases, [{"kind": "value", "value": typed}]
+                                            * len(cases), show=False, label="step_gains")
+    assert fraction == 0.0
+    assert message.startswith("step_gains(arm, q_start, q_target, limit, settle_time, "
+                              "overshoot) returned the same design, ")
+    assert message.endswith("at every one of the 6 cases checked, although their specs ask "
+                            "for different designs: the 2 specs it meets, fully or in part, it "
+                            "meets by chance, so the check gives it nothing. A design must "
+                            "follow its case's inputs")
+
+
 def test_the_design_feedback_says_what_failed_and_by_how_much():
     """The words name the part of the spec missed, with the numbers, and the partial
     credit falls from the spec: half the points at 12.5 % late"""

@@ -137,6 +137,11 @@ def _inspect(path, release_nb, student, problems):
     return True
 
 
+CONSTANT_DESIGN = ("{} returned the same design at every case and did not meet every "
+                   "case's spec: that check scored 0")
+"""The report's words for a design that ignores its cases (:func:`judge.design_result`)."""
+
+
 def inspect_graded(path, student, problems):
     """What the graded notebook's grading record says (faults, armlab calls, isolation)."""
     nb = json.loads(path.read_text(encoding="utf-8"))
@@ -149,6 +154,8 @@ def inspect_graded(path, student, problems):
     for call in record.get("armlab_calls", []):
         problems.add(student, "used armlab's reference",
                      f"the answer calls {call} where its part asks for its own code")
+    for check in record.get("constant_designs", []):
+        problems.add(student, "design ignores its cases", CONSTANT_DESIGN.format(check))
     if not record.get("isolated", False):
         problems.add(student, "graded without isolation",
                      "--no-sandbox: the notebook ran as this user, outside a sandbox")

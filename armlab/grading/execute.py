@@ -226,7 +226,7 @@ class Grading:
     def __init__(self, nb, key, limits, isolate=True, uid=None):
         self.nb, self.key, self.limits = nb, key, limits
         self.isolate, self.uid = isolate, uid
-        self.faults, self.calls = [], []
+        self.faults, self.calls, self.constant = [], [], []
         self.cost = {"runs": 0, "seconds": 0.0, "cpu": 0.0}
         self.checks = []                 # (cell index, spec, ref, cases)
         for index, cell in enumerate(nb.cells):
@@ -405,6 +405,8 @@ class Grading:
             fraction, message = judge.design_result(ref, cases, recs, show=show,
                                                     label=spec["label"])
             kind = "pass" if fraction >= 1.0 else "fail" if fraction <= 0.0 else "partial"
+            if fraction < 1.0 and judge.same_design(recs):
+                self.constant.append(f"{spec['label']} ({ref.quantity}, {spec['cases']})")
             return (kind, message, fraction)
         if len(recs) == 1 and recs[0].get("kind") in ("missing", "notcallable"):
             call = f"{spec['label']}({', '.join(ref.params)})"
@@ -522,6 +524,7 @@ class SandboxExecute(Preprocessor):
         nb.metadata["armlab"] = {"faults": [list(f) for f in sorted(set(grading.faults))],
                                  "armlab_calls": sorted(set(c for c in grading.calls
                                                             if c.startswith("armlab."))),
+                                 "constant_designs": sorted(set(grading.constant)),
                                  "isolated": bool(self.isolate),
                                  "cost": {k: round(v, 3) for k, v in grading.cost.items()}}
         return nb, resources

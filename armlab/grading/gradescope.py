@@ -356,7 +356,7 @@ def grade_submission(paths, *, secret=None, config=None, isolate=None):
 
     from armlab.grading import sandbox
     from armlab.grading.cases import student_key
-    from armlab.grading.census import Problems, inspect_submission
+    from armlab.grading.census import CONSTANT_DESIGN, Problems, inspect_submission
     from armlab.grading.execute import Grading, test_outputs
     from nbgrader.utils import determine_grade
 
@@ -451,6 +451,8 @@ def grade_submission(paths, *, secret=None, config=None, isolate=None):
         for call in sorted(set(grading.calls)):
             notes.append(f"used armlab's reference: the answer calls {call} where its part "
                          "asks for its own code")
+        for check in sorted(set(grading.constant)):
+            notes.append("design ignores its cases: " + CONSTANT_DESIGN.format(check))
     tests = []
     for index, cell in enumerate(nb.cells):
         meta = cell.get("metadata", {}).get("nbgrader", {})

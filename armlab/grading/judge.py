@@ -260,31 +260,42 @@ def compare(ref, args, value, expected, call, where, show):
     return with_hint(text, hint, advice)
 
 
+def _opening(ref, case, rec, label):
+    """What :func:`verdict` and :func:`design_verdict` start from: ``(args, call, where,
+    value)``, ``value`` the record's numbers or the :class:`CheckFailed` saying what came
+    instead."""
+    args = ref.arguments(case)
+    call = _call(ref, label)
+    where = describe(case, ref.params, dict(ref.units))
+    try:
+        value = value_of(rec, f"{call} at {where}")
+    except CheckFailed as failed:
+        value = failed
+    return args, call, where, value
+
+
+def _call(ref, label=None):
+    """How messages write the student's function: ``gain(arm, q_start, ...)``."""
+    return f"{label or ref.quantity.rsplit('.', 1)[-1]}({', '.join(ref.params)})"
+
+
 def verdict(ref, case, rec, *, show, label=None):
     """None if the record of one case is right, else the failed check's message.
 
     ``show``: a visible check, whose message may show the book's value.
     """
-    args = ref.arguments(case)
-    call = f"{label or ref.quantity.rsplit('.', 1)[-1]}({', '.join(ref.params)})"
-    where = describe(case, ref.params, dict(ref.units))
-    try:
-        value = value_of(rec, f"{call} at {where}")
-    except CheckFailed as failed:
-        return str(failed)
+    args, call, where, value = _opening(ref, case, rec, label)
+    if isinstance(value, CheckFailed):
+        return str(value)
     return compare(ref, args, value, ref.function(*args), call, where, show)
 
 
 def design_verdict(ref, case, rec, *, label=None):
     """What a student's design does on one case: ``(fraction of the spec met, words)``;
     an answer that is not numbers, or a judge that cannot run it, meets none of it."""
-    args = ref.arguments(case)
-    call = f"{label or ref.quantity.rsplit('.', 1)[-1]}({', '.join(ref.params)})"
-    where = describe(case, ref.params, dict(ref.units))
-    try:
-        value = value_of(rec, f"{call} at {where}")
-    except CheckFailed as failed:
-        return 0.0, str(failed)
+    args, call, where, value = _opening(ref, case, rec, label)
+    if isinstance(value, CheckFailed):
+        return 0.0, str(value)
     try:
         fraction, words = ref.function(*args, value)
     except (ArithmeticError, ValueError, TypeError, IndexError) as exc:
@@ -293,19 +304,41 @@ def design_verdict(ref, case, rec, *, label=None):
     return fraction, f"{call} at {where}: {words}"
 
 
+def same_design(recs):
+    """Whether a design answer returned the same numbers at every one of two or more
+    cases. Where that design meets the spec of some cases and not of others, the cases ask
+    for different designs, and it meets a spec by chance: it ignores its cases."""
+    values = [r.get("value") for r in recs if isinstance(r, dict) and r.get("kind") == "value"]
+    return len(recs) > 1 and len(values) == len(recs) and all(v == values[0] for v in values)
+
+
 def design_result(ref, cases, recs, *, show, label=None):
     """A design part's check over its cases: ``(fraction, message)``, the fraction the mean
     over the cases; the message says, for each case that missed the spec, what failed
-    (and, for the visible check, what the design did even when it met the spec)."""
+    (and, for the visible check, what the design did even when it met the spec).
+
+    A design that ignores its cases (:func:`same_design` at every case, meeting some specs,
+    fully or in part, and not others) earns nothing for the check: its points follow the cases it
+    meets by chance, not the design.
+    """
     fractions, words = [], []
     for case, rec in zip(cases, recs):
         fraction, text = design_verdict(ref, case, rec, label=label)
         fractions.append(fraction)
         if fraction < 1.0 or show:
             words.append(text)
+    call = _call(ref, label)
+    lucky = sum(f > 0.0 for f in fractions)
+    if cases and same_design(recs) and min(fractions) < 1.0 and lucky:
+        value = recs[0]["value"]
+        shown = fmt(value) if len(flat(value)) <= 6 else f"{len(flat(value))} numbers"
+        return 0.0, (f"{call} returned the same design, {shown}, at every one of the "
+                     f"{len(cases)} cases checked, although their specs ask for different "
+                     f"designs: the {lucky} spec{'s' if lucky > 1 else ''} it meets, fully "
+                     "or in part, it meets by chance, so the check gives it nothing. A design "
+                     "must follow its case's inputs")
     fraction = sum(fractions) / len(cases) if cases else 0.0
     if fraction >= 1.0 and not show:
-        call = f"{label or ref.quantity.rsplit('.', 1)[-1]}({', '.join(ref.params)})"
         return 1.0, f"{call} meets the spec at all {len(cases)} cases checked"
     head = (f"meets {sum(f >= 1.0 for f in fractions)} of {len(cases)} cases' spec "
             f"({fraction:.0%} of the points)" if len(cases) > 1 else "")
@@ -314,7 +347,7 @@ def design_result(ref, cases, recs, *, show, label=None):
 
 def passed(ref, cases, which, label=None):
     """The one line a passing check prints."""
-    call = f"{label or ref.quantity.rsplit('.', 1)[-1]}({', '.join(ref.params)})"
+    call = _call(ref, label)
     if which == "worked" and len(cases) == 1:
         where = cases[0].label or describe(cases[0], ref.params, dict(ref.units))
         return f"{call} gives the book's value at {where}"
