@@ -43,8 +43,9 @@ c.ClearMetadataPreprocessor.preserve_nb_metadata_mask = {("armlab",), ("kernelsp
 c.OverwriteCells.add_missing_cells = True
 c.LimitOutput.max_lines = 200
 c.LimitOutput.max_traceback = 60
-# Feedback: the hidden tests' source removed, every student-written cell sanitized.
+# Feedback: the hidden tests' source removed, a partial credit in words, every
+# student-written cell sanitized.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades", "armlab.grading.outputs.HideHiddenTests",
-    "armlab.grading.outputs.SanitizeFeedback",
+    "armlab.grading.outputs.PartialCreditInWords", "armlab.grading.outputs.SanitizeFeedback",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]

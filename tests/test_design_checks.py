@@ -119,3 +119,30 @@ def test_the_report_lists_a_design_that_ignores_its_cases(toy, tmp_path):
         "ann", "design ignores its cases", "gain (toy.settle, fresh) returned the same design "
         "at every case and did not meet every case's spec: that check scored 0")]
     assert not problems.needs_review("ann")
+
+
+def test_a_partial_credit_reads_as_points_on_the_feedback_page(toy):
+    """The graded cell carries the points earned as its value, for nbgrader; the feedback
+    page shows them in words, not as a bare 'Out[ ]: 3'"""
+    from armlab.grading.outputs import PartialCreditInWords
+
+    cell = nbformat.v4.new_code_cell("", metadata={"nbgrader": {
+        "grade": True, "solution": False, "points": 4, "grade_id": "t"}})
+    cell.outputs = execute.test_outputs([("partial", "meets 1 of 2 cases' spec", 0.75)], 4)
+    assert determine_grade(cell) == (3.0, 4.0)
+    cell, _ = PartialCreditInWords().preprocess_cell(cell, {}, 0)
+    assert [o.output_type for o in cell.outputs] == ["stream", "stream"]
+    assert cell.outputs[1].text == "Partial credit: 3 of this check's 4 points\n"
+    passed = nbformat.v4.new_code_cell("", metadata=cell.metadata)
+    passed.outputs = execute.test_outputs([("pass", "right", None)], 4)
+    assert PartialCreditInWords().preprocess_cell(passed, {}, 0)[0].outputs == passed.outputs
+
+
+def test_an_unwritten_design_says_so_once(toy):
+    """A stub that still raises NotImplementedError is told so in one line, not once a case"""
+    ref = lookup("toy.settle")
+    cases = ref.cases("fresh", key="")
+    stub = [{"kind": "error", "type": "NotImplementedError", "message": ""}] * 2
+    assert judge.design_result(ref, cases, stub, show=False, label="gain") == (0.0, (
+        "gain(inertia, bound) is not written yet: it still raises NotImplementedError (put "
+        "your code in place of the line raise NotImplementedError())"))

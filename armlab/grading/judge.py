@@ -340,6 +340,9 @@ def design_result(ref, cases, recs, *, show, label=None):
     fraction = sum(fractions) / len(cases) if cases else 0.0
     if fraction >= 1.0 and not show:
         return 1.0, f"{call} meets the spec at all {len(cases)} cases checked"
+    words = list(dict.fromkeys(words))          # "not written yet" once, not once a case
+    if fraction <= 0.0 and len(words) == 1 and len(cases) > 1:
+        return 0.0, words[0]
     head = (f"meets {sum(f >= 1.0 for f in fractions)} of {len(cases)} cases' spec "
             f"({fraction:.0%} of the points)" if len(cases) > 1 else "")
     return fraction, "\n".join(([head] if head else []) + words)

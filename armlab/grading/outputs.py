@@ -19,6 +19,8 @@ import pathlib
 import re
 import shutil
 
+import nbformat
+
 from nbconvert.preprocessors import Preprocessor
 from nbconvert.preprocessors.sanitize import SanitizeHTML
 from traitlets import Bool, Unicode
@@ -64,6 +66,29 @@ class HideHiddenTests(Preprocessor):
         if hidden:
             lines.append("# (hidden tests run here; their source is not shown)")
         cell.source = "\n".join(lines)
+        return cell, resources
+
+
+class PartialCreditInWords(Preprocessor):
+    """A test cell's partial credit in words on its feedback page. The graded notebook
+    carries the points a design earned as the cell's value, which is how nbgrader reads
+    partial credit (:func:`armlab.grading.execute.test_outputs`); a feedback page would show
+    that as a bare ``Out[ ]: 1.68``. nbgrader has read the score by then (the page's scores
+    come from the gradebook), so the value becomes a line that says what it is."""
+
+    enabled = Bool(True).tag(config=True)
+
+    def preprocess_cell(self, cell, resources, index):
+        nbgrader = cell.get("metadata", {}).get("nbgrader", {})
+        if not nbgrader.get("grade") or cell.cell_type != "code":
+            return cell, resources
+        for k, output in enumerate(cell.get("outputs", [])):
+            if output.get("output_type") == "execute_result":
+                earned = output.get("data", {}).get("text/plain", "")
+                points = fmt_score(float(nbgrader.get("points", 0)))
+                cell.outputs[k] = nbformat.v4.new_output(
+                    "stream", name="stdout",
+                    text=f"Partial credit: {earned} of this check's {points} points\n")
         return cell, resources
 
 
