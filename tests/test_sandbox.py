@@ -319,3 +319,31 @@ def test_a_try_it_cell_gets_structured_results_and_an_object_in_one_plain_line(t
     assert [e["evalue"] for e in error] == [execute._NOT_CARRIED.format(name="pd_gravity",
                                                                         kind="_PID")]
     assert "_served.py" not in error[0]["traceback"][0]
+
+
+def test_a_served_call_past_the_size_limit_says_the_limit_in_words():
+    """More than 10,000 numbers cannot cross between the sandbox and the grader in one
+    call, either way: the cell stops with a sentence that says so (it said "TypeError:
+    large", or called an array an object)"""
+    import types
+
+    import numpy as np
+
+    import armlab as al
+
+    arm = runner.encode(al.tabletop_arm())
+    serve = execute.Grading.serve(types.SimpleNamespace(checks={}), [])
+    with pytest.raises(TypeError) as back:
+        serve("tip_position", [arm, [[0.0, 0.0]] * 6000], {})
+    assert str(back.value) == (
+        "armlab.tip_position returned more than 10,000 numbers, and at most 10,000 may come "
+        "back from "
+        "one call while your notebook is graded (in your own Jupyter there is no limit): ask "
+        "it for fewer at a time (a shorter run, a coarser grid, a batch in pieces)")
+    asking = types.SimpleNamespace(allowed=None, send=lambda m: None, receive=lambda: {})
+    with pytest.raises(TypeError) as out:
+        runner.Runner.call(asking, "tip_position", (arm, np.zeros((6000, 2))), {})
+    assert str(out.value) == (
+        "armlab.tip_position was given more than 10,000 numbers, and at most 10,000 may go "
+        "into one call while your notebook is graded (in your own Jupyter there is no "
+        "limit): give it fewer at a time (a shorter run, a coarser grid, a batch in pieces)")

@@ -323,7 +323,9 @@ class Grading:
                 raise ValueError(f"armlab.{name} failed on these arguments ({exc})") from None
             try:
                 return runner.encode(value)
-            except TypeError:
+            except TypeError as exc:
+                if str(exc) in ("large", "deep"):
+                    raise TypeError(runner.not_carried(name, str(exc), "out")) from None
                 raise TypeError(_NOT_CARRIED.format(name=name, kind=type(value).__name__)) \
                     from None
         return answer

@@ -81,6 +81,25 @@ def plain(value, _depth=0, _count=None):
     raise TypeError(f"type:{type(value).__name__}")
 
 
+def not_carried(name, why, way):
+    """What a graded notebook is told when a call of ``armlab.<name>`` cannot cross between
+    its sandbox and the grader: ``why`` is :func:`plain`'s kind, ``way`` ``"in"`` (the
+    arguments) or ``"out"`` (the result)."""
+    limit = f"{MAX_ITEMS:,}"
+    if why == "large":
+        said = (f"was given more than {limit} numbers, and at most {limit} may go into"
+                if way == "in" else
+                f"returned more than {limit} numbers, and at most {limit} may come back from")
+        verb = "give it fewer" if way == "in" else "ask it for fewer"
+        return (f"armlab.{name} {said} one call while your notebook is graded (in your own "
+                f"Jupyter there is no limit): {verb} at a time (a shorter run, a coarser grid, "
+                "a batch in pieces)")
+    what = {"deep": f"lists nested more than {MAX_DEPTH} deep", "bool": "a truth value",
+            "str": "a string"}.get(why, f"a {why.split(':')[-1]}")
+    return (f"armlab.{name}: {what} cannot pass {'into' if way == 'in' else 'out of'} a call "
+            "while your notebook is graded (only numbers, arrays and arms do)")
+
+
 def record(value=None, error=None):
     """What a student's function gave, as data the grader can judge.
 
@@ -233,8 +252,12 @@ class Runner:
             from armlab._off import ArmlabOff
 
             raise ArmlabOff(name)
-        self.send({"t": "call", "name": name, "args": [encode(a) for a in args],
-                   "kwargs": {str(k): encode(v) for k, v in kwargs.items()}})
+        try:
+            message = {"t": "call", "name": name, "args": [encode(a) for a in args],
+                       "kwargs": {str(k): encode(v) for k, v in kwargs.items()}}
+        except TypeError as exc:
+            raise TypeError(not_carried(name, str(exc), "in")) from None
+        self.send(message)
         answer = self.receive()
         if "error" in answer:
             kind = {"ValueError": ValueError, "TypeError": TypeError}.get(
