@@ -189,7 +189,7 @@ def _calls(code, after):
                       {"check": 0, "label": "test_f", "name": "f", "uses": ["jacobian"],
                        "served": ["tip_position"]},
                       _cell(after, 2)],
-            "served": ["tip_position", "mass_matrix"]}
+            "served": ["tip_position", "mass_matrix"], "outputs": True}
     result = _run(plan, builds_positions(), serve=serve, cases={0: [[ARM, [0, 0]]]},
                   isolate=OK)
     return served, result
@@ -347,3 +347,22 @@ def test_a_served_call_past_the_size_limit_says_the_limit_in_words():
         "armlab.tip_position was given more than 10,000 numbers, and at most 10,000 may go "
         "into one call while your notebook is graded (in your own Jupyter there is no "
         "limit): give it fewer at a time (a shorter run, a coarser grid, a batch in pieces)")
+
+
+@needs_sandbox
+def test_a_call_above_its_def_stops_the_cell_as_in_jupyter_and_the_check_says_so():
+    """A cell runs from its top, in Jupyter as here: print(f(...)) above def f raises
+    NameError at line 1 and f is never defined. The cell shows that NameError, and the check
+    says which cell stopped where, and why f is missing (it said only "is not defined")"""
+    from armlab.grading import judge
+
+    _served, result = _calls("print(f(1, 2))\n\ndef f(arm, q):\n    return 0.0", "pass")
+    assert result.fault is None
+    assert [(o["ename"], o["evalue"]) for o in result.outputs[1]
+            if o["output_type"] == "error"] == [("NameError", "name 'f' is not defined")]
+    assert result.records[0] == [{"kind": "missing", "cell": "cell 1", "line": 1,
+                                  "error": "NameError: name 'f' is not defined"}]
+    assert judge.describe_failure(result.records[0][0], "f(arm, q)") == (
+        "f(arm, q) is not defined: its cell, cell 1, stopped at line 1 with NameError: name "
+        "'f' is not defined, before def f ran. A cell runs from its top, in Jupyter too: "
+        "call a function below its def (or in a cell after it)")

@@ -129,6 +129,13 @@ def describe_failure(rec, name, call=None):
         return f"{name} raised {kind_name}" + (f": {text}" if text else "")
     if kind == "timeout":
         return f"{name} ran past its CPU limit and was stopped"
+    if kind == "missing" and rec.get("cell"):
+        function, line = call.split("(")[0], rec.get("line")
+        line = line if isinstance(line, int) and not isinstance(line, bool) else "?"
+        return (f"{call} is not defined: its cell, {str(rec['cell'])[:100]}, stopped at line "
+                f"{line} with {str(rec.get('error', 'an error'))[:300]}, before "
+                f"def {function} ran. A cell runs from its top, in Jupyter too: call a "
+                "function below its def (or in a cell after it)")
     if kind == "missing":
         return f"{call} is not defined: did its cell run without an error?"
     if kind == "notcallable":

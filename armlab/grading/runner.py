@@ -235,6 +235,8 @@ class Runner:
         self.namespace = {"__name__": "__main__", "__builtins__": builtins}
         self.outputs = None
         self.allowed = None            # in a check: what it may have the grader compute
+        self.stopped = None            # the last cell's error: (line, "Type: message")
+        self.failed = []               # (label, code, stopped) of each cell that stopped
 
     # -- the CPU limit of one cell or check: a signal in the student's code
     def _arm(self):
@@ -304,6 +306,8 @@ class Runner:
             error = exc
         finally:
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        self.stopped = None if error is None else (
+            _line_of(error, CELL.format(index)), f"{type(error).__name__}: {error}"[:300])
         outputs = []
         for stream in (out, err):
             if stream.size:
@@ -329,12 +333,23 @@ class Runner:
             return
         func = self.namespace.get(name, _MISSING)
         if func is _MISSING:
-            records = [{"kind": "missing"}]
+            records = [self._missing(name)]
         elif not callable(func):
             records = [{"kind": "notcallable", "type": type(func).__name__}]
         else:
             records = self._cases(func, step, cases)
         self.send({"t": "result", "check": step["check"], "records": records})
+
+    def _missing(self, name):
+        """The record of a function the notebook never defined: with the cell that holds
+        its ``def`` and stopped before it, where and why, when one did."""
+        import re
+
+        pattern = re.compile(rf"^\s*def\s+{re.escape(name)}\s*\(", re.M)
+        for label, code, (line, error) in self.failed:
+            if pattern.search(code):
+                return {"kind": "missing", "cell": label[:100], "line": line, "error": error}
+        return {"kind": "missing"}
 
     def _cases(self, func, step, cases):
         saved = {u: self.namespace.get(u, _MISSING) for u in step.get("uses", ())}
@@ -373,6 +388,9 @@ class Runner:
         for step in self.plan["steps"]:
             if "code" in step:
                 outputs = self.run_cell(step["cell"], step["code"])
+                if self.stopped is not None:
+                    self.failed.append((str(step.get("label") or f"cell {step['cell']}"),
+                                        step["code"], self.stopped))
                 message = {"t": "cell", "cell": step["cell"], "status": _status(outputs)}
                 if show:
                     message["outputs"] = outputs
@@ -409,6 +427,15 @@ def _without_magics(code):
         return "pass  # a cell magic: not run when graded\n"
     return "\n".join("pass  # not run when graded" if line.lstrip().startswith(("%", "!"))
                      else line for line in lines)
+
+
+def _line_of(error, filename):
+    """The line of cell ``filename`` at which ``error`` stopped it (0 if none)."""
+    if isinstance(error, SyntaxError) and error.filename == filename:
+        return int(error.lineno or 0)
+    lines = [f.lineno for f in traceback.extract_tb(error.__traceback__)
+             if f.filename == filename]
+    return int(lines[-1] or 0) if lines else 0
 
 
 def _error_output(error, cpu):
