@@ -65,31 +65,46 @@ def inspect_submission(path, release_nb, student, problems):
 
 
 def _inspect(path, release_nb, student, problems):
+    """Read the notebook at ``path``, note in ``problems`` what nbgrader would choke on or
+    will restore, and write it back ready to grade (False: it is not a notebook, and is
+    removed)."""
     import nbformat
 
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
-            raise ValueError("no list of cells")
-        nb = nbformat.from_dict(raw)
-        if nb.get("nbformat") != 4:
-            raise ValueError(f"nbformat {nb.get('nbformat')}, expected 4")
-        for cell in nb.cells:
-            if cell.get("cell_type") not in ("code", "markdown", "raw"):
-                raise ValueError(f"a cell of type {cell.get('cell_type')!r}")
+        nb = _read_notebook(path)
     except (UnicodeDecodeError, ValueError, TypeError, AttributeError) as exc:
         problems.add(student, "invalid notebook",
                      f"{path.name} is not a readable notebook ({str(exc)[:120]}): scored 0")
         path.unlink()
         return False
-
-    # outputs the student saved are dropped (nbgrader clears them anyway)
-    for cell in nb.cells:
+    for cell in nb.cells:            # outputs the student saved go (nbgrader clears them too)
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
+    _unique_ids(nb, student, problems)
+    _against_release(nb, release_nb, student, problems)
+    nbformat.write(nb, str(path))
+    return True
 
-    # nbformat cell ids: make them unique
+
+def _read_notebook(path):
+    """The notebook at ``path``; ValueError (or the like) when it is not one nbgrader reads."""
+    import nbformat
+
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
+        raise ValueError("no list of cells")
+    nb = nbformat.from_dict(raw)
+    if nb.get("nbformat") != 4:
+        raise ValueError(f"nbformat {nb.get('nbformat')}, expected 4")
+    for cell in nb.cells:
+        if cell.get("cell_type") not in ("code", "markdown", "raw"):
+            raise ValueError(f"a cell of type {cell.get('cell_type')!r}")
+    return nb
+
+
+def _unique_ids(nb, student, problems):
+    """nbformat's cell ids made unique: a copy's id gets ``-dup<index>``."""
     seen = {}
     for k, cell in enumerate(nb.cells):
         cid = cell.get("id")
@@ -102,19 +117,24 @@ def _inspect(path, release_nb, student, problems):
             cell["id"] = new
         seen.setdefault(cid, k)
 
-    # read-only cells against the release the students were given
+
+def _against_release(nb, release_nb, student, problems):
+    """The read-only and answer cells against the release the students were given: what
+    was deleted, duplicated, changed in type or edited (nbgrader restores them)."""
     source_cells = {c["metadata"]["nbgrader"]["grade_id"]: c for c in release_nb["cells"]
                     if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
-    locked = {k: c for k, c in source_cells.items()
-              if c["metadata"]["nbgrader"].get("locked") or c["metadata"]["nbgrader"].get("grade")}
     found = {}
     for cell in nb.cells:
         gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         if gid:
             found.setdefault(gid, []).append(cell)
-    for gid, src in locked.items():
-        is_test = bool(src["metadata"]["nbgrader"].get("grade"))
-        kind = "test cell" if is_test else "read-only cell"
+    for gid, src in source_cells.items():
+        meta = src["metadata"]["nbgrader"]
+        if meta.get("solution") and gid not in found:
+            problems.add(student, "answer cell deleted", f"{gid}: its part cannot score")
+        if not (meta.get("locked") or meta.get("grade")):
+            continue
+        kind = "test cell" if meta.get("grade") else "read-only cell"
         cells = found.get(gid, [])
         if not cells:
             problems.add(student, f"{kind} deleted", f"{gid}: nbgrader puts it back")
@@ -129,12 +149,6 @@ def _inspect(path, release_nb, student, problems):
                          f"{gid}: {src['cell_type']} became {cell.cell_type}; nbgrader restores it")
         if _source(cell).strip() != _source(src).strip():
             problems.add(student, f"{kind} edited", f"{gid}: nbgrader restores the original")
-    for gid, src in source_cells.items():
-        if src["metadata"]["nbgrader"].get("solution") and gid not in found:
-            problems.add(student, "answer cell deleted", f"{gid}: its part cannot score")
-
-    nbformat.write(nb, str(path))
-    return True
 
 
 CONSTANT_DESIGN = ("{} returned the same design at every case and did not meet every "

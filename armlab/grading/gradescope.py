@@ -349,110 +349,114 @@ def _held(reasons):
                  "hand; the scores above may change.", "visible", tags=["review"])
 
 
-def grade_submission(paths, *, secret=None, config=None, isolate=None):
-    """Grade the submission under ``paths`` (a :class:`Paths`); returns the results dict
-    (Gradescope's results.json). Raises only on a broken autograder (no source)."""
-    import nbformat
+class _Outcome:
+    """What a submission's results say besides its tests: notes, reasons to hold it for
+    review, and Gradescope's results dict around the tests (:meth:`results`)."""
 
-    from armlab.grading import sandbox
-    from armlab.grading.cases import student_key
-    from armlab.grading.census import CONSTANT_DESIGN, Problems, inspect_submission
-    from armlab.grading.execute import Grading, test_outputs
-    from nbgrader.utils import determine_grade
+    def __init__(self, config, assignment):
+        self.config, self.assignment = config, assignment
+        self.notes, self.review, self.isolate = [], [], None
+        self.started = time.monotonic()
 
-    started = time.monotonic()
-    config = config or json.loads((paths.source / "assignment" / "config.json").read_text())
-    assignment = config["assignment"]
-    notebook = f"{assignment}.ipynb"
-    source_nb = json.loads((paths.source / "assignment" / "source" / notebook).read_text(
-        encoding="utf-8"))
-    release_nb = json.loads((paths.source / "assignment" / "release" / notebook).read_text(
-        encoding="utf-8"))
-    if secret is None:
-        secret = os.environ.get(SECRET_ENV) or ""
-        if not secret and (paths.source / "secret").is_file():
-            secret = (paths.source / "secret").read_text(encoding="utf-8").strip()
-    notes, review = [], []
+    def results(self, tests, summary):
+        if self.review:
+            tests = tests + [_held(self.review)]
+        lines = [summary] + [f"Note: {n}." for n in self.notes]
+        if self.review:
+            lines.append("Held for review: a fault of the grading (see the last test).")
+        return {"score": round(sum(t["score"] for t in tests), 4),
+                "execution_time": int(time.monotonic() - self.started),
+                "output": "\n".join(lines), "stdout_visibility": "hidden", "tests": tests,
+                "extra_data": {"armlab": {"assignment": self.assignment,
+                                          "status": "review" if self.review else "ok",
+                                          "review": self.review, "notes": self.notes,
+                                          "isolated": bool(self.isolate),
+                                          "armlab_commit": self.config.get("armlab_commit",
+                                                                           "")}}}
+
+
+def _course_secret(paths, secret):
+    """The secret given, else ``$ARMLAB_GRADING_SECRET``, else the zip's (or "")."""
+    if secret is not None:
+        return secret
+    secret = os.environ.get(SECRET_ENV) or ""
+    if not secret and (paths.source / "secret").is_file():
+        secret = (paths.source / "secret").read_text(encoding="utf-8").strip()
+    return secret
+
+
+def _submitter(paths, config, outcome):
+    """The student whose cases are drawn, from Gradescope's metadata (noted in ``outcome``)."""
     try:
         metadata = json.loads(paths.metadata.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         metadata = {}
     student, note = submitter(metadata, config.get("student_id", "email"))
     if note:
-        notes.append(note)
+        outcome.notes.append(note)
     if not student:
-        review.append("the submission metadata names no submitter, so this student's "
-                      "fresh cases could not be drawn (the default cases were used)")
-    if not secret:
-        notes.append("no course secret: the default fresh cases were used")
-    numbered = _numbered(source_nb)
-    max_total = sum(points for *_, points, _v in numbered.values())
+        outcome.review.append("the submission metadata names no submitter, so this student's "
+                              "fresh cases could not be drawn (the default cases were used)")
+    return student
 
-    def finish(tests, summary):
-        if review:
-            tests = tests + [_held(review)]
-        score = sum(t["score"] for t in tests)
-        lines = [summary] + [f"Note: {n}." for n in notes]
-        if review:
-            lines.append("Held for review: a fault of the grading (see the last test).")
-        return {"score": round(score, 4), "execution_time": int(time.monotonic() - started),
-                "output": "\n".join(lines), "stdout_visibility": "hidden", "tests": tests,
-                "extra_data": {"armlab": {"assignment": assignment,
-                                          "status": "review" if review else "ok",
-                                          "review": review, "notes": notes,
-                                          "isolated": bool(isolate),
-                                          "armlab_commit": config.get("armlab_commit", "")}}}
 
-    path, note = choose_notebook(paths.submission, notebook)
-    if path is None:
-        return finish(_unscored(source_nb, note), f"Nothing graded: {note}. Score 0 / "
-                                                  f"{max_total:g}.")
-    if note:
-        notes.append(note)
-    if isolate is None:
-        ok, why = sandbox.available()
-        if ok:
-            isolate = True
-        elif config.get("allow_no_sandbox"):
-            isolate = False
-            notes.append(f"graded WITHOUT ISOLATION: {why}")
-        else:
-            review.append(f"no sandbox for the notebook in this container: {why}")
-            return finish(_unscored(source_nb, "Not graded: this container cannot make the "
-                                               "sandbox your notebook runs in."),
-                          f"Nothing graded: no sandbox. Score 0 / {max_total:g}.")
+def _isolation(config, outcome, isolate):
+    """Whether the notebook runs in the sandbox (None: it cannot, and nothing is graded)."""
+    from armlab.grading import sandbox
+
+    if isolate is not None:
+        return isolate
+    ok, why = sandbox.available()
+    if ok:
+        return True
+    if config.get("allow_no_sandbox"):
+        outcome.notes.append(f"graded WITHOUT ISOLATION: {why}")
+        return False
+    outcome.review.append(f"no sandbox for the notebook in this container: {why}")
+    return None
+
+
+def _run_notebook(path, paths, release_nb, student, key, config, outcome):
+    """The census and the sandboxed run of the notebook at ``path``: ``(notebook with its
+    grade ids restored, verdicts)``, or ``(None, why nothing could run)``."""
+    import nbformat
+
+    from armlab.grading import sandbox
+    from armlab.grading.census import CONSTANT_DESIGN, Problems, inspect_submission
+    from armlab.grading.execute import Grading
+
+    assignment = config["assignment"]
     with tempfile.TemporaryDirectory(prefix="armlab-gradescope-") as tmp:
-        work = pathlib.Path(tmp) / notebook
+        work = pathlib.Path(tmp) / f"{assignment}.ipynb"
         shutil.copyfile(path, work)
         problems = Problems()
         runnable = inspect_submission(work, release_nb, student, problems)
         for _who, kind, detail in problems.sorted():
-            if kind in Problems.REVIEW:
-                review.append(f"{kind}: {detail}")
-            else:
-                notes.append(f"{kind}: {detail}")
+            (outcome.review if kind in Problems.REVIEW else outcome.notes).append(
+                f"{kind}: {detail}")
         if not runnable:
-            reason = "; ".join(d for _w, _k, d in problems.sorted()) or "not a notebook"
-            return finish(_unscored(source_nb, f"Not graded: {reason}"),
-                          f"Nothing graded: {reason}. Score 0 / {max_total:g}.")
+            return None, "; ".join(d for _w, _k, d in problems.sorted()) or "not a notebook"
         db = pathlib.Path(tmp) / "gradebook.db"
         shutil.copyfile(paths.source / "assignment" / "gradebook.db", db)
-        nb = nbformat.read(str(work), as_version=4)
-        nb = _restore(nb, assignment, "sqlite:///" + str(db))
+        nb = _restore(nbformat.read(str(work), as_version=4), assignment, "sqlite:///" + str(db))
         limits = sandbox.Limits(cpu=float(config.get("cpu", 30)),
                                 memory_mb=int(config.get("memory_mb", 2048)),
                                 max_chars=int(config.get("max_chars", 20_000)))
-        key = student_key(secret, student) if secret else ""
-        grading = Grading(nb, key, limits, isolate=isolate, uid=sandbox.BASE_UID)
-        records, _outputs = grading.run()
-        verdicts = grading.verdicts(records)
-        for kind, detail in sorted(set(grading.faults)):
-            review.append(f"{kind}: {detail}")
-        for call in sorted(set(grading.calls)):
-            notes.append(f"used armlab's reference: the answer calls {call} where its part "
-                         "asks for its own code")
-        for check in sorted(set(grading.constant)):
-            notes.append("design ignores its cases: " + CONSTANT_DESIGN.format(check))
+        grading = Grading(nb, key, limits, isolate=outcome.isolate, uid=sandbox.BASE_UID)
+        verdicts = grading.verdicts(grading.run()[0])
+    outcome.review += [f"{kind}: {detail}" for kind, detail in sorted(set(grading.faults))]
+    outcome.notes += [f"used armlab's reference: the answer calls {call} where its part asks "
+                      "for its own code" for call in sorted(set(grading.calls))]
+    outcome.notes += ["design ignores its cases: " + CONSTANT_DESIGN.format(check)
+                      for check in sorted(set(grading.constant))]
+    return nb, verdicts
+
+
+def _tests(nb, verdicts, numbered, isolate):
+    """Gradescope's tests, one per test cell of the source, scored as nbgrader scores them."""
+    from armlab.grading.execute import test_outputs
+    from nbgrader.utils import determine_grade
+
     tests = []
     for index, cell in enumerate(nb.cells):
         meta = cell.get("metadata", {}).get("nbgrader", {})
@@ -467,11 +471,49 @@ def grade_submission(paths, *, secret=None, config=None, isolate=None):
         if not isolate:
             output += "\n(graded without isolation)"
         tests.append(_test(number, name, score or 0, max_score, output, visibility))
+    return tests
+
+
+def grade_submission(paths, *, secret=None, config=None, isolate=None):
+    """Grade the submission under ``paths`` (a :class:`Paths`); returns the results dict
+    (Gradescope's results.json). Raises only on a broken autograder (no source)."""
+    from armlab.grading.cases import student_key
+
+    config = config or json.loads((paths.source / "assignment" / "config.json").read_text())
+    assignment = config["assignment"]
+    notebook = f"{assignment}.ipynb"
+    source_nb, release_nb = (json.loads((paths.source / "assignment" / kind / notebook)
+                                        .read_text(encoding="utf-8"))
+                             for kind in ("source", "release"))
+    outcome = _Outcome(config, assignment)
+    secret = _course_secret(paths, secret)
+    student = _submitter(paths, config, outcome)
+    if not secret:
+        outcome.notes.append("no course secret: the default fresh cases were used")
+    numbered = _numbered(source_nb)
+    max_total = sum(points for *_, points, _v in numbered.values())
+    path, note = choose_notebook(paths.submission, notebook)
+    if path is None:
+        return outcome.results(_unscored(source_nb, note),
+                               f"Nothing graded: {note}. Score 0 / {max_total:g}.")
+    if note:
+        outcome.notes.append(note)
+    outcome.isolate = _isolation(config, outcome, isolate)
+    if outcome.isolate is None:
+        return outcome.results(_unscored(source_nb, "Not graded: this container cannot make "
+                                                    "the sandbox your notebook runs in."),
+                               f"Nothing graded: no sandbox. Score 0 / {max_total:g}.")
+    key = student_key(secret, student) if secret else ""
+    nb, verdicts = _run_notebook(path, paths, release_nb, student, key, config, outcome)
+    if nb is None:
+        return outcome.results(_unscored(source_nb, f"Not graded: {verdicts}"),
+                               f"Nothing graded: {verdicts}. Score 0 / {max_total:g}.")
+    tests = _tests(nb, verdicts, numbered, outcome.isolate)
     total = sum(t["score"] for t in tests)
-    how = "in a sandbox" if isolate else "WITHOUT ISOLATION"
+    how = "in a sandbox" if outcome.isolate else "WITHOUT ISOLATION"
     summary = (f"{assignment}: {total:g} / {max_total:g} points, every check run {how} on "
                f"cases of your own. The hidden checks' results are shown after the due date.")
-    return finish(tests, summary)
+    return outcome.results(tests, summary)
 
 
 def run(root="/autograder"):

@@ -280,34 +280,82 @@ def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=No
     return result
 
 
-def _follow(result, up_r, down, proc, serve, inside, served, steps, cases, silence):
-    """Read the run's messages until it is done, faulty, or ``silence`` s into one step
-    (a cell, or a check with the calls the grader answers for it).
-
-    The runner must go through the plan's steps in order: each cell's status, then each
-    check's begin (answered with its cases) and result, then done. Calls are answered,
+class _Order:
+    """The plan's order, as the grader holds the runner to it: each cell's status, then
+    each check's begin (answered with its cases) and result, then done. Calls are answered,
     while a check is open, for the functions that check may use (its served armlab
     functions and the earlier parts' references it uses) and, between checks, for the
-    run's served armlab functions: a check's cases are known only from its begin."""
-    sel = selectors.DefaultSelector()
-    sel.register(up_r, selectors.EVENT_READ)
-    buffer, total, open_check, done, at = b"", 0, None, False, 0
-    heard = time.monotonic()
+    run's served armlab functions: a check's cases are known only from its begin. Any other
+    message is a protocol fault in ``result``."""
 
-    def here():
-        if at >= len(steps):
+    def __init__(self, result, down, serve, inside, served, steps, cases):
+        self.result, self.down, self.serve = result, down, serve
+        self.inside, self.served, self.steps, self.cases = inside, served, steps, cases
+        self.at, self.open_check, self.done = 0, None, False
+
+    def here(self):
+        if self.at >= len(self.steps):
             return "at the end of the notebook"
-        step = steps[at]
+        step = self.steps[self.at]
         return f"in {step.get('label') or 'cell ' + str(step.get('cell'))}"
 
-    def expects(key):
-        return at < len(steps) and key in steps[at]
+    def take(self, msg):
+        """Act on one message of the runner's."""
+        kind, result = msg["t"], self.result
+        step = self.steps[self.at] if self.at < len(self.steps) else {}
+        between = self.open_check is None
+        if kind == "cell" and between and "code" in step and msg.get("cell") == step["cell"]:
+            if isinstance(msg.get("outputs"), list):
+                result.outputs[msg["cell"]] = msg["outputs"]
+            result.status[msg["cell"]] = str(msg.get("status", "?"))[:10]
+            self.at += 1
+        elif kind == "begin" and between and "check" in step and \
+                msg.get("check") == step["check"]:
+            self.open_check = step["check"]
+            self.down.write(json.dumps({"cases": self.cases.get(self.open_check)}) + "\n")
+            self.down.flush()
+        elif kind == "result" and not between and msg.get("check") == self.open_check \
+                and isinstance(msg.get("records"), list):
+            result.records[self.open_check] = msg["records"]
+            self.open_check = None
+            self.at += 1
+        elif kind == "call" and isinstance(msg.get("name"), str) and (
+                msg["name"] in self.served if between
+                else msg["name"] in self.inside[self.open_check]):
+            _answer(self.down, self.serve, msg)
+        elif kind == "done" and between and self.at == len(self.steps):
+            self.done = True
+            cpu = msg.get("cpu")
+            result.cpu = float(cpu) if isinstance(cpu, (int, float)) else 0.0
+        else:
+            result.fault = ("protocol", f"an unexpected {kind!r} message {self.here()}: did "
+                                        "the notebook write to the grader's channel?")
 
-    while not done and result.fault is None:
+
+def _message(line):
+    """A line of the runner's as a message (a dict with a kind ``t``), or None."""
+    try:
+        msg = json.loads(line)
+        msg["t"]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+    return msg if isinstance(msg, dict) else None
+
+
+def _follow(result, up_r, down, proc, serve, inside, served, steps, cases, silence):
+    """Read the run's messages until it is done, faulty, or ``silence`` s into one step
+    (a cell, or a check with the calls the grader answers for it), holding the runner to
+    the plan's order (:class:`_Order`)."""
+    order = _Order(result, down, serve, inside, served, steps, cases)
+    sel = selectors.DefaultSelector()
+    sel.register(up_r, selectors.EVENT_READ)
+    buffer, total = b"", 0
+    heard = time.monotonic()
+    while not order.done and result.fault is None:
         left = silence - (time.monotonic() - heard)
         if left <= 0:
             result.fault = ("time", f"the run spent more than {silence:.0f} s by the clock "
-                                    f"{here()} and was stopped")
+                                    f"{order.here()} and was stopped")
             break
         if not sel.select(timeout=min(left, 1.0)):
             if _exited(proc) and not sel.select(timeout=0):
@@ -320,52 +368,24 @@ def _follow(result, up_r, down, proc, serve, inside, served, steps, cases, silen
         buffer += chunk
         if total > MAX_TOTAL or (b"\n" not in buffer and len(buffer) > MAX_LINE):
             result.fault = ("protocol", f"the sandbox sent more data than a notebook can "
-                                        f"{here()}")
+                                        f"{order.here()}")
             break
-        while b"\n" in buffer and not done and result.fault is None:
+        while b"\n" in buffer and not order.done and result.fault is None:
             line, buffer = buffer.split(b"\n", 1)
-            try:
-                msg = json.loads(line)
-                kind = msg["t"]
-            except (ValueError, KeyError, TypeError, RecursionError):
-                result.fault = ("protocol", f"a message that is not the runner's {here()}")
+            msg = _message(line)
+            if msg is None:
+                result.fault = ("protocol", f"a message that is not the runner's {order.here()}")
                 break
-            if kind != "call":              # a step's time runs from its start, calls included
+            if msg["t"] != "call":          # a step's time runs from its start, calls included
                 heard = time.monotonic()
-            if kind == "cell" and open_check is None and expects("code") and \
-                    msg.get("cell") == steps[at]["cell"]:
-                if isinstance(msg.get("outputs"), list):
-                    result.outputs[msg["cell"]] = msg["outputs"]
-                result.status[msg["cell"]] = str(msg.get("status", "?"))[:10]
-                at += 1
-            elif kind == "begin" and open_check is None and expects("check") and \
-                    msg.get("check") == steps[at]["check"]:
-                open_check = steps[at]["check"]
-                down.write(json.dumps({"cases": cases.get(open_check)}) + "\n")
-                down.flush()
-            elif kind == "result" and open_check is not None and msg.get("check") == open_check \
-                    and isinstance(msg.get("records"), list):
-                result.records[open_check] = msg["records"]
-                open_check = None
-                at += 1
-            elif kind == "call" and isinstance(msg.get("name"), str) and (
-                    msg["name"] in inside[open_check] if open_check is not None
-                    else msg["name"] in served):
-                _answer(down, serve, msg)
-            elif kind == "done" and open_check is None and at == len(steps):
-                done = True
-                cpu = msg.get("cpu")
-                result.cpu = float(cpu) if isinstance(cpu, (int, float)) else 0.0
-            else:
-                result.fault = ("protocol", f"an unexpected {kind!r} message {here()}: did the "
-                                            "notebook write to the grader's channel?")
-    result.where = here()
-    if not done and result.fault is None:
+            order.take(msg)
+    result.where = order.here()
+    if not order.done and result.fault is None:
         for _ in range(40):                             # its exit status, when it has one
             if _exited(proc):
                 break
             time.sleep(0.05)
-        result.fault = ("died", f"the notebook's process ended {here()}"
+        result.fault = ("died", f"the notebook's process ended {order.here()}"
                                 f"{_how(proc.returncode)}")
 
 

@@ -31,6 +31,7 @@ student's notebook runs in; a student's own kernel uses them only for the visibl
 checks. Each module is imported once, when :mod:`armlab.grading` is.
 """
 
+import functools
 import importlib as _importlib
 import os as _os
 
@@ -109,6 +110,22 @@ class Reference:
             self.mistakes.append((wrong, message))
             return wrong
         return decorate
+
+    def mistake_table(self, function, table):
+        """Several likely mistakes of one helper at once: ``table`` is ``[(message,
+        keywords), ...]``, each mistake ``function(*args, **keywords)`` (the helper that
+        computes the reference, with a switch that makes the mistake), as :meth:`mistake`
+        registers one.
+
+        >>> ref = Reference(lambda x, sign=1.0: sign * x, "demo.identity", worked=(),
+        ...                 allow=(), uses=None, rtol=1e-6, atol=1e-9, units=None, advice=None)
+        >>> ref.mistake_table(ref.function, [("the sign", {"sign": -1.0})])
+        >>> [(wrong(2.0), message) for wrong, message in ref.mistakes]
+        [(-2.0, 'the sign')]
+        """
+        self._require_open()
+        for message, keywords in table:
+            self.mistakes.append((functools.partial(function, **keywords), message))
 
     def _require_open(self):
         if not self._open:

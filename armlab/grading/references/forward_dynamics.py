@@ -80,34 +80,23 @@ def _acceleration_cases(rng):
     return cases
 
 
-@acceleration.mistake("friction's sign: B qd is the torque the motors spend to overcome "
-                      "friction, so it is taken away from tau with c and g, not added")
-def _(arm, q, qd, tau):
-    return _acceleration(arm, q, qd, tau, friction=-1.0)
-
-
-@acceleration.mistake("g(q) balances gravity: what is left for the acceleration is "
-                      "tau - c - g - B qd")
-def _(arm, q, qd, tau):
-    return _acceleration(arm, q, qd, tau, gravity=-1.0)
-
-
-@acceleration.mistake("the velocity products c(q, qd) are missing from what the torque must "
-                      "pay for before it accelerates the arm")
-def _(arm, q, qd, tau):
-    return _acceleration(arm, q, qd, tau, velocity=0.0)
-
-
-@acceleration.mistake("friction B qd is missing: the motors spend it before anything is left "
-                      "for the acceleration (arm.damping, N m s/rad)")
-def _(arm, q, qd, tau):
-    return _acceleration(arm, q, qd, tau, friction=0.0)
-
-
-@acceleration.mistake("that is M times the free torque: M qdd = tau - c - g - B qd asks for "
-                      "qdd, so solve the system with M (np.linalg.solve), do not multiply by M")
-def _(arm, q, qd, tau):
-    return _acceleration(arm, q, qd, tau, multiply=True)
+acceleration.mistake_table(_acceleration, [
+    ("friction's sign: B qd is the torque the motors spend to overcome "
+     "friction, so it is taken away from tau with c and g, not added",
+     dict(friction=-1.0)),
+    ("g(q) balances gravity: what is left for the acceleration is "
+     "tau - c - g - B qd",
+     dict(gravity=-1.0)),
+    ("the velocity products c(q, qd) are missing from what the torque must "
+     "pay for before it accelerates the arm",
+     dict(velocity=0.0)),
+    ("friction B qd is missing: the motors spend it before anything is left "
+     "for the acceleration (arm.damping, N m s/rad)",
+     dict(friction=0.0)),
+    ("that is M times the free torque: M qdd = tau - c - g - B qd asks for "
+     "qdd, so solve the system with M (np.linalg.solve), do not multiply by M",
+     dict(multiply=True)),
+])
 
 
 # ---------------------------------------------------------------- Part 2: one step
@@ -142,16 +131,14 @@ def _step_cases(rng):
     return cases
 
 
-@semi_implicit_step.mistake("that is explicit Euler: in the semi-implicit step the angle moves "
-                            "with the new speed, q_new = q + h qd_new")
-def _(arm, q, qd, tau, h):
-    return _step(arm, q, qd, tau, h, explicit=True)
-
-
-@semi_implicit_step.mistake("the angle moves by h times the speed, not by h squared times the "
-                            "acceleration alone: q_new = q + h qd_new")
-def _(arm, q, qd, tau, h):
-    return _step(arm, q, qd, tau, h, speed=False)
+semi_implicit_step.mistake_table(_step, [
+    ("that is explicit Euler: in the semi-implicit step the angle moves "
+     "with the new speed, q_new = q + h qd_new",
+     dict(explicit=True)),
+    ("the angle moves by h times the speed, not by h squared times the "
+     "acceleration alone: q_new = q + h qd_new",
+     dict(speed=False)),
+])
 
 
 # ---------------------------------------------------------------- Part 3: a short fall
@@ -180,16 +167,14 @@ def _fall_cases(rng):
     return cases
 
 
-@fall.mistake("count the steps: a fall of duration T in steps of h takes round(T / h) steps, "
-              "no more")
-def _(arm, q0, duration, h):
-    return _fall(arm, q0, duration, h, extra=1)
-
-
-@fall.mistake("count the steps: a fall of duration T in steps of h takes round(T / h) steps, "
-              "no fewer")
-def _(arm, q0, duration, h):
-    return _fall(arm, q0, duration, h, extra=-1)
+fall.mistake_table(_fall, [
+    ("count the steps: a fall of duration T in steps of h takes round(T / h) steps, "
+     "no more",
+     dict(extra=1)),
+    ("count the steps: a fall of duration T in steps of h takes round(T / h) steps, "
+     "no fewer",
+     dict(extra=-1)),
+])
 
 
 # ---------------------------------------------------------------- Part 4: the total energy
@@ -223,15 +208,13 @@ def _energy_cases(rng):
     return cases
 
 
-@total_energy.mistake("the kinetic energy is qd^T M qd / 2: the factor one half")
-def _(arm, q, qd):
-    return _energy(arm, q, qd, half=1.0)
-
-
-@total_energy.mistake("the potential energy's sign: a centre of mass above the shoulder has "
-                      "positive potential energy, V = -m gravity . c")
-def _(arm, q, qd):
-    return _energy(arm, q, qd, sign=-1.0)
+total_energy.mistake_table(_energy, [
+    ("the kinetic energy is qd^T M qd / 2: the factor one half",
+     dict(half=1.0)),
+    ("the potential energy's sign: a centre of mass above the shoulder has "
+     "positive potential energy, V = -m gravity . c",
+     dict(sign=-1.0)),
+])
 
 
 # ---------------------------------------------------------------- Part 5: design a step

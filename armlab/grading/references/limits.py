@@ -220,15 +220,13 @@ def _(tau, limit):
     return _plain(np.clip(tau, -np.asarray(limit), limit))
 
 
-@scale_torques.mistake("a torque within its limits is left as it is: the factor is at most 1")
-def _(tau, limit):
-    return _scaled(tau, limit, cap=False)
-
-
-@scale_torques.mistake("the factor must bring every joint within its limit: take the smallest "
-                       "ratio limit_j / |tau_j|, not the largest")
-def _(tau, limit):
-    return _scaled(tau, limit, pick=max)
+scale_torques.mistake_table(_scaled, [
+    ("a torque within its limits is left as it is: the factor is at most 1",
+     dict(cap=False)),
+    ("the factor must bring every joint within its limit: take the smallest "
+     "ratio limit_j / |tau_j|, not the largest",
+     dict(pick=max)),
+])
 
 
 # ---------------------------------------------------------------- Part 4: the shortest duration
@@ -429,29 +427,21 @@ def _friction_cases(rng):
             Case(arm=geared((rng.integer(20, 160), 60.0)), qd=speeds())]
 
 
-@joint_friction.mistake("viscous friction comes through the gear twice (the motor turns G times "
-                        "faster and its torque counts G times): G^2 B, not G B")
-def _(arm, qd):
-    return _friction(arm, qd, viscous=1)
-
-
-@joint_friction.mistake("Coulomb friction does not grow with speed: it comes through the gear "
-                        "once, G Tc")
-def _(arm, qd):
-    return _friction(arm, qd, coulomb=2)
-
-
-@joint_friction.mistake("that is the friction torque itself, as Robotics Toolbox for Python "
-                        "returns it; the book's term is what the motor spends to overcome it, "
-                        "with the sign of qd")
-def _(arm, qd):
-    return _friction(arm, qd, sign=-1.0)
-
-
-@joint_friction.mistake("the joint turns G times slower than the motor: the gear multiplies the "
-                        "motor's friction by G^2 and G, it does not divide")
-def _(arm, qd):
-    return _friction(arm, qd, viscous=-2, coulomb=-1)
+joint_friction.mistake_table(_friction, [
+    ("viscous friction comes through the gear twice (the motor turns G times "
+     "faster and its torque counts G times): G^2 B, not G B",
+     dict(viscous=1)),
+    ("Coulomb friction does not grow with speed: it comes through the gear "
+     "once, G Tc",
+     dict(coulomb=2)),
+    ("that is the friction torque itself, as Robotics Toolbox for Python "
+     "returns it; the book's term is what the motor spends to overcome it, "
+     "with the sign of qd",
+     dict(sign=-1.0)),
+    ("the joint turns G times slower than the motor: the gear multiplies the "
+     "motor's friction by G^2 and G, it does not divide",
+     dict(viscous=-2, coulomb=-1)),
+])
 
 
 # ---------------------------------------------------------------- Part 9: the path's bounds
@@ -582,28 +572,20 @@ def _inadmissible(rng):
     return [_zero_inertia_case(rng), _above_limit_curve(rng), _admissible(rng, rng.arm())]
 
 
-@path_acceleration_bounds.mistake("where m_j < 0 dividing by m_j turns the inequalities round: "
-                                  "swap that joint's two ends")
-def _(arm, q_start, q_end, limit, s, sd):
-    return _path_bounds(arm, q_start, q_end, limit, s, sd, swap=False)
-
-
-@path_acceleration_bounds.mistake("the velocity products grow with the square of the speed: "
-                                  "c(q, q' sd) = c(q, q') sd^2")
-def _(arm, q_start, q_end, limit, s, sd):
-    return _path_bounds(arm, q_start, q_end, limit, s, sd, power=1)
-
-
-@path_acceleration_bounds.mistake("gravity is part of d: d = g(q) takes its share of every "
-                                  "joint's limit at any speed")
-def _(arm, q_start, q_end, limit, s, sd):
-    return _path_bounds(arm, q_start, q_end, limit, s, sd, with_gravity=False)
-
-
-@path_acceleration_bounds.mistake("every joint must stay within its limits: L is the largest "
-                                  "of the lower ends and U the smallest of the upper ones")
-def _(arm, q_start, q_end, limit, s, sd):
-    return _path_bounds(arm, q_start, q_end, limit, s, sd, largest_lower=False)
+path_acceleration_bounds.mistake_table(_path_bounds, [
+    ("where m_j < 0 dividing by m_j turns the inequalities round: "
+     "swap that joint's two ends",
+     dict(swap=False)),
+    ("the velocity products grow with the square of the speed: "
+     "c(q, q' sd) = c(q, q') sd^2",
+     dict(power=1)),
+    ("gravity is part of d: d = g(q) takes its share of every "
+     "joint's limit at any speed",
+     dict(with_gravity=False)),
+    ("every joint must stay within its limits: L is the largest "
+     "of the lower ends and U the smallest of the upper ones",
+     dict(largest_lower=False)),
+])
 
 
 # ---------------------------------------------------------------- Part 10: design a gear
