@@ -161,24 +161,6 @@ def test_canvas_column_named_by_its_header_name_or_id(tmp_path):
         ["Points Possible", "", "", "", "", "8"], ["annsmith", "48213", "", "", "", "6.5"]]
 
 
-@pytest.mark.parametrize("export, column, message", [
-    (None, None, "Canvas matches an existing assignment by its column header '<name> (<id>)'"),
-    (None, "statics", "'statics' has no assignment id"),
-    (CANVAS_EXPORT, "Dynamics", "no assignment column of {path} matches --lms-column "
-                                "'Dynamics'; its assignment columns: Homework 1 (11111); "
-                                "Statics exercises (12345); name one with --lms-column"),
-    (CANVAS_EXPORT.replace("Homework 1 (11111)", "Statics quiz (11111)"), None,
-     "several assignment columns of {path} match: Statics quiz (11111); Statics exercises "
-     "(12345); name one with --lms-column"),
-    ("Name,Score\nann,1\n", None, "{path} is not a Canvas gradebook export: no column "
-                                  "'Student' or 'ID'"),
-])
-def test_canvas_says_what_is_missing(tmp_path, export, column, message):
-    with pytest.raises(lms.GradebookError) as info:
-        _write(tmp_path, "canvas", export=export, column=column)
-    assert message.format(path=tmp_path / "export.csv") in str(info.value)
-
-
 def test_a_student_the_export_does_not_list_is_left_out_and_reported(tmp_path):
     (tmp_path / "export.csv").write_text(CANVAS_EXPORT)
     grades = dict(GRADES, cy={"part1": 1.0, "part2": 1.0, "total": 2.0})
@@ -253,17 +235,28 @@ def test_blackboard_file_quotes_every_value_and_keeps_the_column_id(tmp_path):
         '"48213","6.5"\r\n"48214",""\r\n')
 
 
-@pytest.mark.parametrize("export, column, message", [
-    (None, None, "Blackboard updates a Grade Center column only when the header carries its "
-                 "Column ID"),
-    (None, "statics [Total Pts: 8 Score]", "has no column id"),
-    (BLACKBOARD_DOWNLOAD, "Dynamics", "no graded column of {path} matches --lms-column "
-                                      "'Dynamics'; its graded columns: Lab 1 [Total Pts: 10 "
-                                      "Score] |123457; Statics [Total Pts: 8 Score] |123456"),
+@pytest.mark.parametrize("name, export, column, message", [
+    ("canvas", None, None,
+     "Canvas matches an existing assignment by its column header '<name> (<id>)'"),
+    ("canvas", None, "statics", "'statics' has no assignment id"),
+    ("canvas", CANVAS_EXPORT, "Dynamics",
+     "no assignment column of {path} matches --lms-column 'Dynamics'; its assignment "
+     "columns: Homework 1 (11111); Statics exercises (12345); name one with --lms-column"),
+    ("canvas", CANVAS_EXPORT.replace("Homework 1 (11111)", "Statics quiz (11111)"), None,
+     "several assignment columns of {path} match: Statics quiz (11111); Statics exercises "
+     "(12345); name one with --lms-column"),
+    ("canvas", "Name,Score\nann,1\n", None,
+     "{path} is not a Canvas gradebook export: no column 'Student' or 'ID'"),
+    ("blackboard", None, None,
+     "Blackboard updates a Grade Center column only when the header carries its Column ID"),
+    ("blackboard", None, "statics [Total Pts: 8 Score]", "has no column id"),
+    ("blackboard", BLACKBOARD_DOWNLOAD, "Dynamics",
+     "no graded column of {path} matches --lms-column 'Dynamics'; its graded columns: Lab 1 "
+     "[Total Pts: 10 Score] |123457; Statics [Total Pts: 8 Score] |123456"),
 ])
-def test_blackboard_says_what_is_missing(tmp_path, export, column, message):
+def test_an_lms_gradebook_says_what_is_missing(tmp_path, name, export, column, message):
     with pytest.raises(lms.GradebookError) as info:
-        _write(tmp_path, "blackboard", export=export, column=column)
+        _write(tmp_path, name, export=export, column=column)
     assert message.format(path=tmp_path / "export.csv") in str(info.value)
 
 

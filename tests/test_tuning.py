@@ -349,16 +349,7 @@ def test_error_bound_is_reached_by_the_worst_disturbance():
         else:
             h = (T - t) * np.exp(-w * (T - t))
         d = np.sign(h)
-        x = v = 0.0
-        for d_k in d:
-            def f(x_, v_, d_k=d_k):
-                return v_, d_k - kd * v_ - kp * x_
-            k1 = f(x, v)
-            k2 = f(x + h_step / 2 * k1[0], v + h_step / 2 * k1[1])
-            k3 = f(x + h_step / 2 * k2[0], v + h_step / 2 * k2[1])
-            k4 = f(x + h_step * k3[0], v + h_step * k3[1])
-            x = x + h_step / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0])
-            v = v + h_step / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1])
+        x = _rk4_by_stages(kp, kd, np.append(d, 0.0), h_step, 1)[-1]    # one step a tick
         assert x == pytest.approx(float(al.error_bound(kp, kd, 1.0)), rel=2e-3)
 
 
