@@ -382,24 +382,28 @@ def _batch_controllers(real, model, plan, scale):
     }
 
 
-FIELDS = ("q", "qd", "qdd", "tau_command", "tau", "kinetic", "potential", "motor_work",
-          "friction_work")
+FIELDS = ("q", "qd", "qdd", "tau_command", "tau", "saturated", "kinetic", "potential",
+          "motor_work", "friction_work")
 
 
-def assert_run_equals(batch, i, alone, tol=1e-12):
-    """Run i of a batch agrees with the same run made alone, in every recorded array."""
+def assert_run_equals(batch, i, alone):
+    """Run i of a batch is the same run made alone, bit for bit, in every recorded array
+    (the same operations on the same operands in the same order: on arrays for the batch,
+    on floats alone; the bytes compared, so even a zero's sign must agree)."""
     for name in FIELDS:
-        np.testing.assert_allclose(getattr(batch, name)[i], getattr(alone, name),
-                                   rtol=0, atol=tol * (1 + np.abs(getattr(alone, name)).max()),
-                                   err_msg=name)
-    np.testing.assert_array_equal(batch.saturated[i], alone.saturated)
+        got, want = getattr(batch, name)[i], getattr(alone, name)
+        assert got.shape == want.shape, name
+        if got.tobytes() != want.tobytes():
+            differ = np.flatnonzero(got.ravel() != want.ravel())
+            raise AssertionError(f"{name} differs in {differ.size} values (0: only in a "
+                                 f"zero's sign), the first at flat indices {differ[:3]}")
 
 
 @pytest.mark.parametrize("method", ["semi_implicit_euler", "explicit_euler", "rk4"])
 @pytest.mark.parametrize("name", ["pid", "pd_gravity", "feedforward_pid", "computed_torque"])
 def test_a_batch_of_gains_equals_the_runs_made_alone(real, model, plan, name, method):
-    """Three gain sets and three starts in one call; each run equals its run made alone
-    to 1e-12 (the same kernels on arrays instead of floats)."""
+    """Three gain sets and three starts in one call; each run equals its run made alone,
+    bit for bit (the same compiled step on arrays instead of floats)."""
     scale = [0.5, 1.0, 2.0]
     starts = START + np.radians([[0, 0], [2, -3], [-1, 4]])
     duration = 0.3 if method == "rk4" else 0.5
@@ -447,7 +451,7 @@ def test_energy_balance_per_run(real, method):
     for i in range(3):
         alone = al.simulate(real, START, 0.5, al.pd_gravity(real, END, scale[i] * KP,
                                                              scale[i] * KD), method=method)
-        np.testing.assert_allclose(sims.energy_error[i], alone.energy_error, rtol=0, atol=1e-10)
+        assert sims.energy_error[i].tobytes() == alone.energy_error.tobytes()
 
 
 def test_a_diverging_run_is_flagged_and_the_others_go_on(real):
@@ -534,8 +538,7 @@ def test_spring_batch_equals_single_and_two_joints():
     batch = simulate(arm, starts, 0.05, spring=[60.0, 30.0])
     for i, start in enumerate(starts):
         alone = simulate(arm, start, 0.05, spring=[60.0, 30.0])
-        np.testing.assert_allclose(batch.q[i], alone.q, rtol=0, atol=1e-14)
-        np.testing.assert_allclose(batch.potential[i], alone.potential, rtol=0, atol=1e-13)
+        assert_run_equals(batch, i, alone)
     plain = simulate(arm, starts[0], 0.05)
     expected = plain.potential[0] + 0.5 * (np.array([60.0, 30.0]) * starts[0] ** 2).sum()
     assert batch.potential[0, 0] == pytest.approx(expected, abs=1e-13)
