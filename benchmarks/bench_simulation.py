@@ -256,6 +256,11 @@ def main():
     kernel_call = per_call(lambda: K.forward(k, K.FLOATS, q1, v1, t1))
     plant = _Plant(arm, "semi_implicit_euler", DT, SUBSTEPS, None, ())
     kernel_step = per_call(lambda: plant.tick(0.0, q1, v1, t1), 1500) / SUBSTEPS
+    batch_step = {}                  # one plant step of a batch, per batch size [s]
+    for runs in (ENSEMBLE, 1000):
+        batch_plant = _Plant(arm, "semi_implicit_euler", DT, SUBSTEPS, None, (runs,))
+        qb, vb, tb = ([np.full(runs, x) for x in v] for v in (q1, v1, t1))
+        batch_step[runs] = per_call(lambda: batch_plant.tick(0.0, qb, vb, tb), 300) / SUBSTEPS
 
     ms = 1e3
     lines = [
@@ -364,6 +369,18 @@ def main():
         "calls and the record. In the Pinocchio loop "
         f"`aba` itself is about {15000 * aba_call * ms:.0f} ms of each run; the rest is the "
         "numpy arithmetic around it.",
+        "",
+        f"Why {ENSEMBLE} runs in one call are no faster than one by one: the batch makes the "
+        "same operations, each a numpy call on arrays of one value per run, and a numpy call "
+        "costs its fixed overhead whatever the array's length. One plant step of "
+        f"{ENSEMBLE} runs costs {batch_step[ENSEMBLE] * 1e6:.1f} µs, "
+        f"{batch_step[ENSEMBLE] / kernel_step:.1f} times one run's step on floats "
+        f"({kernel_step * 1e6:.1f} µs), so {ENSEMBLE} runs in one call cost about as much as "
+        f"{batch_step[ENSEMBLE] / kernel_step:.0f} runs alone; 1,000 runs' step costs "
+        f"{batch_step[1000] * 1e6:.1f} µs ({batch_step[1000] / kernel_step / 1000 * 100:.1f}% of "
+        "1,000 single steps). The runs alone must give the same bits as the batch, so both "
+        "make the same operations in the same order; a batch pays off from about "
+        f"{batch_step[ENSEMBLE] / kernel_step:.0f} runs on.",
         "",
         f"Machine: {platform.processor() or platform.machine()}, Python "
         f"{platform.python_version()}, numpy {np.__version__}, Pinocchio {pin.__version__}.",
