@@ -426,8 +426,6 @@ def run_workers(r, students=None):
     copy and gradebook, its own sandbox user), and follow their progress; each worker's
     stderr goes to ``logs/worker<k>.log``. A worker that stops before reporting every
     student of its share is run once more for the rest (:func:`retry_workers`)."""
-    import selectors
-
     students = r.runnable if students is None else students
     workers = max(1, min(r.workers, len(students) or 1))
     first = len(r.dirs)
@@ -441,31 +439,42 @@ def run_workers(r, students=None):
         env[SECRET_ENV] = r.secret
     logs = r.staged / "logs"
     logs.mkdir(exist_ok=True)
-    procs = []
-    for k, shard in enumerate(shards, start=first):
-        wdir = r.work / f"worker{k}"
-        wdir.mkdir()
-        shutil.copytree(r.master / "source", wdir / "source")
-        shutil.copy(r.master / "gradebook.db", wdir / "gradebook.db")
-        for student in shard:
-            shutil.copytree(r.master / "submitted" / student, wdir / "submitted" / student)
-        r.dirs.append(wdir)
-        if not shard:
-            procs.append(None)
-            continue
-        with open(logs / f"worker{k}.log", "w") as err:
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "armlab.grading.worker", str(wdir), r.assignment, *shard,
-                 "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb), "--max-chars",
-                 str(r.max_chars), "--uid", str(BASE_UID + k)]
-                + ([] if r.isolate else ["--no-sandbox"]),
-                stdout=subprocess.PIPE, stderr=err, cwd=str(wdir), env=env, text=True))
+    procs = [_start_worker(r, k, shard, logs, env) for k, shard in enumerate(shards, start=first)]
+    _follow_workers(r, [p for p in procs if p is not None])
+    if r.progress and sys.stdout.isatty():
+        r.say("")
+
+
+def _start_worker(r, k, shard, logs, env):
+    """Worker ``k``'s course copy with its share's submissions, and its process (None for
+    an empty share)."""
+    wdir = r.work / f"worker{k}"
+    wdir.mkdir()
+    shutil.copytree(r.master / "source", wdir / "source")
+    shutil.copy(r.master / "gradebook.db", wdir / "gradebook.db")
+    for student in shard:
+        shutil.copytree(r.master / "submitted" / student, wdir / "submitted" / student)
+    r.dirs.append(wdir)
+    if not shard:
+        return None
+    with open(logs / f"worker{k}.log", "w") as err:
+        return subprocess.Popen(
+            [sys.executable, "-m", "armlab.grading.worker", str(wdir), r.assignment, *shard,
+             "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb), "--max-chars",
+             str(r.max_chars), "--uid", str(BASE_UID + k)]
+            + ([] if r.isolate else ["--no-sandbox"]),
+            stdout=subprocess.PIPE, stderr=err, cwd=str(wdir), env=env, text=True)
+
+
+def _follow_workers(r, procs):
+    """Read each worker's line per student into ``r.results`` until all have ended, with
+    the progress line."""
+    import selectors
+
     sel = selectors.DefaultSelector()
     for p in procs:
-        if p is not None:
-            sel.register(p.stdout, selectors.EVENT_READ)
-    failures = 0
-    open_streams = sum(p is not None for p in procs)
+        sel.register(p.stdout, selectors.EVENT_READ)
+    failures, open_streams = 0, len(procs)
     while open_streams:
         for key, _ in sel.select(timeout=1.0):
             line = key.fileobj.readline()
@@ -482,10 +491,7 @@ def run_workers(r, students=None):
             r.say(f"\r[{len(r.results)}/{len(r.runnable)}] {time.time() - r.started:6.1f} s, "
                   f"failures so far: {failures}  ", end="" if sys.stdout.isatty() else "\n")
     for p in procs:
-        if p is not None:
-            p.wait()
-    if r.progress and sys.stdout.isatty():
-        r.say("")
+        p.wait()
 
 
 def retry_workers(r):
@@ -707,7 +713,8 @@ def grade(assignment, submissions, **options):
             "db_seconds": r.db_seconds}
 
 
-def main(argv=None):
+def _parser():
+    """The command line of ``python -m armlab.grading.autograde``."""
     parser = argparse.ArgumentParser(
         prog="python -m armlab.grading.autograde",
         description="Grade an LMS export of an armlab assignment with nbgrader.")
@@ -749,7 +756,11 @@ def main(argv=None):
     parser.add_argument("--finalize", action="store_true",
                         help="write grades, reports and feedback from --db-url once every "
                              "shard is done")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
     shard = None
     if args.shard:
         m = re.fullmatch(r"(\d+)/(\d+)", args.shard)

@@ -398,39 +398,42 @@ class ExerciseSet:
         out = tmp_path / "out"
         grade(self.chapter, export, out=out, workers=workers, progress=False, secret=secret)
         scores = self._scores(out)
-        parts = self.parts()
-        full = {key: part["points"] for key, part in parts.items()}
         for login, (_nb, expect) in sorted(subs.items()):
-            got = scores.get(login)
-            if got is None:
-                problems.append(f"{login}: not in grades.csv")
-                continue
-            if expect == "full" and got != full:
-                problems.append(f"source notebook scores {got}, expected {full}")
-            elif expect == "zero" and any(got.values()):
-                problems.append(f"release scores {got}, expected zero")
-            elif expect == "constants":
-                if sum(got.values()) > self.visible_points():
-                    problems.append(f"constants score {sum(got.values())}, more than the visible "
-                                    f"checks' {self.visible_points()}")
-            elif isinstance(expect, tuple):
-                kind, answer_id = expect
-                part = self.part_of(answer_id)
-                want = dict(full, **{part: 0.0})
-                if kind == "mistake":
-                    if got[part] >= full[part] or any(got[k] != full[k] for k in full if k != part):
-                        problems.append(f"mistake in {answer_id}: scores {got}; expected to lose "
-                                        f"{part} only")
-                    hint = mistakes[answer_id][2]
-                    page = out / "feedback" / f"{login}.html"
-                    text = _squash(page.read_text(encoding="utf-8")) if page.exists() else ""
-                    if _squash(hint) not in text:
-                        problems.append(f"mistake in {answer_id}: the hint {hint!r} is not in "
-                                        "its feedback")
-                elif got != want:
-                    problems.append(f"armlab call in {answer_id}: scores {got}, expected {want}")
+            problems += self._against(login, scores.get(login), expect, mistakes, out)
         assert problems == [], "\n".join(problems)
         return scores
+
+    def _against(self, login, got, expect, mistakes, out):
+        """What is wrong with one submission's scores ``got`` (and, for a seeded mistake,
+        its feedback page in ``out``) against what is expected of it, ``expect`` (see
+        :meth:`submissions`)."""
+        if got is None:
+            return [f"{login}: not in grades.csv"]
+        full = {key: part["points"] for key, part in self.parts().items()}
+        if expect == "full":
+            return [] if got == full else [f"source notebook scores {got}, expected {full}"]
+        if expect == "zero":
+            return [f"release scores {got}, expected zero"] if any(got.values()) else []
+        if expect == "constants":
+            return [f"constants score {sum(got.values())}, more than the visible checks' "
+                    f"{self.visible_points()}"] if sum(got.values()) > self.visible_points() \
+                else []
+        kind, answer_id = expect
+        part = self.part_of(answer_id)
+        if kind != "mistake":
+            want = dict(full, **{part: 0.0})
+            return [] if got == want else [f"armlab call in {answer_id}: scores {got}, "
+                                           f"expected {want}"]
+        problems = []
+        if got[part] >= full[part] or any(got[k] != full[k] for k in full if k != part):
+            problems.append(f"mistake in {answer_id}: scores {got}; expected to lose {part} "
+                            "only")
+        hint = mistakes[answer_id][2]
+        page = pathlib.Path(out) / "feedback" / f"{login}.html"
+        text = _squash(page.read_text(encoding="utf-8")) if page.exists() else ""
+        if _squash(hint) not in text:
+            problems.append(f"mistake in {answer_id}: the hint {hint!r} is not in its feedback")
+        return problems
 
     def _scores(self, out):
         """``{login: {part key: score}}`` from a round's grades.csv."""
