@@ -16,16 +16,17 @@ PAGE = "book/inverse_dynamics"
 
 
 @pytest.mark.parametrize("anchor, shown", [
-    # the Christoffel symbols against the dynamics kernel at seed 000's instant
+    # the Christoffel symbols against the dynamics kernel at the worked instant of 'Arm dynamics'
     ("The symbol", ["0.0265", "0.03750", "(-0.2121, 0.0265)", "1e-16"]),
     # Mdot - 2C skew for the Christoffel C, not for the other one; the power identity
     ("With the Christoffel", ["-0.649519", "0.649519", "0.433013", "-0.108253", "-0.108253"]),
-    # the rods' M straight and folded (seed 002: the folded coupling -1/6)
+    # the rods' M straight and folded (the folded coupling -1/6, as in
+    # 'Robot dynamics: separate the torques that move an arm')
     ("the coupling turns negative", ["2.666667", "0.833333", "0.333333", "0.666667",
                                      "-0.166667"]),
     # det M positive everywhere: m/9 + m^2 (1/3 - cos^2 q2 / 4)
     ("the determinant runs from", ["0.194444", "0.444444", "0.076389", "0.555556", "132"]),
-    # seed 001: accelerate from horizontal
+    # 'Inverse dynamics: calculate the torque...': accelerate from horizontal
     ("Only the first column of", ["(2.666667, 0.833333)", "(19.620, 4.905)", "9.81", "0.5",
                                   "1.5", "0.5", "(22.286667, 5.738333)"]),
     ("only the elbow motor has a", ["0.833333"]),
@@ -34,34 +35,37 @@ PAGE = "book/inverse_dynamics"
     ("reads row by row", ["(19.620, 4.905)", "(2.666667, 0.833333)", "(0, 5)", "(0, -5)",
                           "(-10, -5)", "(9.620000, -0.095000)", "-0.095",
                           "(29.620000, 9.905000)"]),
-    # seed 001's moving bent arm
+    # the moving bent arm of 'Inverse dynamics: calculate the torque...'
     ("are worth a second look", ["0.000000", "0.433013", "0.433013", "0.583013",
                                  "-0.100000"]),
     ("shares no code", ["(14.851657, 0.583013)"]),
-    # seed 002: velocity products at q2 = -60 deg, damping, the bent and moving total
+    # 'Robot dynamics: separate the torques...': velocity products at q2 = -60 deg, damping,
+    # the bent and moving total
     ("With the elbow bent the other way", ["-0.433013", "(-0.324760, -0.433013)",
                                            "(0.250000, -0.125000)", "0.500000", "-0.324760",
                                            "16.991418", "0.250000", "(17.416659, 3.648175)"]),
     ("closes the books", ["15.592571", "15.280071", "0.312500"]),
     ("A torque without power.", ["(0.833333, 0.333333)", "0.0"]),
-    # seed 000: M11 straight and bent, the worked instant, RNEA
+    # 'Arm dynamics': M11 straight and bent, the worked instant, RNEA
     ("inertia depends on the elbow", ["0.246", "0.171", "0.2239", "0.0473",
                                                      "0.0208", "(0.5769, 0.1004)", "0.0265",
                                                      "(-0.2121, 0.0265)", "(5.4148, 0.3174)",
                                                      "(5.7796, 0.4443)", "94"]),
     ("RNEA gives", ["(5.7796, 0.4443)", "801", "4e-15"]),
-    # seed 000's move: the ranges of the parts
+    # the move of 'Arm dynamics': the ranges of the parts
     ("gravity part between", ["4.0", "6.8", "-2.9", "2.5", "0.45", "1.5",
                                                    "8.8", "0.46", "0.53", "0.9", "1.1"]),
-    ("the motors peak at", ["0.02", "27.6", "0.34", "0.8", "9.2821", "9.0055", "0.2766", "1e-11", "1e-14"]),
+    ("the motors peak at", ["0.02", "27.6", "0.34", "0.8", "9.2821", "9.0055", "0.2766",
+                            "1e-11", "1e-14"]),
 ])
 def test_page_shows_worked_values(anchor, shown):
     """Each worked value is the computed text in the paragraph that states it"""
     assert evals(PAGE, anchor) == shown
 
 
-def test_seed001_cases_table():
-    """Seed 001's instants: tau per joint at six decimals, J^T F with the book's tip force"""
+def test_cases_table():
+    """The instants of 'Inverse dynamics: calculate the torque a robot's motion needs': tau
+    per joint at six decimals, J^T F with the book's tip force"""
     rows = table(PAGE, "instants at the horizontal pose")
     assert rows[1:] == [
         ["accelerate", "(1, 0)", "(0, 0)", "(0, 0)", "22.286667", "5.738333"],
@@ -73,7 +77,8 @@ def test_seed001_cases_table():
 
 
 def test_moving_bent_arm_table():
-    """Seed 001's moving preset, term by term"""
+    """The moving preset of 'Inverse dynamics: calculate the torque a robot's motion needs',
+    term by term"""
     rows = table(PAGE, "moving bent arm: the torque each term")
     assert [row[1:] for row in rows[1:]] == [
         ["1.583333", "0.250000"], ["0.324760", "0.433013"], ["12.743564", "0.000000"],
@@ -81,7 +86,8 @@ def test_moving_bent_arm_table():
 
 
 def test_power_table():
-    """Seed 002's energy panel: T, V, motor power, rates, loss and a zero residual"""
+    """The energy panel of 'Robot dynamics: separate the torques that move an arm': T, V,
+    motor power, rates, loss and a zero residual"""
     rows = table(PAGE, "bent and moving instant: energies")
     assert [row[1] for row in rows[1:]] == ["0.833333", "4.905000", "15.592571", "0.412580",
                                             "14.867491", "15.280071", "0.312500", "0.000000"]
@@ -108,7 +114,8 @@ def test_figures_are_numbered_and_referred_to():
 
 
 def test_lab_static_view():
-    """The lab's table on the page without a kernel: seed 002's bent and moving instant"""
+    """The lab's table on the page without a kernel: the bent and moving
+    instant of 'Robot dynamics: separate the torques that move an arm'"""
     cells = [td for td in soup(PAGE).find_all("td") if clean(td.get_text()) == "τ, total"]
     assert len(cells) == 1
     row = [clean(td.get_text()) for td in cells[0].find_parent("tr").find_all("td")]
