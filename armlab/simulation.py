@@ -13,7 +13,7 @@ the plant, the *real* arm, is integrated in ``substeps`` smaller steps of
   stays bounded); on an arm, whose inertia changes with the pose, the energy
   error of a free swing wobbles and drifts slowly.
 * ``"explicit_euler"``: ``q += h qd`` with the *old* speed, and
-  ``qd += h qdd(q, qd)``. Its energy grows, step after step.
+  ``qd += h qdd(q, qd)``. Its energy error grows, step after step.
 * ``"rk4"``: the classical fourth-order Runge-Kutta method.
 
 The two Euler methods are first order (halve ``h``, halve the error), RK4
@@ -26,7 +26,7 @@ Controllers (the contract, and the built-in ones) are in :mod:`armlab.control`.
 
 A plant can also have torsion springs at its joints (``spring``): their
 torque is part of the arm, evaluated at every evaluation of the dynamics,
-like gravity, where a controller's torque is held through the tick. A joint
+like gravity, whereas a controller's torque is held through the tick. A joint
 with a spring is the test case of a step size's stability (see
 :func:`armlab.accuracy.stable_step`).
 

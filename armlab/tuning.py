@@ -182,7 +182,7 @@ def settled_error(arm, q_target, kp, model=None, computed_torque=False):
     >>> np.degrees(e).round(4)
     array([5.5436, 0.8545])
 
-    Computed torque (Kp = 400 /s^2) holding the control chapter's end pose
+    Computed torque (Kp = 400 1/s^2) holding the control chapter's end pose
     with 0.5 kg in the gripper that its model does not know: the elbow rests
     10.5 deg low, the shoulder 1.1 deg above the target:
 
@@ -474,7 +474,7 @@ def model_error_acceleration(arm, model, q, qd, qdd):
     Holding the control chapter's end pose (60, -30) deg at rest, with
     0.5 kg in the gripper that the model does not know: the missing weight
     (1.80, 1.06) N m becomes an elbow acceleration of 74.66 rad/s^2, so at
-    Kp = 400 /s^2 the elbow errs by about 74.66 / 400 rad = 10.7 deg (10.5
+    Kp = 400 1/s^2 the elbow errs by about 74.66 / 400 rad = 10.7 deg (10.5
     deg at the pose where it actually rests, :func:`settled_error`):
 
     >>> from armlab import tabletop_arm
@@ -584,7 +584,7 @@ def error_response(kp, kd, disturbance, dt=1e-3, steps=10):
     A constant disturbance of 74.66 rad/s^2 (an unknown 0.5 kg payload at the
     control chapter's end pose) on computed torque at 20 rad/s, critically
     damped: after 0.1 s the error is ``(d / Kp) (1 - (1 + w t) exp(-w t))``
-    with ``w t = 2``, 0.1109 rad, on its way to ``d / Kp`` = 0.1867 rad:
+    with ``w t = 2``, 0.1109 rad, on its way to ``d / Kp`` = 0.1866 rad:
 
     >>> d = np.full((101, 1), 74.66)               # 0.1 s of 1 ms ticks, one joint
     >>> e = error_response(400, 40, d)
