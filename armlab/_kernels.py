@@ -15,8 +15,11 @@ float or a ``(B,)`` array. Loops run over links, never over states.
 * The kernels: :func:`gravity`, :func:`coriolis`, :func:`mass_matrix`,
   :func:`inverse` (closed form), :func:`parts`, :func:`forward`,
   :func:`kinetic`, :func:`rnea`, :func:`friction`. Each returns lists of
-  components with one fixed meaning.
-* :func:`one_state` runs a kernel on floats when the input is plainly one
+  components with one fixed meaning. :func:`forward` runs one of two routes,
+  whichever costs less for the arm's number of links (``ABA_FROM``):
+  :func:`eliminate` (form ``M`` and solve, O(n^3)) or :func:`aba` (the
+  articulated-body algorithm, O(n)).
+* :func:`fast` runs a kernel on floats when the input is plainly one
   finite state (the public functions' fast path); :func:`drive` runs it over a
   validated, broadcast batch, block by block.
 """
@@ -52,7 +55,7 @@ class Constants:
     """
 
     __slots__ = ("n", "shape", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "coulomb",
-                 "has_friction", "zeros", "coef", "a0", "two_L", "m_lc", "backward", "plan",
+                 "has_friction", "zeros", "coef", "a0", "m_lc", "i_joint", "backward", "plan",
                  "arrays", "fast")
 
     def __init__(self, lengths, masses, com, inertia, gravity, damping, coulomb, gear_ratio):
@@ -79,8 +82,8 @@ class Constants:
         self.coef = tuple(m[k] * lc[k] + tail[k + 1] * L[k] for k in range(n))
         self.a0 = tuple(m[k] * lc[k] ** 2 + inertia[k] + tail[k + 1] * L[k] ** 2
                         for k in range(n))
-        self.two_L = tuple(2.0 * x for x in L)
         self.m_lc = tuple(m[k] * lc[k] for k in range(n))
+        self.i_joint = tuple(inertia[k] + m[k] * lc[k] ** 2 for k in range(n))   # about P_k
         self.fast = {}                   # the kernels compiled for this arm (see `compiled`)
         self._tables()
 
@@ -89,7 +92,7 @@ class Constants:
         n, L, m = self.n, self.L, self.m
         # what the inward loop needs about link j, tip first: its numbers, where M_jj sits
         # in the flat matrix, and (i, L_i, where M_ij and M_ji sit) for i < j
-        self.backward = [(j, L[j], m[j], self.m_lc[j], self.coef[j], self.a0[j], self.two_L[j],
+        self.backward = [(j, L[j], m[j], self.m_lc[j], self.coef[j], self.a0[j],
                           j * n + j, [(i, L[i], i * n + j, j * n + i) for i in reversed(range(j))])
                          for j in reversed(range(n))]
         self.plan = _elimination_plan(n)
@@ -111,10 +114,12 @@ class Constants:
 # value). The record, pruned of what no result needs, is written out as one Python
 # function without loops or branches, compiled once per arm shape (the number of
 # links and which joints have friction) and bound to each arm's numbers. It makes
-# the same operations on the same operands in the same order as the kernel, so its
+# the same operations on the same operands as the kernel (an operation repeated on the
+# same operands once; a value read once written inside its reader's expression), so its
 # results are the kernel's bit for bit, on floats and on arrays. What it saves is
-# the interpreter's work around the arithmetic (loops, indexing, tuples: most of a
-# one-state call) and, on a batch, the passes over it whose results nothing uses.
+# the interpreter's work around the arithmetic (loops, indexing, tuples, stores and
+# loads: most of a one-state call) and, on a batch, the passes over it whose results
+# nothing uses.
 
 
 class _Value:
@@ -163,18 +168,30 @@ class _Tape:
 
     A leaf (an input component or an arm constant) is a ``_Value`` whose ``ref``
     is its name in the generated code; an operation's result one whose ``ref`` is
-    the operation's index.
+    the operation's index. An operation made again on the same operands is recorded
+    once, its result shared (the same operation on the same operands gives the same
+    result, so this changes no bit).
     """
 
     def __init__(self):
         self.steps = []
+        self.made = {}                   # (op, operands) -> its result
 
     def op(self, op, *operands):
+        key = [op]
         for x in operands:
-            if not isinstance(x, (_Value, int, float)):
+            if isinstance(x, _Value):
+                key.append(x.ref)
+            elif isinstance(x, (int, float)):
+                key.append((type(x), repr(x)))       # repr: -0.0 is not 0.0
+            else:
                 return NotImplemented
-        self.steps.append((op, operands))
-        return _Value(self, len(self.steps) - 1)
+        key = tuple(key)
+        value = self.made.get(key)
+        if value is None:
+            self.steps.append((op, operands))
+            value = self.made[key] = _Value(self, len(self.steps) - 1)
+        return value
 
     def leaf(self, name, truthy=False):
         return _Value(self, name, truthy)
@@ -185,7 +202,7 @@ class _Tape:
                 lambda x: self.op("sign", x))
 
 
-_NUMBERS = ("L", "lc", "m", "inertia", "coef", "a0", "two_L", "m_lc")
+_NUMBERS = ("L", "lc", "m", "inertia", "coef", "a0", "m_lc", "i_joint")
 _FORMAT = {"+": "{} + {}", "-": "{} - {}", "*": "{} * {}", "/": "{} / {}", "neg": "-{}",
            "sin": "sin({})", "cos": "cos({})", "sign": "sign({})"}
 
@@ -211,64 +228,132 @@ def _symbolic(shape, tape):
     return s
 
 
-def _source(kernel, shape, widths, arrays):
-    """The Python source of ``kernel`` compiled for an arm shape and argument widths
-    (``None`` for an argument passed as None): ``make(k)``, which returns the
-    kernel bound to the numbers of the arm whose :class:`Constants` is ``k``."""
+def _trace(kernel, shape, widths):
+    """Run ``kernel`` on the tracer: its steps and its results."""
     tape = _Tape()
     inputs = [None if w is None else [tape.leaf(f"x{j}_{i}") for i in range(w)]
               for j, w in enumerate(widths)]
     results = kernel(_symbolic(shape, tape), tape.ops(), *inputs)
-    steps = tape.steps
-    # keep what the results need, walking back from them
-    live, leaves = [False] * len(steps), set()
+    return tape.steps, results
+
+
+def _needed(steps, results):
+    """What the results need, walking back from them: per step, how many live steps (and
+    results) read it (0: dead), and the names of the leaves read."""
+    uses, leaves = [0] * len(steps), set()
 
     def need(x):
         if isinstance(x, _Value):
             if type(x.ref) is str:
                 leaves.add(x.ref)
             else:
-                live[x.ref] = True
+                uses[x.ref] += 1
 
     for x in results:
         need(x)
     for i in reversed(range(len(steps))):
-        if live[i]:
+        if uses[i]:
             for x in steps[i][1]:
                 need(x)
-    # names: a result takes over the name of an operand that this step uses last
-    last = {}
+    return uses, leaves
+
+
+_DEPTH = 12              # an expression nests at most this many steps written inline
+
+
+def _schedule(steps, uses, results):
+    """Which live steps get a name, and when each value is read for the last time.
+
+    A step read once, by a later step, is written inline in its reader's expression
+    (saving the interpreter a store and a load; the operations and their operands are
+    the same, so are the results, bit for bit), unless that nests too deep. Returns
+    ``(inline, at, last)``: per step whether it is inline, the index of the named step
+    whose statement evaluates it, and, per named step, the last statement reading it
+    (``len(steps)`` for a result).
+    """
+    n = len(steps)
+    is_result = {x.ref for x in results if isinstance(x, _Value) and type(x.ref) is int}
+    reader = [None] * n
     for i, (_, operands) in enumerate(steps):
-        if live[i]:
+        if uses[i]:
             for x in operands:
                 if isinstance(x, _Value) and type(x.ref) is int:
-                    last[x.ref] = i
-    for x in results:
-        if isinstance(x, _Value) and type(x.ref) is int:
-            last[x.ref] = len(steps)
-    names, free, body = {}, [], []
+                    reader[x.ref] = i
+    depth, inline = [0] * n, [False] * n
+    for i, (_, operands) in enumerate(steps):
+        if uses[i]:
+            depth[i] = 1 + max([depth[x.ref] for x in operands
+                                if isinstance(x, _Value) and type(x.ref) is int and inline[x.ref]],
+                               default=0)
+            inline[i] = uses[i] == 1 and i not in is_result and depth[i] < _DEPTH
+            if not inline[i]:
+                depth[i] = 0
+    at = list(range(n))
+    for i in reversed(range(n)):
+        if uses[i] and inline[i]:
+            at[i] = at[reader[i]]
+    last = {}
+    for i, (_, operands) in enumerate(steps):
+        if uses[i]:
+            for x in operands:
+                if isinstance(x, _Value) and type(x.ref) is int and not inline[x.ref]:
+                    last[x.ref] = max(last.get(x.ref, -1), at[i])
+    for ref in is_result:
+        last[ref] = n
+    return inline, at, last
+
+
+def _statements(steps, uses, schedule):
+    """The kernel's body, one statement per named step, and the text of any value."""
+    inline, at, last = schedule
+    names, texts, free, body = {}, {}, [], []
 
     def text(x):
         if isinstance(x, _Value):
-            return x.ref if type(x.ref) is str else names[x.ref]
+            if type(x.ref) is str:
+                return x.ref
+            return f"({texts[x.ref]})" if inline[x.ref] else names[x.ref]
         out = repr(x)
         return f"({out})" if out.startswith("-") else out
 
     for i, (op, operands) in enumerate(steps):
-        if not live[i]:
+        if not uses[i]:
             continue
-        expr = _FORMAT[op].format(*map(text, operands))
-        for x in operands:
-            if isinstance(x, _Value) and type(x.ref) is int and last[x.ref] == i \
-                    and names[x.ref] not in free:
-                free.append(names[x.ref])
+        texts[i] = _FORMAT[op].format(*map(text, operands))
+        if inline[i]:
+            continue
+        for ref in _named_reads(steps, i, inline):      # free the names read here last
+            if last[ref] == i and names[ref] not in free:
+                free.append(names[ref])
         names[i] = free.pop() if free else f"t{len(names)}"
-        body.append(f"{names[i]} = {expr}")
+        body.append(f"{names[i]} = {texts[i]}")
+    return body, text
+
+
+def _named_reads(steps, i, inline):
+    """The named steps that step ``i``'s statement reads, through its inline operands."""
+    out, stack = [], [i]
+    while stack:
+        for x in steps[stack.pop()][1]:
+            if isinstance(x, _Value) and type(x.ref) is int:
+                (stack if inline[x.ref] else out).append(x.ref)
+    return out
+
+
+def _source(kernel, shape, widths, arrays):
+    """The Python source of ``kernel`` compiled for an arm shape and argument widths
+    (``None`` for an argument passed as None): ``make(k)``, which returns the
+    kernel bound to the numbers of the arm whose :class:`Constants` is ``k``."""
+    steps, results = _trace(kernel, shape, widths)
+    uses, leaves = _needed(steps, results)
+    body, text = _statements(steps, uses, _schedule(steps, uses, results))
     lines = ["def make(k):"]
-    for leaf in sorted(x for x in leaves if x.startswith("k_")):
+    constants = sorted(x for x in leaves if x.startswith("k_"))
+    for leaf in constants:
         field, _, index = leaf[2:].rpartition("_")
         lines.append(f"    {leaf} = k.{field}[{index}]" if field else f"    {leaf} = k.{index}")
-    params = ", ".join(f"x{j}" for j in range(len(widths)))
+    # the arm's numbers as defaults: local variables, the fastest to read
+    params = ", ".join([f"x{j}" for j in range(len(widths))] + [f"{c}={c}" for c in constants])
     lines.append(f"    def kernel({params}):")
     for j, w in enumerate(widths):
         if w is not None:
@@ -344,83 +429,101 @@ def closed_form(k, ops, q, qd, qdd=None, force=None, with_mass=False):
     (None without ``force``), and ``rigid``, always ``M qdd + c + g + J^T F``
     over the terms given (no friction).
     """
+    n = k.n
+    links = _outward(k, ops, q, qd)
+    M = [None] * (n * n) if with_mass else None
+    mq = [None] * n if qdd is not None else None
+    cv, g, rigid = [None] * n, [None] * n, [None] * n
+    tip = [None] * n if force is not None else None
+    sums = reach = None                  # the sums over the links beyond; tip - P_{j+1}
+    for row in k.backward:               # tip first: column j of M, then the rest
+        j, jj, inner = row[0], row[6], row[7]
+        sums = _sums_from(k, links, row, sums)
+        A, Bx, By, Q = sums[:4]
+        if with_mass:
+            _mass_column(links, inner, A, Bx, By, jj, M)
+        g[j] = gj = By * k.gx - Bx * k.gy
+        cv[j] = Q
+        total = Q + gj
+        if mq is not None:
+            total = total + _mass_times(links, j, inner, A, Bx, By, qdd, mq)
+        if tip is not None:
+            c, s, lx, ly = links[j][:4]
+            reach = (lx, ly) if reach is None else (lx + reach[0], ly + reach[1])
+            tip[j] = f = reach[0] * force[1] - reach[1] * force[0]
+            total = total + f
+        rigid[j] = total
+    return M, mq, cv, g, tip, rigid
+
+
+def _outward(k, ops, q, qd):
+    """Per link, outwards: ``(c, s, L c, L s, w^2, ax, ay)``, its direction ``e`` and
+    ``L e``, its squared speed and its joint's centripetal acceleration (None at the
+    shoulder, which does not accelerate)."""
     sin, cos = ops[0], ops[1]
-    n, L = k.n, k.L
-    # outwards, per link: direction e, squared speed, centripetal acceleration of its joint
     links = []
-    phi, w, ax, ay = q[0], qd[0], 0.0, 0.0
-    for i in range(n):
+    phi, w, ax, ay = q[0], qd[0], None, None
+    for i in range(k.n):
         if i:
             phi = phi + q[i]
             w = w + qd[i]
         c = cos(phi)
         s = sin(phi)
         ww = w * w
-        links.append((c, s, ww, ax, ay))
-        if i < n - 1:
-            t = ww * L[i]
-            ax = ax - t * c
-            ay = ay - t * s
-    M = [None] * (n * n) if with_mass else None
-    mq = [0.0] * n if qdd is not None else None
-    cv, g, rigid = [None] * n, [None] * n, [None] * n
-    tip = [None] * n if force is not None else None
-    gx, gy = k.gx, k.gy
-    # beyond link j: B_{j+1}, A_{j+1}, sum m_i a_i, sum m_i (C_i - P_{j+1}) x a_i, tip - P_{j+1};
-    # nothing lies beyond the tip's link, and joint 0 does not accelerate: the sums skip
-    # those terms (they would be zeros, and on arrays each costs a pass over the batch)
-    last = n - 1
-    Rx = Ry = 0.0
-    for j, Lj, mj, mlc, cj, a0j, twoL, jj, inner in k.backward:
-        c, s, ww, jx, jy = links[j]
-        own = mlc * (c * jy - s * jx) if j else 0.0     # c_j from link j's own mass
-        if j == last:
-            A = a0j
-            Bx = cj * c
-            By = cj * s
-            Q = own
-        else:
-            A = a0j + A + twoL * (c * Bx + s * By)
-            Bx = cj * c + Bx
-            By = cj * s + By
-            Q = own + Q + Lj * (c * Py - s * Px)          # then the links beyond, from joint j
-        if j:                                             # sum m_i a_i from link j outwards
-            t = mlc * ww
-            px = mj * jx - t * c
-            py = mj * jy - t * s
-            if j != last:
-                px = px + Px
-                py = py + Py
-            Px, Py = px, py
-        # column j of M: M_jj = A_j, M_ij = A_j + (P_j - P_i).B_j for i < j
-        if with_mass:
-            M[jj] = acc = A
-            for i, Li, ij, ji in inner:
-                ei = links[i]
-                acc = acc + Li * (ei[0] * Bx + ei[1] * By)
-                M[ij] = M[ji] = acc
-        g[j] = gj = By * gx - Bx * gy
-        cv[j] = Q
-        total = Q + gj
-        if mq is not None:
-            qj = qdd[j]
-            mqj = mq[j] + A * qj
-            if j:
-                acc = A
-                for i, Li, _, _ in inner:
-                    ei = links[i]
-                    acc = acc + Li * (ei[0] * Bx + ei[1] * By)
-                    mq[i] = mq[i] + acc * qj
-                    mqj = mqj + acc * qdd[i]
-            mq[j] = mqj                        # complete: columns > j came earlier
-            total = total + mqj
-        if tip is not None:
-            Rx = Lj * c + Rx
-            Ry = Lj * s + Ry
-            tip[j] = f = Rx * force[1] - Ry * force[0]
-            total = total + f
-        rigid[j] = total
-    return M, mq, cv, g, tip, rigid
+        links.append((c, s, k.L[i] * c, k.L[i] * s, ww, ax, ay))
+        if i < k.n - 1:
+            t = ww * k.L[i]
+            ax = -(t * c) if ax is None else ax - t * c
+            ay = -(t * s) if ay is None else ay - t * s
+    return links
+
+
+def _sums_from(k, links, row, beyond):
+    """The sums over link ``j`` and beyond, ``(A_j, B_j, Q_j, sum m_i a_i)``, from those
+    beyond link ``j`` (None at the tip's link): ``Q_j`` is ``c_j``, and the last sum,
+    over ``i >= j``, is None for ``j = 0``, whose joint does not accelerate."""
+    j, Lj, mj, mlc, cj, a0j = row[:6]
+    c, s, lx, ly, ww, jx, jy = links[j]
+    own = mlc * (c * jy - s * jx) if j else None        # c_j from link j's own mass
+    if beyond is None:
+        A, Bx, By = a0j, cj * c, cj * s
+        Q = 0.0 if own is None else own
+        Px = Py = None
+    else:
+        A, Bx, By, Q, Px, Py = beyond
+        A = a0j + A + 2.0 * (lx * Bx + ly * By)          # the term M_{j,j+1} adds to A_{j+1}
+        Bx = cj * c + Bx
+        By = cj * s + By
+        Q = (Q if own is None else own + Q) + Lj * (c * Py - s * Px)   # links beyond, from P_j
+    if j:                                                 # sum m_i a_i from link j outwards
+        t = mlc * ww
+        px = mj * jx - t * c
+        py = mj * jy - t * s
+        Px, Py = (px, py) if Px is None else (px + Px, py + Py)
+    return A, Bx, By, Q, Px, Py
+
+
+def _mass_column(links, inner, A, Bx, By, jj, M):
+    """Column ``j`` of ``M`` into the flat ``M``: ``M_jj = A_j``, ``M_ij = A_j + (P_j - P_i).B_j``
+    for ``i < j``, the difference a sum of ``L_l e_l`` over ``i <= l < j``."""
+    M[jj] = acc = A
+    for i, _, ij, ji in inner:
+        acc = acc + (links[i][2] * Bx + links[i][3] * By)
+        M[ij] = M[ji] = acc
+
+
+def _mass_times(links, j, inner, A, Bx, By, qdd, mq):
+    """Column ``j``'s share of ``M qdd`` into ``mq``, returning ``(M qdd)_j``, complete: the
+    columns beyond ``j`` came earlier, and row ``j`` left of the diagonal is column ``j``."""
+    qj = qdd[j]
+    mqj = A * qj if mq[j] is None else mq[j] + A * qj
+    acc = A
+    for i, _, _, _ in inner:
+        acc = acc + (links[i][2] * Bx + links[i][3] * By)
+        mq[i] = acc * qj if mq[i] is None else mq[i] + acc * qj
+        mqj = mqj + acc * qdd[i]
+    mq[j] = mqj
+    return mqj
 
 
 @compiled
@@ -538,8 +641,10 @@ def _solve_spd(a, x, plan):
 
 
 @compiled
-def forward(k, ops, q, qd, tau, force=None, fric=None):
-    """Forward dynamics: solve ``M qdd = tau - (c + g + J^T F) - friction``.
+def eliminate(k, ops, q, qd, tau, force=None, fric=None):
+    """Forward dynamics by forming ``M`` and solving ``M qdd = tau - (c + g + J^T F) - friction``
+    (:func:`_solve_spd`): O(n^3) operations, fewer than :func:`aba`'s O(n) below ``ABA_FROM``
+    links.
 
     ``fric``: the caller's :func:`friction` at ``qd``, when it has it already.
     """
@@ -551,6 +656,140 @@ def forward(k, ops, q, qd, tau, force=None, fric=None):
     else:
         rhs = [t - b - f for t, b, f in zip(tau, rigid, fric)]
     return _solve_spd(M, rhs, k.plan)
+
+
+#: From this many links on, :func:`forward` runs :func:`aba`. Measured (``benchmarks/core.md``):
+#: on floats (one state) ABA costs less from 6 links, on arrays (a batch) from about 8. One
+#: threshold for both keeps one route per arm: a batch makes its states' own operations.
+ABA_FROM = 8
+
+
+@compiled
+def forward(k, ops, q, qd, tau, force=None, fric=None):
+    """Forward dynamics, ``qdd`` from ``M qdd = tau - (c + g + J^T F) - friction``: by
+    :func:`eliminate` for arms of fewer than ``ABA_FROM`` links, by :func:`aba` from there.
+
+    ``fric``: the caller's :func:`friction` at ``qd``, when it has it already.
+    """
+    route = aba if k.n >= ABA_FROM else eliminate
+    return route.__wrapped__(k, ops, q, qd, tau, force, fric)
+
+
+# ---------------------------------------------------------------------------
+# The articulated-body algorithm (Featherstone), planar. Spatial vectors are
+# (angular, x, y) triples at each joint's point P_i, in world axes: a motion
+# (w, vx, vy) is the link's angular speed and its point P_i's velocity, a force
+# (n, fx, fy) a moment about P_i and a force. Joint i's axis is (1, 0, 0) there.
+# The body beyond joint i, once its joint's own freedom is taken out, pushes on
+# link i - 1 at P_i like a point with a 2 x 2 apparent mass K_i (the articulated
+# inertia's translational block; its angular row and column vanish) and a bias
+# force; moving it from P_i to P_{i-1} is a translation by r = L_{i-1} e_{i-1}.
+# Three passes, each O(n): velocities outwards, articulated inertias and bias
+# forces inwards, accelerations outwards.
+
+
+def _aba_outward(k, ops, q, qd):
+    """Per link, outwards: ``(c, s, rx, ry, bias_acc, force)``: its direction ``e``, the
+    step ``r = L e`` to the next joint, the acceleration ``P_i`` gets from ``qd_i`` turning
+    its velocity (None at the shoulder) and the link's own bias force at ``P_i`` (its
+    moment None at the shoulder)."""
+    sin, cos = ops[0], ops[1]
+    links = []
+    phi, w = q[0], qd[0]
+    vx = vy = None                                   # P_0, the shoulder, is still
+    for i in range(k.n):
+        if i:
+            phi = phi + q[i]
+            w = w + qd[i]
+        c = cos(phi)
+        s = sin(phi)
+        t = k.m_lc[i] * (w * w)
+        if vx is None:
+            bias_acc = None
+            force = (None, -(t * c), -(t * s))
+        else:
+            # P_i's velocity turns with qd_i: (qd_i vy, -qd_i vx); the link's own bias force
+            # m w (vP . c_i) about P_i and m w z x v_com
+            bias_acc = (qd[i] * vy, -(qd[i] * vx))
+            mw = k.m[i] * w
+            force = (k.m_lc[i] * w * (vx * c + vy * s), -(mw * vy) - t * c, mw * vx - t * s)
+        rx = k.L[i] * c
+        ry = k.L[i] * s
+        if i < k.n - 1:                              # P_{i+1}'s velocity
+            vx = -(w * ry) if vx is None else vx - w * ry
+            vy = w * rx if vy is None else vy + w * rx
+        links.append((c, s, rx, ry, bias_acc, force))
+    return links
+
+
+def _aba_inward(k, links, tau, force, fric):
+    """Per joint, inwards: ``(Ux / D, Uy / D, u / D)``, with ``(D, Ux, Uy)`` the angular
+    column of the articulated inertia at ``P_i`` and ``u`` the torque left for the
+    joint's acceleration once the bias forces are paid."""
+    out = [None] * k.n
+    K = pa = None
+    for i in reversed(range(k.n)):
+        c, s, rx, ry, bias_acc, (pw, px, py) = links[i]
+        # link i's own inertia at P_i: its centre of mass at lc_i e_i
+        Iww, Iwx, Iwy = k.i_joint[i], -(k.m_lc[i] * s), k.m_lc[i] * c
+        Ixx, Ixy, Iyy = k.m[i], None, k.m[i]
+        if K is not None:                            # the body beyond, moved to P_i
+            kxx, kxy, kyy = K
+            fxw = rx * kxy - ry * kxx
+            fyw = rx * kyy - ry * kxy
+            Iww = Iww + (rx * fyw - ry * fxw)
+            Iwx, Iwy = Iwx + fxw, Iwy + fyw
+            Ixx, Ixy, Iyy = Ixx + kxx, kxy, Iyy + kyy
+            paw, pax, pay = pa
+            m_pa = paw + (rx * pay - ry * pax)
+            pw = m_pa if pw is None else pw + m_pa
+            px, py = px + pax, py + pay
+        elif force is not None:                      # the tip's push, at the tip
+            m_f = rx * force[1] - ry * force[0]
+            pw = m_f if pw is None else pw + m_f
+            px, py = px + force[0], py + force[1]
+        applied = tau[i] if fric is None else tau[i] - fric[i]
+        u = applied if pw is None else applied - pw
+        inv = 1.0 / Iww
+        ux, uy, uu = Iwx * inv, Iwy * inv, u * inv
+        out[i] = (ux, uy, uu)
+        if i:
+            kxx = Ixx - Iwx * ux
+            kxy = -(Iwx * uy) if Ixy is None else Ixy - Iwx * uy
+            kyy = Iyy - Iwy * uy
+            K = (kxx, kxy, kyy)
+            pax = px + Iwx * uu
+            pay = py + Iwy * uu
+            if bias_acc is not None:
+                bx, by = bias_acc
+                pax = pax + (kxx * bx + kxy * by)
+                pay = pay + (kxy * bx + kyy * by)
+            pa = (applied, pax, pay)
+    return out
+
+
+@compiled
+def aba(k, ops, q, qd, tau, force=None, fric=None):
+    """Forward dynamics by the articulated-body algorithm: the same ``qdd`` as
+    :func:`eliminate` (to rounding) in O(n) operations, against its O(n^3)."""
+    if fric is None and k.has_friction:
+        fric = friction(k, ops, qd)
+    links = _aba_outward(k, ops, q, qd)
+    joints = _aba_inward(k, links, tau, force, fric)
+    qdd = [None] * k.n
+    alpha, ax, ay = None, -k.gx, -k.gy                 # the base accelerates up at g
+    for i in range(k.n):
+        ux, uy, uu = joints[i]
+        if i:                                          # P_i's acceleration, from P_{i-1}'s
+            rx, ry = links[i - 1][2:4]
+            bx, by = links[i][4]
+            ax = ax - alpha * ry + bx
+            ay = ay + alpha * rx + by
+            qdd[i] = uu - alpha - (ux * ax + uy * ay)
+            alpha = alpha + qdd[i]
+        else:
+            qdd[i] = alpha = uu - (ux * ax + uy * ay)
+    return qdd
 
 
 # ---------------------------------------------------------------------------
@@ -641,6 +880,11 @@ def compiled_for(kernel, k, ops, args):
     return fn
 
 
+#: Kernels of ``q`` alone whose results are bounded (sines and cosines times the arm's
+#: numbers): finite for finite ``q``, which :func:`fast` checks instead of the results.
+_BOUNDED = (gravity, mass_matrix, tip_jacobian, potential)
+
+
 def fast(kernel, k, tail, *values):
     """``kernel`` on floats for plainly valid input, as an array ``batch + tail``, or None.
 
@@ -666,7 +910,14 @@ def fast(kernel, k, tail, *values):
             a, = values
             if a.shape != shape:
                 return _few(fn, k, tail, values)
-            out = fn(a.tolist())
+            x = a.tolist()
+            if kernel in _BOUNDED:                   # finite q, finite result: check q
+                total = sum(x)
+                if total - total == 0 and type(total) in (float, int):
+                    out = fn(x)
+                    return np.fromiter(out, float, len(out)).reshape(tail)
+                return None
+            out = fn(x)
         else:
             for v in values:
                 if v.shape != shape:

@@ -771,86 +771,127 @@ def shortest_duration(arm, q_start, q_end, limit, tip_force=None, rotor_inertia=
     >>> round(lim.duration, 4), lim.fraction, lim.joint, lim.kind
     (1.309, 0.5, 1, 'speed')
     """
-    start = joint_vector(arm, "q_start", q_start)
-    end = joint_vector(arm, "q_end", q_end)
-    if start.shape != (arm.n,) or end.shape != (arm.n,):
-        raise ValueError(f"q_start and q_end have shapes {start.shape} and {end.shape}: "
-                         f"expected one pose each, shape ({arm.n},)")
-    if int(samples) != samples or samples < 3:
-        raise ValueError(f"samples must be an integer of at least 3, got {samples!r}")
-    force = None if tip_force is None else planar_vector("tip_force", tip_force)
-    if force is not None and force.shape != (2,):
-        raise ValueError(f"tip_force has shape {force.shape}: expected one force, shape (2,)")
-    low, high = torque_bounds(arm.n, limit)
-    rotors = np.square(arm.gear_ratio) * per_joint(arm.n, "rotor_inertia", rotor_inertia,
-                                                   nonnegative=True)
-    if stall_torque is not None and speed_limit is None:
-        raise ValueError("stall_torque needs speed_limit, the no-load speed of the line")
-    stall = (None if stall_torque is None
-             else per_joint(arm.n, "stall_torque", stall_torque, positive=True))
-    top_speed = (np.full(arm.n, np.inf) if speed_limit is None
-                 else per_joint(arm.n, "speed_limit", speed_limit, positive=True))
-    delta = end - start
-    # friction as the joint feels it (G^2 B and G Tc, as in the arm's friction_torques)
-    viscous = np.square(arm.gear_ratio) * np.asarray(arm.damping)
-    dry = np.asarray(arm.gear_ratio) * np.asarray(arm.coulomb)
+    move = _QuinticMove(arm, q_start, q_end, limit, tip_force, rotor_inertia, speed_limit,
+                        samples, stall_torque)
+    u = np.linspace(0.0, 1.0, move.samples)
+    A, B, C, qd1 = move.parts(u)
+    floor = _floor_limit(move, u, C)
+    if floor is not None:
+        return floor
+    x, _ = move.exits((A, B, C, qd1))
+    best = x.min(axis=1)
+    k = int(np.argmin(best))
+    speed = _speed_limit(move)
+    if not np.isfinite(best[k]):
+        return speed if speed.duration > 0 else DurationLimit(0.0, np.nan, np.nan, -1, 0, "")
+    torque = _torque_limit(move, u, best, k)
+    return speed if speed.duration > torque.duration else torque
 
-    def parts(u):
+
+class _QuinticMove:
+    """:func:`shortest_duration`'s move, checked: its limits and its torque along the path."""
+
+    def __init__(self, arm, q_start, q_end, limit, tip_force, rotor_inertia, speed_limit,
+                 samples, stall_torque):
+        start = joint_vector(arm, "q_start", q_start)
+        end = joint_vector(arm, "q_end", q_end)
+        if start.shape != (arm.n,) or end.shape != (arm.n,):
+            raise ValueError(f"q_start and q_end have shapes {start.shape} and {end.shape}: "
+                             f"expected one pose each, shape ({arm.n},)")
+        if int(samples) != samples or samples < 3:
+            raise ValueError(f"samples must be an integer of at least 3, got {samples!r}")
+        force = None if tip_force is None else planar_vector("tip_force", tip_force)
+        if force is not None and force.shape != (2,):
+            raise ValueError(f"tip_force has shape {force.shape}: expected one force, shape (2,)")
+        self.low, self.high = torque_bounds(arm.n, limit)
+        self.rotors = np.square(arm.gear_ratio) * per_joint(arm.n, "rotor_inertia",
+                                                            rotor_inertia, nonnegative=True)
+        if stall_torque is not None and speed_limit is None:
+            raise ValueError("stall_torque needs speed_limit, the no-load speed of the line")
+        self.stall = (None if stall_torque is None
+                      else per_joint(arm.n, "stall_torque", stall_torque, positive=True))
+        self.top_speed = (np.full(arm.n, np.inf) if speed_limit is None
+                          else per_joint(arm.n, "speed_limit", speed_limit, positive=True))
+        self.arm, self.start, self.end, self.force = arm, start, end, force
+        self.samples = int(samples)
+        self.delta = end - start
+        # friction as the joint feels it (G^2 B and G Tc, as in the arm's friction_torques)
+        self.viscous = np.square(arm.gear_ratio) * np.asarray(arm.damping)
+        self.dry = np.asarray(arm.gear_ratio) * np.asarray(arm.coulomb)
+        self.brake = None if self.stall is None else self.stall / self.top_speed
+
+    def parts(self, u):
         """Torque coefficients ``(A, B, C)`` of ``x = 1/T`` at path points ``u``, and the
         one-second move's speeds there, (k, n) each."""
         u = np.asarray(u, dtype=float)[:, None]
         s = u**3 * (10 - 15 * u + 6 * u**2)
-        q = (1.0 - s) * start + s * end
-        qd1 = 30 * u**2 * (1 - u) ** 2 * delta
-        qdd1 = 60 * u * (1 - u) * (1 - 2 * u) * delta
-        p = torque_parts(arm, q, qd1, qdd1, force)
-        A = p["inertia"] + rotors * qdd1 + p["velocity"]
-        C = p["gravity"] + p["tip"] + dry * np.sign(qd1)
-        return A, viscous * qd1, C, qd1
+        q = (1.0 - s) * self.start + s * self.end
+        qd1 = 30 * u**2 * (1 - u) ** 2 * self.delta
+        qdd1 = 60 * u * (1 - u) * (1 - 2 * u) * self.delta
+        p = torque_parts(self.arm, q, qd1, qdd1, self.force)
+        A = p["inertia"] + self.rotors * qdd1 + p["velocity"]
+        C = p["gravity"] + p["tip"] + self.dry * np.sign(qd1)
+        return A, self.viscous * qd1, C, qd1
 
-    brake = None if stall is None else stall / top_speed
-    u = np.linspace(0.0, 1.0, int(samples))
-    A, B, C, qd1 = parts(u)
+    def exits(self, x_parts):
+        """:func:`_exits` within this move's limits."""
+        return _exits(x_parts, self.low, self.high, self.stall, self.brake)
+
+    def exit_at(self, v):
+        """The smallest exit ``x = 1/T`` over the joints at the path point ``v``."""
+        return float(self.exits(self.parts([v]))[0].min())
+
+
+def _floor_limit(move, u, C):
+    """The "floor" :class:`DurationLimit` when the torque that no slowing removes (``C``, at
+    the path points ``u``) is outside the limits somewhere, else None."""
+    low, high = move.low, move.high
     outside = np.maximum(C - high, low - C) / (high - low)        # > 0: the floor is outside
-    if np.any(outside > 0):
-        k, j = np.unravel_index(np.argmax(outside), outside.shape)
-        return DurationLimit(np.inf, float(u[k]), np.nan, int(j),
-                             1 if C[k, j] > high[j] else -1, "floor")
-    x, _ = _exits((A, B, C, qd1), low, high, stall, brake)
-    best = x.min(axis=1)
-    k = int(np.argmin(best))
-    # the speed limit: the peak speed 15/8 |delta| / T at the middle of the move
-    speed_T = 1.875 * np.abs(delta) / top_speed
-    j_speed = int(np.argmax(speed_T))
-    speed = DurationLimit(float(speed_T[j_speed]), 0.5, 0.5 * float(speed_T[j_speed]), j_speed,
-                          1 if delta[j_speed] > 0 else -1, "speed")
-    if not np.isfinite(best[k]):
-        return speed if speed.duration > 0 else DurationLimit(0.0, np.nan, np.nan, -1, 0, "")
+    if not np.any(outside > 0):
+        return None
+    k, j = np.unravel_index(np.argmax(outside), outside.shape)
+    return DurationLimit(np.inf, float(u[k]), np.nan, int(j), 1 if C[k, j] > high[j] else -1,
+                         "floor")
 
-    def exit_at(v):
-        return float(_exits(parts([v]), low, high, stall, brake)[0].min())
 
-    # Golden-section search for the smallest exit between the neighbours of the best sample.
-    lo, hi = u[max(k - 1, 0)], u[min(k + 1, u.size - 1)]
+def _speed_limit(move):
+    """The speed limit's :class:`DurationLimit`: the quintic's peak speed, 15/8 |delta| / T,
+    comes at the middle of the move."""
+    speed_T = 1.875 * np.abs(move.delta) / move.top_speed
+    j = int(np.argmax(speed_T))
+    return DurationLimit(float(speed_T[j]), 0.5, 0.5 * float(speed_T[j]), j,
+                         1 if move.delta[j] > 0 else -1, "speed")
+
+
+def _golden_section(f, lo, hi):
+    """Golden-section search for the smallest ``f`` on ``[lo, hi]``: the last two points and
+    their values, ``(fc, c, fd, d)``, after 40 steps (the bracket shrinks to 1e-8 of its
+    width)."""
     ratio = (np.sqrt(5.0) - 1.0) / 2.0
     c, d = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-    fc, fd = exit_at(c), exit_at(d)
-    for _ in range(40):                         # the bracket shrinks to 1e-8 of its width
+    fc, fd = f(c), f(d)
+    for _ in range(40):
         if fc <= fd:
             hi, d, fd = d, c, fc
             c = hi - ratio * (hi - lo)
-            fc = exit_at(c)
+            fc = f(c)
         else:
             lo, c, fc = c, d, fd
             d = lo + ratio * (hi - lo)
-            fd = exit_at(d)
+            fd = f(d)
+    return fc, c, fd, d
+
+
+def _torque_limit(move, u, best, k):
+    """The torque's :class:`DurationLimit`: the smallest exit ``best`` over the sampled
+    points ``u`` (the ``k``-th the least), refined between ``k``'s neighbours."""
+    fc, c, fd, d = _golden_section(move.exit_at, u[max(k - 1, 0)], u[min(k + 1, u.size - 1)])
     x_star, u_star = min([(float(best[k]), float(u[k])), (fc, c), (fd, d)])
-    xs, bounds = _exits(parts([u_star]), low, high, stall, brake)
+    xs, bounds = move.exits(move.parts([u_star]))
     j = int(np.argmin(xs[0]))
     T = 1.0 / x_star if x_star > 0 else np.inf     # 0: on the limit at rest, any motion leaves
-    torque = DurationLimit(float(T), float(u_star), float(u_star * T), j, int(bounds[0, j]),
-                           "torque")
-    return speed if speed.duration > torque.duration else torque
+    return DurationLimit(float(T), float(u_star), float(u_star * T), j, int(bounds[0, j]),
+                         "torque")
 
 
 # ------------------------------------------------------------------ time-optimal time scaling
@@ -1139,59 +1180,98 @@ def time_optimal_scaling(arm, q_start, q_end, limit, tip_force=None, rotor_inert
         zero = np.zeros(N + 1)
         return PhaseProfile(s, zero, zero[:-1], zero, 0.0, np.full(N + 1, np.inf), zero,
                             np.array([]), None)
-    ds = 1.0 / N
-    big = 1e12 if not np.isfinite(x_top) else x_top
-    # Rows (a_u, a_x) <= r of stage i, for (u, x) = (sdd on step i, sd^2 at point i): the
-    # torque at point i and at point i + 1 (where sd^2 = x + 2 ds u), within the limits.
-    A_here = np.stack([m, c], axis=-1)                       # (N+1, n, 2)
-    A_next = np.stack([m[1:] + 2 * ds * c[1:], c[1:]], axis=-1)
-
-    def rows(i):
-        blocks = [A_here[i], -A_here[i], A_next[i], -A_next[i]]
-        rhs = [high - d[i], d[i] - low, high - d[i + 1], d[i + 1] - low]
-        return np.concatenate(blocks), np.concatenate(rhs)
-
-    bound_rows = np.array([[0.0, -1.0], [0.0, 1.0]])
-    # the velocity-limit curve: the largest admissible x at each point (u free)
-    limit_x = np.empty(N + 1)
-    for i in range(N + 1):
-        A = np.concatenate([A_here[i], -A_here[i], bound_rows])
-        r = np.concatenate([high - d[i], d[i] - low, [0.0, big]])
-        limit_x[i] = _lp_x_range(A, r)[1]
-    # backward pass: the set of x at point i from which the end at rest can be reached
-    lo_x, hi_x = np.full(N + 1, np.nan), np.full(N + 1, np.nan)
-    lo_x[N] = hi_x[N] = 0.0
-    if not (limit_x[N] >= 0):                     # cannot even stop at the end
-        hi_x[N] = np.nan
-    for i in range(N - 1, -1, -1):
-        if np.isnan(hi_x[i + 1]):
-            break
-        A, r = rows(i)
-        step = np.array([[2 * ds, 1.0], [-2 * ds, -1.0]])
-        A = np.concatenate([A, bound_rows, step])
-        r = np.concatenate([r, [0.0, big], [hi_x[i + 1], -lo_x[i + 1]]])
-        lo_x[i], hi_x[i] = _lp_x_range(A, r)
+    stages = _Stages(m, c, d, low, high, 1.0 / N, 1e12 if not np.isfinite(x_top) else x_top)
+    limit_x = stages.limit_curve()
+    lo_x, hi_x = stages.reach(limit_x[N] >= 0)
     fail = PhaseProfile(s, np.full(N + 1, np.nan), np.full(N, np.nan), np.full(N + 1, np.nan),
                         np.inf, np.sqrt(np.maximum(limit_x, 0.0)),
                         np.sqrt(np.maximum(hi_x, 0.0)), np.array([]), None)
     if np.isnan(hi_x[0]) or lo_x[0] > 1e-12 * max(1.0, hi_x[0]):
         return fail                               # the start at rest cannot reach the end
-    # forward pass: the largest acceleration that keeps the next point reachable
-    x = np.zeros(N + 1)
-    u = np.zeros(N)
-    for i in range(N):
-        A, r = rows(i)
-        a_u = np.concatenate([A[:, 0], [2 * ds, -2 * ds]])
-        rhs = np.concatenate([r - A[:, 1] * x[i], [hi_x[i + 1] - x[i], x[i] - lo_x[i + 1]]])
-        with np.errstate(divide="ignore"):
-            cap = rhs / a_u
-        up = np.min(cap[a_u > 0], initial=np.inf)
-        down = np.max(cap[a_u < 0], initial=-np.inf)
-        if np.any((a_u == 0) & (rhs < -1e-9)) or down > up + 1e-9 * (1 + abs(up)):
-            return fail
-        u[i] = up
-        x[i + 1] = max(x[i] + 2 * ds * u[i], 0.0)
-    x[N] = 0.0
+    steps = stages.fastest(lo_x, hi_x)
+    if steps is None:
+        return fail
+    return _profile(start, end, s, *steps, limit_x, hi_x)
+
+
+class _Stages:
+    """:func:`time_optimal_scaling`'s steps along the path, as two-variable linear programmes.
+
+    Stage ``i`` has the unknowns ``(u, x)``: ``sdd`` on step ``i`` and ``sd^2`` at
+    point ``i``. Its rows ``(a_u, a_x) <= r`` hold the torque within the limits at
+    point ``i`` and at point ``i + 1`` (where ``sd^2 = x + 2 ds u``). ``big``: the
+    largest ``x`` allowed (the speed limit's, or 1e12 without one).
+    """
+
+    def __init__(self, m, c, d, low, high, ds, big):
+        self.d, self.low, self.high, self.ds, self.big = d, low, high, ds, big
+        self.N = len(d) - 1
+        self.A_here = np.stack([m, c], axis=-1)                       # (N+1, n, 2)
+        self.A_next = np.stack([m[1:] + 2 * ds * c[1:], c[1:]], axis=-1)
+        self.bound_rows = np.array([[0.0, -1.0], [0.0, 1.0]])
+
+    def rows(self, i):
+        """Stage ``i``'s torque rows and right-hand sides."""
+        d, low, high = self.d, self.low, self.high
+        blocks = [self.A_here[i], -self.A_here[i], self.A_next[i], -self.A_next[i]]
+        rhs = [high - d[i], d[i] - low, high - d[i + 1], d[i + 1] - low]
+        return np.concatenate(blocks), np.concatenate(rhs)
+
+    def limit_curve(self):
+        """The velocity-limit curve: the largest admissible ``x`` at each point (``u`` free)."""
+        d, low, high = self.d, self.low, self.high
+        limit_x = np.empty(self.N + 1)
+        for i in range(self.N + 1):
+            A = np.concatenate([self.A_here[i], -self.A_here[i], self.bound_rows])
+            r = np.concatenate([high - d[i], d[i] - low, [0.0, self.big]])
+            limit_x[i] = _lp_x_range(A, r)[1]
+        return limit_x
+
+    def reach(self, can_stop):
+        """The backward pass: at each point, the smallest and largest ``x`` from which the end
+        at rest can be reached (nan where none can, and everywhere when not ``can_stop``,
+        the end at rest itself inadmissible)."""
+        N, ds = self.N, self.ds
+        lo_x, hi_x = np.full(N + 1, np.nan), np.full(N + 1, np.nan)
+        lo_x[N] = hi_x[N] = 0.0
+        if not can_stop:
+            hi_x[N] = np.nan
+        for i in range(N - 1, -1, -1):
+            if np.isnan(hi_x[i + 1]):
+                break
+            A, r = self.rows(i)
+            step = np.array([[2 * ds, 1.0], [-2 * ds, -1.0]])
+            A = np.concatenate([A, self.bound_rows, step])
+            r = np.concatenate([r, [0.0, self.big], [hi_x[i + 1], -lo_x[i + 1]]])
+            lo_x[i], hi_x[i] = _lp_x_range(A, r)
+        return lo_x, hi_x
+
+    def fastest(self, lo_x, hi_x):
+        """The forward pass: on each step the largest acceleration that keeps the next point
+        reachable; ``(u, x)`` per step and point, or None when some step has none."""
+        N, ds = self.N, self.ds
+        x = np.zeros(N + 1)
+        u = np.zeros(N)
+        for i in range(N):
+            A, r = self.rows(i)
+            a_u = np.concatenate([A[:, 0], [2 * ds, -2 * ds]])
+            rhs = np.concatenate([r - A[:, 1] * x[i], [hi_x[i + 1] - x[i], x[i] - lo_x[i + 1]]])
+            with np.errstate(divide="ignore"):
+                cap = rhs / a_u
+            up = np.min(cap[a_u > 0], initial=np.inf)
+            down = np.max(cap[a_u < 0], initial=-np.inf)
+            if np.any((a_u == 0) & (rhs < -1e-9)) or down > up + 1e-9 * (1 + abs(up)):
+                return None
+            u[i] = up
+            x[i + 1] = max(x[i] + 2 * ds * u[i], 0.0)
+        x[N] = 0.0
+        return u, x
+
+
+def _profile(start, end, s, u, x, limit_x, hi_x):
+    """The :class:`PhaseProfile` of the accelerations ``u`` and squared speeds ``x``: its
+    times, bang-bang switches and plan."""
+    ds = 1.0 / (len(s) - 1)
     sd = np.sqrt(x)
     with np.errstate(divide="ignore"):
         dt = 2 * ds / (sd[:-1] + sd[1:])

@@ -595,7 +595,7 @@ def _numbers_for(k, runs):
     """A copy of the arm's :class:`armlab._kernels.Constants` whose numbers are ``(runs,)``
     arrays, for the compiled step of a batch (friction's and the arm's shape stay)."""
     numbers = copy.copy(k)
-    for name in ("L", "lc", "m", "inertia", "coef", "a0", "two_L", "m_lc"):
+    for name in K._NUMBERS:
         setattr(numbers, name, tuple(np.full(runs, x) for x in getattr(k, name)))
     numbers.gx, numbers.gy = np.full(runs, k.gx), np.full(runs, k.gy)
     return numbers

@@ -10,7 +10,11 @@ rewrites ``benchmarks/core.md``. Measured:
 * one state at a time (what a simulation loop does): ``inverse_dynamics`` and
   ``forward_dynamics`` against Pinocchio's ``rnea`` and ``aba``, both called
   in the same loop over pre-made state arrays;
-* the time of ``import armlab`` beside ``import numpy``, in fresh interpreters.
+* the time of ``import armlab`` beside ``import numpy``, in fresh interpreters;
+* forward dynamics per state against the number of links, 2 to 12 (issue 27): the
+  kernels' two routes (forming and solving ``M``, and the articulated-body algorithm)
+  on a batch and on one state, LAPACK's Cholesky on the stacked matrices, armlab's
+  public call and a loop of Pinocchio's ``aba``.
 
 Targets (issue 2): batch 2-link >= 10x Pinocchio's throughput, 7-link RNEA
 >= 3x, peak memory < 300 MB, one-state calls within 5x of Pinocchio's.
@@ -170,6 +174,95 @@ def import_case():
                 met=heavy == "[]", note=f"heavy modules loaded: {heavy}")
 
 
+LINKS = (2, 3, 4, 5, 6, 7, 8, 10, 12)
+N_LINKS = 10_000
+
+
+def _median_rounds(fns, rounds=5):
+    """Median CPU time of each of ``fns`` [s], over interleaved rounds."""
+    import statistics
+
+    times = [[best(fn, 1) for fn in fns] for _ in range(rounds)]
+    return [statistics.median(t[i] for t in times) for i in range(len(fns))]
+
+
+def lapack_cholesky(arm, Q, V, T):
+    """Forward dynamics by LAPACK on the stacked mass matrices: ``M`` and the bias torques
+    from armlab, ``M = L L^T`` by ``np.linalg.cholesky``, then SciPy's batched
+    ``cho_solve``."""
+    from scipy.linalg import cho_solve
+
+    M = al.mass_matrix(arm, Q)
+    rhs = T - al.inverse_dynamics(arm, Q, V, np.zeros_like(Q))
+    return cho_solve((np.linalg.cholesky(M), True), rhs[..., None])[..., 0]
+
+
+def links_rows():
+    """Forward dynamics per state against the number of links: the two routes of the
+    kernels (forming and solving M, and the articulated-body algorithm) on a batch and on
+    one state, armlab's public call, and Pinocchio's ``aba`` in a loop."""
+    import pinocchio as pin
+
+    from armlab import _kernels as K
+
+    rows = []
+    for n in LINKS:
+        arm = al.PlanarArm([0.3] * n, [1.0] * n)
+        k = arm._constants
+        model, data = pinocchio_model(arm)
+        Q, V, T = states(n, N_LINKS, seed=n)
+        flat = [Q, V, T]
+        one = [x[0].tolist() for x in flat]
+        solve = K.compiled_for(K.eliminate, k, K.FLOATS, one)
+        aba = K.compiled_for(K.aba, k, K.FLOATS, one)
+        reps = 2000
+
+        def floats(fn):
+            return lambda: [fn(*one) for _ in range(reps)]
+
+        t_solve, t_aba, t_chol, t_ours, t_pin, f_solve, f_aba = _median_rounds([
+            lambda: K.blocks(K.eliminate, k, flat, N_LINKS, (n,)),
+            lambda: K.blocks(K.aba, k, flat, N_LINKS, (n,)),
+            lambda: lapack_cholesky(arm, Q, V, T),
+            lambda: al.forward_dynamics(arm, Q, V, T),
+            lambda: pin_loop(pin.aba, model, data, Q, V, T),
+            floats(solve), floats(aba)])
+        ours = al.forward_dynamics(arm, Q[:200], V[:200], T[:200])
+        err = np.abs(ours - pin_loop(pin.aba, model, data, Q[:200], V[:200], T[:200])).max()
+        assert np.allclose(lapack_cholesky(arm, Q[:200], V[:200], T[:200]), ours, atol=1e-9)
+        per = 1e9 / N_LINKS
+        rows.append(dict(n=n, solve=t_solve * per, aba=t_aba * per, chol=t_chol * per,
+                         ours=t_ours * per,
+                         pin=t_pin * per, f_solve=f_solve / reps * 1e6, f_aba=f_aba / reps * 1e6,
+                         route="ABA" if n >= K.ABA_FROM else "solve M", err=err))
+    return rows
+
+
+def links_table(rows):
+    from armlab import _kernels as K
+
+    first = rows[0]
+    lines = ["", f"## Forward dynamics against the number of links ({N_LINKS:,} states)", "",
+             "Per state, medians of 5 interleaved rounds of CPU time. *solve M*: the closed "
+             "form's mass matrix and bias torques, then elimination (its `L D L^T` factors); "
+             "*ABA*: the articulated-body algorithm. Both are armlab's kernels, run on the whole "
+             "batch (arrays) and on one state (floats). *Cholesky, LAPACK*: armlab's stacked "
+             "mass matrices and bias torques, then `np.linalg.cholesky` and SciPy's batched "
+             f"`cho_solve`. `forward_dynamics` runs ABA from {K.ABA_FROM} links on "
+             "(`armlab._kernels.ABA_FROM`, one threshold for both back ends). Growth: the cost "
+             "over the 2-link cost.", "",
+             "| links | solve M, batch | ABA, batch | Cholesky, LAPACK | `forward_dynamics`, "
+             "batch | growth | Pinocchio `aba` loop | growth | solve M, one state | ABA, one "
+             "state | max diff vs Pinocchio |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        lines.append(f"| {r['n']} | {r['solve']:.0f} ns | {r['aba']:.0f} ns | {r['chol']:.0f} ns "
+                     f"| {r['ours']:.0f} ns "
+                     f"({r['route']}) | {r['ours'] / first['ours']:.1f}x | {r['pin']:.0f} ns | "
+                     f"{r['pin'] / first['pin']:.1f}x | {r['f_solve']:.2f} us | "
+                     f"{r['f_aba']:.2f} us | {r['err']:.1e} rad/s^2 |")
+    return lines
+
 def machine():
     cpu = platform.processor() or platform.machine()
     try:
@@ -219,7 +312,8 @@ def main():
         met = "" if r["met"] is None else ("yes" if r["met"] else "**no**")
         lines.append(f"| {r['what']} | {r['ours']} | {r['pin']} | {r['ratio']} | "
                      f"{r['target']} | {met} |")
-    lines += ["", "Notes:", ""] + [f"- {r['what']}: {r['note']}" for r in rows] + [""]
+    lines += ["", "Notes:", ""] + [f"- {r['what']}: {r['note']}" for r in rows]
+    lines += links_table(links_rows()) + [""]
     text = "\n".join(lines)
     (HERE / "core.md").write_text(text)
     print(text)

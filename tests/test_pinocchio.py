@@ -107,6 +107,25 @@ def test_forward_dynamics_matches_aba(case):
     agree_accelerations(arm, q, al.forward_dynamics(arm, q, qd, tau), theirs)
 
 
+LONG_ARMS = arm_and_state(min_links=8, max_links=12, friction=False)
+
+
+@CASES
+@given(LONG_ARMS)
+def test_forward_dynamics_of_long_arms_matches_aba(case):
+    """From 8 links armlab's forward dynamics runs the articulated-body algorithm itself
+    (one state on floats, a batch on arrays): both agree with Pinocchio's, with and without
+    a push at the tip."""
+    arm, q, qd, _, tau, force = case
+    model, data = model_of(arm)
+    theirs = pin.aba(model, data, q, qd, tau)
+    agree_accelerations(arm, q, al.forward_dynamics(arm, q, qd, tau), theirs)
+    batch = al.forward_dynamics(arm, np.tile(q, (40, 1)), qd, tau)
+    agree_accelerations(arm, q, batch[17], theirs)
+    pushed = pin.aba(model, data, q, qd, tau, external(model, arm, q, force))
+    agree_accelerations(arm, q, al.forward_dynamics(arm, q, qd, tau, force), pushed)
+
+
 @CASES
 @given(ARMS)
 def test_energies_match(case):
