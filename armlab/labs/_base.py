@@ -2,7 +2,9 @@
 
 A chapter's lab subclasses :class:`Lab` and fills in four things:
 
-* :attr:`Lab.presets` (class attribute): preset name -> the controls' values;
+* :attr:`Lab.presets` and :attr:`Lab.default_preset` (class attributes): preset name ->
+  the controls' values, and the one it opens with (its own state, if any, in
+  :meth:`Lab.setup`);
 * :meth:`Lab.build`: make the control widgets (``self.widgets``), the figure
   (``self.figure``) and its moving artists (``self.artists``, a dict of artists
   or lists of artists; every one of them is redrawn on each update);
@@ -10,12 +12,15 @@ A chapter's lab subclasses :class:`Lab` and fills in four things:
   :mod:`armlab`'s functions;
 * :meth:`Lab.draw` (move the artists to the values) and :meth:`Lab.table_rows`.
 
-The base class does the rest the same way for every chapter: the preset
-dropdown and its "(custom)" entry, one redraw per change, blitting over a
-cached background (:class:`armlab.plots.Blitter`; call :meth:`Lab.rescaled` when an
-axis limit changes), the
-PNG in an ``ipywidgets.Image`` (so the lab works in any Jupyter front end
-without a plotting extension), the HTML and Markdown tables, and display.
+The base class does the rest the same way for every chapter: its constructor,
+``Lab(preset=None, render=True)``, is every lab's one factory (a chapter's
+``<chapter>_lab()`` only documents and calls it); the preset dropdown and its
+"(custom)" entry, one redraw per change, blitting over a cached background
+(:class:`armlab.plots.Blitter`; call :meth:`Lab.rescaled` when an axis limit
+changes), the PNG in an ``ipywidgets.Image`` (so the lab works in any Jupyter
+front end without a plotting extension), the HTML and Markdown tables, and
+display. :meth:`Lab.slider`, :meth:`Lab.checkbox`, :meth:`Lab.dropdown` and
+:meth:`Lab.grid_figure` make the controls and the figure in the labs' common style.
 
 The figure follows the book's size convention (:mod:`armlab.plots`): drawn at
 the width it is shown, no wider than :data:`armlab.plots.PAGE_WIDTH`, its text
@@ -88,20 +93,24 @@ class Lab:
     """
 
     presets = {}
+    #: The preset the lab opens with, a key of :attr:`presets`.
+    default_preset = None
     #: Controls in display order (names in ``widgets``); the default is every control.
     controls = ()
     #: Width of the control column's labels.
     label_width = "11em"
 
-    def __init__(self, preset, render=True):
+    def __init__(self, preset=None, render=True):
         import ipywidgets as w
 
+        preset = self.default_preset if preset is None else preset
         if preset not in self.presets:
             raise ValueError(f"preset must be one of {list(self.presets)}, got {preset!r}")
         self.render = render
         self.updates = 0
         self._hold = False
         self.widgets = {}
+        self.setup()
         self.build(dict(self.presets[preset]))
         self.widgets["preset"] = w.Dropdown(
             options=list(self.presets) + [CUSTOM], value=preset, description="preset",
@@ -119,6 +128,10 @@ class Lab:
         self.update()
 
     # -- what a chapter's lab fills in ---------------------------------------------------------
+    def setup(self):
+        """Make the lab's own state (axis ranges kept between updates, caches) before the
+        widgets and the figure are built; nothing by default."""
+
     def build(self, start):
         """Make ``self.widgets`` (the controls), ``self.figure`` and ``self.artists``.
 
@@ -148,6 +161,32 @@ class Lab:
                              style={"description_width": self.label_width},
                              layout=w.Layout(width="28em"), continuous_update=True,
                              readout_format=readout)
+
+    def checkbox(self, description, value):
+        """A checkbox in the labs' common style."""
+        import ipywidgets as w
+
+        return w.Checkbox(value=value, description=description,
+                          style={"description_width": self.label_width}, indent=False)
+
+    def dropdown(self, description, options, value):
+        """A dropdown menu of ``options`` in the labs' common style."""
+        import ipywidgets as w
+
+        return w.Dropdown(options=list(options), value=value, description=description,
+                          style={"description_width": self.label_width},
+                          layout=w.Layout(width="28em"))
+
+    def grid_figure(self, height, nrows, ncols, **grid):
+        """Make :attr:`figure`, the page's width and ``height`` [inch], on an Agg canvas, and
+        return its ``nrows`` x ``ncols`` GridSpec (``grid``: margins and spacing, as
+        ``Figure.add_gridspec`` takes them). Fixed margins and no layout engine: the axes
+        keep their place when a range changes."""
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        self.figure = plots.BookFigure(figsize=(plots.PAGE_WIDTH, height))
+        FigureCanvasAgg(self.figure)
+        return self.figure.add_gridspec(nrows, ncols, **grid)
 
     def control_names(self):
         """The names of the controls a preset sets, in display order."""

@@ -101,14 +101,14 @@ class ControlLab(Lab):
     """
 
     presets = CONTROL_PRESETS
+    default_preset = "PID, integral preloaded"
     controls = ("controller",) + _GAINS + ("payload", "knows", "friction", "rate")
     label_width = "13em"
 
-    def __init__(self, preset="PID, integral preloaded", render=True):
+    def setup(self):
         self.plan = quintic(np.radians(MOVE["start"]), np.radians(MOVE["end"]),
                             MOVE["duration"], hold=MOVE["hold"])
         self._tops = [None] * 4
-        super().__init__(preset, render)
 
     def set_preset(self, name):
         """Move every control to a preset's values and fit the axes to its run afresh."""
@@ -315,7 +315,7 @@ def _fit(current, value):
     return _nice_top(value)
 
 
-def control_lab(preset="PID, integral preloaded", render=True):
+def control_lab(preset=ControlLab.default_preset, render=True):
     """The control lab: choose a controller and its gains, add a payload, read the run.
 
     Parameters

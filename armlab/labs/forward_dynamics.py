@@ -69,11 +69,11 @@ class ForwardDynamicsLab(Lab):
     """
 
     presets = FORWARD_DYNAMICS_PRESETS
+    default_preset = "zero-torque fall"
     controls = ("q1", "q2", "qd1", "qd2", "friction", "step", "method", "duration")
 
-    def __init__(self, preset="zero-torque fall", render=True):
+    def setup(self):
         self._limits = {}
-        super().__init__(preset, render)
 
     def build(self, start):
         import ipywidgets as w
@@ -233,7 +233,7 @@ def _snapped(values):
             axis_top(high) if high > 1e-3 * size else 0.0)
 
 
-def forward_dynamics_lab(preset="zero-torque fall", render=True):
+def forward_dynamics_lab(preset=ForwardDynamicsLab.default_preset, render=True):
     """The forward dynamics lab: start the arm anywhere, pick a step and an integrator, let go.
 
     Parameters

@@ -7,6 +7,7 @@ the chapter's figures use too.
 
 import numpy as np
 
+from armlab import plots
 from armlab.arm import PlanarArm, rod_arm, tabletop_arm
 from armlab.dynamics import gravity_torques
 from armlab.gravity import (gravity_shares, gravity_stiffness, mounted, payload_torques,
@@ -120,24 +121,18 @@ class GravityLab(Lab):
     """
 
     presets = GRAVITY_PRESETS
+    default_preset = "horizontal hold"
     controls = ("arm", "q1", "q2", "m2", "payload", "mount", "kp", "show_link1", "show_link2",
                 "show_payload")
 
-    def __init__(self, preset="horizontal hold", render=True):
+    def setup(self):
         self._arm_name = None
         self._sag_top = None
         self._sweep_key = None
-        super().__init__(preset, render)
 
     def build(self, start):
-        import ipywidgets as w
-
-        from armlab import plots
-
-        style = {"description_width": self.label_width}
         self.widgets.update({
-            "arm": w.Dropdown(options=list(GRAVITY_ARMS), value=start["arm"], description="arm",
-                              style=style, layout=w.Layout(width="28em")),
+            "arm": self.dropdown("arm", GRAVITY_ARMS, start["arm"]),
             "q1": self.slider("q1", start["q1"], -180, 180, 1, "deg", ".0f"),
             "q2": self.slider("q2", start["q2"], -180, 180, 1, "deg", ".0f"),
             "m2": self.slider("link-2 mass", start["m2"], 0.5, 2.0, 0.1, "kg", ".1f"),
@@ -151,24 +146,27 @@ class GravityLab(Lab):
         for key, text in [("show_link1", "show link 1's share"),
                           ("show_link2", "show link 2's share"),
                           ("show_payload", "show the payload's share")]:
-            self.widgets[key] = w.Checkbox(value=True, description=text, style=style,
-                                           indent=False)
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
+            self.widgets[key] = self.checkbox(text, True)
+        grid = self.grid_figure(6.4, 2, 2, width_ratios=[1.1, 1], left=0.105, right=0.985,
+                                bottom=0.1, top=0.93, wspace=0.42, hspace=0.5)
+        ax_arm, ax_bar, ax_sag = (self.figure.add_subplot(cell)
+                                  for cell in (grid[:, 0], grid[0, 1], grid[1, 1]))
+        self.artists = {**self._build_arm_panel(ax_arm, start), **self._build_share_panel(ax_bar),
+                        **self._build_sag_panel(ax_sag, start)}
+        self._ax_bar, self._ax_sag = ax_bar, ax_sag
+        self._bar_top = None
 
-        # Fixed margins, no layout engine: the axes keep their place when a range changes.
-        self.figure = plots.BookFigure(figsize=(plots.PAGE_WIDTH, 6.4))
-        FigureCanvasAgg(self.figure)
-        grid = self.figure.add_gridspec(2, 2, width_ratios=[1.1, 1], left=0.105, right=0.985,
-                                        bottom=0.1, top=0.93, wspace=0.42, hspace=0.5)
-        ax_arm = self.figure.add_subplot(grid[:, 0])
-        ax_bar = self.figure.add_subplot(grid[0, 1])
-        ax_sag = self.figure.add_subplot(grid[1, 1])
+    def _build_arm_panel(self, ax_arm, start):
+        """The arm in the world frame with its weights (:class:`WeightDrawing`)."""
         empty, _ = lab_arm(start["arm"], start["m2"], start["payload"],
                            np.radians(start["mount"]))
         self.drawing = WeightDrawing(ax_arm, empty, np.radians([start["q1"], start["q2"]]),
                                      labels=False)
         ax_arm.set_title("weights, and the PD's sag (dashed)")
-        # the shares: three bars per joint, and the total
+        return dict(self.drawing.artists)
+
+    def _build_share_panel(self, ax_bar):
+        """Each weight's share of the holding torque, three bars per joint, and the total."""
         offsets = np.array([-0.3, -0.1, 0.1])
         colors = self.drawing.colors
         share_bars = [ax_bar.bar(np.arange(2) + dx, [0, 0], width=0.19, color=col, label=lab)
@@ -182,7 +180,11 @@ class GravityLab(Lab):
         ax_bar.legend(frameon=False, loc="upper right", ncol=2, handlelength=1,
                       columnspacing=0.8)
         ax_bar.grid(axis="y", alpha=0.3)
-        # the sag against Kp
+        self._share_bars = [list(b) for b in share_bars]       # [weight][joint]
+        return dict(shares=[b for bs in share_bars for b in bs], total=list(total))
+
+    def _build_sag_panel(self, ax_sag, start):
+        """The PD's sag against the shoulder gain, the gain marked."""
         (sag1,) = ax_sag.plot([], [], color=plots.COLORS["torque"], label="joint 1")
         (sag2,) = ax_sag.plot([], [], color=plots.COLORS["force"], label="joint 2")
         (dots,) = ax_sag.plot([], [], "o", color=plots.COLORS["arm"], ms=5, zorder=5)
@@ -195,12 +197,7 @@ class GravityLab(Lab):
         ax_sag.axhline(0, color=plots.COLORS["arm"], lw=0.8)
         ax_sag.legend(frameon=False, loc="upper right")
         ax_sag.grid(alpha=0.3, which="both")
-        self._share_bars = [list(b) for b in share_bars]       # [weight][joint]
-        self.artists = dict(self.drawing.artists, shares=[b for bs in share_bars for b in bs],
-                            total=list(total), sag_lines=[sag1, sag2], sag_dots=dots,
-                            kp_marker=marker)
-        self._ax_bar, self._ax_sag = ax_bar, ax_sag
-        self._bar_top = None
+        return dict(sag_lines=[sag1, sag2], sag_dots=dots, kp_marker=marker)
 
     # -- computing and drawing ---------------------------------------------------------------
     def state(self):
@@ -296,7 +293,7 @@ class GravityLab(Lab):
         ]
 
 
-def gravity_lab(preset="horizontal hold", render=True):
+def gravity_lab(preset=GravityLab.default_preset, render=True):
     """The gravity lab: pose, link-2 mass, payload and mounting in; weights, shares and sag out.
 
     Parameters

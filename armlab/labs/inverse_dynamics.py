@@ -14,6 +14,7 @@ The chapter's figures are in :mod:`armlab.figures.inverse_dynamics`.
 
 import numpy as np
 
+from armlab import plots
 from armlab.arm import rod_arm
 from armlab.dynamics import kinetic_energy, mass_matrix, potential_energy, torque_parts
 from armlab.energy import power_balance
@@ -97,20 +98,16 @@ class InverseDynamicsLab(Lab):
     """
 
     presets = INVERSE_DYNAMICS_PRESETS
+    default_preset = "accelerate from horizontal"
     controls = ("q1", "q2", "qd1", "qd2", "qdd1", "qdd2", "m2", "damping", "gravity", "fx", "fy")
     label_width = "13em"
 
-    def __init__(self, preset="accelerate from horizontal", render=True):
+    def setup(self):
         self._arms = {}
         self._tops = (None, None)
         self._refit = False
-        super().__init__(preset, render)
 
     def build(self, start):
-        import ipywidgets as w
-
-        from armlab import plots
-
         s = self.slider
         self.widgets.update({
             "q1": s("q1, shoulder angle", start["q1"], -180, 180, 1, "deg", ".0f"),
@@ -121,29 +118,34 @@ class InverseDynamicsLab(Lab):
             "qdd2": s("q̈2, elbow accel.", start["qdd2"], -5, 5, 0.05, "rad/s²", ".2f"),
             "m2": s("link 2 mass", start["m2"], 0.5, 2.0, 0.05, "kg", ".2f"),
             "damping": s("damping B", start["damping"], 0, 1, 0.01, "N m s/rad", ".2f"),
-            "gravity": w.Checkbox(value=start["gravity"], description="gravity 9.81 m/s² along -y",
-                                  style={"description_width": self.label_width}, indent=False),
+            "gravity": self.checkbox("gravity 9.81 m/s² along -y", start["gravity"]),
             "fx": s("tip pushes, Fx", start["fx"], -20, 20, 0.5, "N", ".1f"),
             "fy": s("tip pushes, Fy", start["fy"], -20, 20, 0.5, "N", ".1f"),
         })
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-        # Fixed margins, no layout engine: the axes keep their place when a range changes.
         # Arm and torque parts above, one key and the power balance below: the power's parts
         # share the colours of the torque's parts they come from.
-        self.figure = plots.BookFigure(figsize=(plots.PAGE_WIDTH, 7.6))
-        FigureCanvasAgg(self.figure)
-        grid = self.figure.add_gridspec(2, 2, left=0.085, right=0.985, bottom=0.085,
-                                        top=0.915, wspace=0.34, hspace=0.42)
-        ax_arm = self.figure.add_subplot(grid[0, 0])
-        ax_parts = self.figure.add_subplot(grid[0, 1])
-        ax_key = self.figure.add_subplot(grid[1, 0])
-        ax_power = self.figure.add_subplot(grid[1, 1])
+        grid = self.grid_figure(7.6, 2, 2, left=0.085, right=0.985, bottom=0.085, top=0.915,
+                                wspace=0.34, hspace=0.42)
+        ax_arm, ax_parts, ax_key, ax_power = (self.figure.add_subplot(grid[i, j])
+                                              for i in (0, 1) for j in (0, 1))
+        self._build_arm_panel(ax_arm, start)
+        self._build_bar_panels(ax_parts, ax_power, ax_key)
+        self.artists = dict(self.drawing.artists, bars=self.bars.artists(),
+                            power_bars=self.power_bars.artists())
+
+    def _build_arm_panel(self, ax_arm, start):
+        """The arm with its motor torques and the force its tip applies."""
         arm = self._arm(start["m2"], start["gravity"], start["damping"])
         self.drawing = plots.ArmDrawing(ax_arm, arm, np.zeros(2), force_scale=0.08,
                                         torque_scale=25.0, torque_radius=0.28, labels=False)
         self.drawing.frame(margin=0.4)
         ax_arm.set_title("motor torques τ and the\nforce F the tip applies (8 cm/N)")
+
+    def _build_bar_panels(self, ax_parts, ax_power, ax_key):
+        """The torque's parts and the power balance as stacked bars, and their one key."""
+        from matplotlib.patches import Patch
+        from matplotlib.ticker import MaxNLocator
+
         self.bars = StackedBars(ax_parts, [0, 1], PARTS, width=0.55)
         ax_parts.set_xticks([0, 1], ["shoulder", "elbow"])
         ax_parts.set_xlim(-0.6, 1.6)
@@ -159,19 +161,13 @@ class InverseDynamicsLab(Lab):
         ax_power.yaxis.set_label_coords(-0.17, 0.5)
         ax_power.set_title("power balance")
         ax_power.grid(axis="y", alpha=0.3)
-        from matplotlib.patches import Patch
-
         ax_key.axis("off")
         ax_key.legend([Patch(color=color) for _, _, color in PARTS] + [Patch(color="#009E73")],
                       KEY, loc="center left", frameon=False, borderaxespad=0,
                       handlelength=1.2, title="parts of τ · of the power", alignment="left")
-        from matplotlib.ticker import MaxNLocator
-
         for ax in (ax_parts, ax_power):                  # few tick labels: a rescale draws them
             ax.yaxis.set_major_locator(MaxNLocator(5, steps=[1, 2, 2.5, 5, 10]))
         self._axes = (ax_parts, ax_power)
-        self.artists = dict(self.drawing.artists, bars=self.bars.artists(),
-                            power_bars=self.power_bars.artists())
 
     def set_preset(self, name):
         """Move the controls to a preset; the bars' axes fit its values afresh."""
@@ -258,7 +254,7 @@ class InverseDynamicsLab(Lab):
         ]
 
 
-def inverse_dynamics_lab(preset="accelerate from horizontal", render=True):
+def inverse_dynamics_lab(preset=InverseDynamicsLab.default_preset, render=True):
     """The inverse dynamics lab: set an instant of motion, read the torque each term asks for.
 
     Parameters

@@ -80,11 +80,11 @@ class KinematicsLab(Lab):
     """
 
     presets = KINEMATICS_PRESETS
+    default_preset = "wall pose"
     controls = ("arm", "q1", "q2", "qd1", "qd2")
 
-    def __init__(self, preset="wall pose", render=True):
+    def setup(self):
         self._arm_name = None
-        super().__init__(preset, render)
 
     def build(self, start):
         import ipywidgets as w
@@ -92,9 +92,7 @@ class KinematicsLab(Lab):
         from armlab import plots
 
         self.widgets.update({
-            "arm": w.Dropdown(options=list(KINEMATICS_ARMS), value=start["arm"],
-                              description="arm", style={"description_width": self.label_width},
-                              layout=w.Layout(width="28em")),
+            "arm": self.dropdown("arm", KINEMATICS_ARMS, start["arm"]),
             "q1": self.slider("q1", start["q1"], -180, 180, 0.5, "deg"),
             "q2": self.slider("q2", start["q2"], -180, 180, 0.5, "deg"),
             "qd1": self.slider("joint speed q̇1", start["qd1"], -2, 2, 0.05, "rad/s", ".2f"),
@@ -229,7 +227,7 @@ class KinematicsLab(Lab):
         ]
 
 
-def kinematics_lab(preset="wall pose", render=True):
+def kinematics_lab(preset=KinematicsLab.default_preset, render=True):
     """The kinematics lab: drag the joints, watch the tip's velocity ellipse and the workspace.
 
     Parameters

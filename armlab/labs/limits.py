@@ -11,6 +11,7 @@ The chapter's figures are in :mod:`armlab.figures.limits`, its gear computations
 
 import numpy as np
 
+from armlab import plots
 from armlab.arm import rod_arm
 from armlab.dynamics import mass_matrix
 from armlab.kinematics import joint_positions
@@ -86,20 +87,16 @@ class LimitsLab(Lab):
     """
 
     presets = LIMITS_PRESETS
+    default_preset = "horizontal acceleration (25 N m)"
     controls = ("q1", "q2", "qd1", "qd2", "qdd1", "qdd2", "limit", "gravity", "policy",
                 "payload")
 
-    def __init__(self, preset="horizontal acceleration (25 N m)", render=True):
+    def setup(self):
         self._tops = (None, None)
-        super().__init__(preset, render)
 
     def build(self, start):
         import ipywidgets as w
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-        from armlab import plots
-
-        style = {"description_width": self.label_width}
         self.widgets.update({
             "q1": self.slider("q1", start["q1"], -180, 180, 1, "deg", ".0f"),
             "q2": self.slider("q2", start["q2"], -180, 180, 1, "deg", ".0f"),
@@ -108,20 +105,22 @@ class LimitsLab(Lab):
             "qdd1": self.slider("requested q̈1", start["qdd1"], -10, 10, 0.1, "rad/s²"),
             "qdd2": self.slider("requested q̈2", start["qdd2"], -10, 10, 0.1, "rad/s²"),
             "limit": self.slider("torque limit ±", start["limit"], 0.5, 50, 0.5, "N m"),
-            "gravity": w.Checkbox(value=start["gravity"], description="gravity (9.81 m/s²)",
-                                  style=style, indent=False),
+            "gravity": self.checkbox("gravity (9.81 m/s²)", start["gravity"]),
             "policy": w.ToggleButtons(options=list(POLICY_NAMES), value=start["policy"],
-                                      description="policy", style=style),
+                                      description="policy",
+                                      style={"description_width": self.label_width}),
             "payload": self.slider("payload at the tip", start["payload"], 0, 3, 0.05, "kg",
                                    ".2f"),
         })
-        self.figure = plots.BookFigure(figsize=(plots.PAGE_WIDTH, 7.6))
-        FigureCanvasAgg(self.figure)
-        grid = self.figure.add_gridspec(2, 2, height_ratios=[1.25, 1], left=0.11, right=0.99,
-                                        bottom=0.06, top=0.95, wspace=0.42, hspace=0.3)
-        ax_arm = self.figure.add_subplot(grid[0, :])
-        ax_tau = self.figure.add_subplot(grid[1, 0])
-        ax_acc = self.figure.add_subplot(grid[1, 1])
+        grid = self.grid_figure(7.6, 2, 2, height_ratios=[1.25, 1], left=0.11, right=0.99,
+                                bottom=0.06, top=0.95, wspace=0.42, hspace=0.3)
+        ax_arm, ax_tau, ax_acc = (self.figure.add_subplot(cell)
+                                  for cell in (grid[0, :], grid[1, 0], grid[1, 1]))
+        self.artists = dict(self._build_arm_panel(ax_arm, start),
+                            **self._build_bar_panels(ax_tau, ax_acc))
+
+    def _build_arm_panel(self, ax_arm, start):
+        """The arm with its applied torques, the two ghosts and the capacity's text."""
         arm = rod_arm()
         self.drawing = plots.ArmDrawing(ax_arm, arm, np.zeros(2), torque_scale=start["limit"],
                                         torque_radius=0.22, labels=False)
@@ -135,6 +134,11 @@ class LimitsLab(Lab):
         capacity = ax_arm.text(0.98, 0.97, "", transform=ax_arm.transAxes, ha="right", va="top",
                                color=plots.COLORS["arm"])
         ax_arm.set_title(f"applied torques (arcs); poses after {GHOST_TIME:g} s")
+        return dict(self.drawing.artists, ghost_request=g_req, ghost_realized=g_real,
+                    capacity=capacity)
+
+    def _build_bar_panels(self, ax_tau, ax_acc):
+        """The torques (requested, applied, the limits) and the accelerations, as bars."""
         colors = [plots.COLORS["weight"], plots.COLORS["torque"]]
         tau_bars = [ax_tau.bar(np.arange(2) + dx, [0, 0], width=0.36, color=c, label=lab)
                     for dx, c, lab in zip((-0.19, 0.19), colors, ("requested", "applied"))]
@@ -153,11 +157,9 @@ class LimitsLab(Lab):
             ax.legend(frameon=False, loc="upper right", handlelength=1.2)
         self._tau_bars = [list(b) for b in tau_bars]
         self._acc_bars = [list(b) for b in acc_bars]
-        self.artists = dict(self.drawing.artists, ghost_request=g_req, ghost_realized=g_real,
-                            capacity=capacity,
-                            tau_bars=[b for bs in tau_bars for b in bs],
-                            acc_bars=[b for bs in acc_bars for b in bs], limit_lines=limit_lines)
         self._ax_tau, self._ax_acc = ax_tau, ax_acc
+        return dict(tau_bars=[b for bs in tau_bars for b in bs],
+                    acc_bars=[b for bs in acc_bars for b in bs], limit_lines=limit_lines)
 
     # -- computing and drawing ---------------------------------------------------------------
     def state(self):
@@ -259,7 +261,7 @@ class LimitsLab(Lab):
         ]
 
 
-def limits_lab(preset="horizontal acceleration (25 N m)", render=True):
+def limits_lab(preset=LimitsLab.default_preset, render=True):
     """The limits lab: request an acceleration, set the limit, see what the arm really does.
 
     Parameters

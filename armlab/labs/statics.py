@@ -56,9 +56,10 @@ class StaticsLab(Lab):
     """
 
     presets = STATICS_PRESETS
+    default_preset = "wall push"
     controls = ("q1", "q2", "angle", "size", "limit", "gravity")
 
-    def __init__(self, arm=None, preset="wall push", torque_error=0.5, limit=20.0, render=True):
+    def __init__(self, arm=None, preset=None, torque_error=0.5, limit=20.0, render=True):
         self.arm = statics_arm() if arm is None else arm
         if self.arm.n != 2:
             raise ValueError(f"the statics lab draws a two-joint arm; this arm has {self.arm.n}")
@@ -79,8 +80,7 @@ class StaticsLab(Lab):
             "angle": self.slider("force direction", start["angle"], -180, 180, 1, "deg"),
             "size": self.slider("force size", start["size"], 0, 50, 0.5, "N"),
             "limit": self.slider("torque limit", limit, 1, 50, 0.5, "N m"),
-            "gravity": w.Checkbox(value=start["gravity"], description="add gravity g(q)",
-                                  style={"description_width": self.label_width}, indent=False),
+            "gravity": self.checkbox("add gravity g(q)", start["gravity"]),
         })
         self.figure, (ax_arm, ax_tau) = plots.figure(
             ncols=2, width=plots.PAGE_WIDTH, height=3.6, gridspec_kw={"width_ratios": [2.1, 1]})
@@ -178,7 +178,8 @@ class StaticsLab(Lab):
              for j, f in enumerate(v["reactions"])]
 
 
-def statics_lab(arm=None, preset="wall push", torque_error=0.5, limit=20.0, render=True):
+def statics_lab(arm=None, preset=StaticsLab.default_preset, torque_error=0.5, limit=20.0,
+                render=True):
     """The statics lab: drag the pose and the tip force, read the torques that hold it.
 
     Parameters
