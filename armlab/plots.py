@@ -38,11 +38,11 @@ from armlab.kinematics import com_positions, jacobian, joint_positions, tip_posi
 from armlab.manipulability import manipulability, reach, velocity_ellipse
 from armlab.statics import force_ellipse, force_polygon, max_tip_force, static_torques
 
-__all__ = ["ArmDrawing", "Blitter", "BookFigure", "DPI", "MARKER_WORDS", "MIN_TEXT_PT", "PAGE_WIDTH",
-           "PIXEL_RATIO", "PNG", "Player", "StackedBars", "StrobeDrawing", "Workspace",
-           "animation_html", "canvas_png", "com_styles", "encode_png", "figure", "force_box",
-           "joint_style", "manipulability_map", "marker_legend", "render_png", "smallest_text",
-           "time_plot"]
+__all__ = ["ArmDrawing", "Blitter", "BookFigure", "DPI", "MARKER_WORDS", "MIN_TEXT_PT",
+           "PAGE_WIDTH", "PIXEL_RATIO", "PNG", "Player", "StackedBars", "StrobeDrawing",
+           "Workspace", "animation_html", "canvas_png", "com_styles", "encode_png", "figure",
+           "force_box", "joint_style", "manipulability_map", "marker_legend", "render_png",
+           "smallest_text", "time_plot"]
 
 #: Screen pixels per inch of a figure: the CSS inch (96 px), so 1 pt of text is 4/3 px.
 DPI = 96
@@ -391,6 +391,12 @@ class ArmDrawing:
         marker's two layers; empty without ``coms``); with ``velocity``, ``"velocity"`` and
         ``"velocity_ellipse"``; with ``columns``, ``"columns"``, ``"levers"`` and
         ``"column_labels"`` (lists, one per joint).
+
+    Notes
+    -----
+    The constructor takes many keywords because each switches one element of the
+    drawing on or sets its scale; every one has a default, and the drawing of each
+    element is one method (``_make_*`` and ``_update_*``).
     """
 
     def __init__(self, ax, arm, q, tip_force=None, tau=None, *, ellipse_torque=None,
@@ -427,8 +433,22 @@ class ArmDrawing:
         a["torque_text"] = ax.text(0.03, 0.97, "", transform=ax.transAxes, ha="left", va="top",
                                    color=COLORS["torque"], zorder=7,
                                    bbox=dict(facecolor="white", edgecolor="none", alpha=0.8))
+        self._make_torques()
+        self._make_weights(weights)
+        if velocity:
+            self._make_velocity()
+        if columns:
+            self._make_columns()
+        ax.set_aspect("equal")
+        ax.set_xlabel("x [m]")
+        ax.set_ylabel("y [m]")
+        self.update(q, tip_force, tau, qd=qd)
+
+    def _make_torques(self):
+        """One arc, one arrow head and one label per joint, for its torque."""
+        ax, a = self.ax, self.artists
         a["torque_arcs"], a["torque_heads"], a["torque_labels"] = [], [], []
-        for _ in range(arm.n):
+        for _ in range(self.arm.n):
             (arc,) = ax.plot([], [], color=COLORS["torque"], lw=2, zorder=5)
             head = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=14,
                                    color=COLORS["torque"], lw=0, zorder=5, visible=False)
@@ -437,36 +457,42 @@ class ArmDrawing:
             a["torque_heads"].append(head)
             a["torque_labels"].append(ax.text(0, 0, "", color=COLORS["torque"],
                                               ha="right", va="top", zorder=7))
+
+    def _make_weights(self, weights):
+        """One arrow per link for its weight (none without ``weights``)."""
+        ax, a = self.ax, self.artists
         a["weights"] = []
         if weights:
-            for _ in range(arm.n):
+            for _ in range(self.arm.n):
                 w = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=12,
                                     color=COLORS["weight"], lw=1.5, zorder=5)
                 ax.add_patch(w)
                 a["weights"].append(w)
-        if velocity:
-            a["velocity_ellipse"] = Ellipse((0, 0), 0, 0, facecolor=COLORS["speed_ellipse"] + "40",
-                                            edgecolor=COLORS["speed_ellipse"], lw=1.5, zorder=1)
-            ax.add_patch(a["velocity_ellipse"])
-            a["velocity"] = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=16,
-                                            color=COLORS["velocity"], lw=2.5, zorder=6)
-            ax.add_patch(a["velocity"])
-        if columns:
-            a["columns"], a["levers"], a["column_labels"] = [], [], []
-            for j in range(arm.n):
-                c = COLORS["columns"][j % len(COLORS["columns"])]
-                (lever,) = ax.plot([], [], ls="--", lw=1.2, color=c, zorder=2)
-                arrow = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=14,
-                                        color=c, lw=2, zorder=6)
-                ax.add_patch(arrow)
-                a["levers"].append(lever)
-                a["columns"].append(arrow)
-                a["column_labels"].append(ax.text(0, 0, f"J col {j + 1}", color=c,
-                                                  ha="center", va="center", zorder=7))
-        ax.set_aspect("equal")
-        ax.set_xlabel("x [m]")
-        ax.set_ylabel("y [m]")
-        self.update(q, tip_force, tau, qd=qd)
+
+    def _make_velocity(self):
+        """The tip-velocity arrow and the velocity ellipse."""
+        ax, a = self.ax, self.artists
+        a["velocity_ellipse"] = Ellipse((0, 0), 0, 0, facecolor=COLORS["speed_ellipse"] + "40",
+                                        edgecolor=COLORS["speed_ellipse"], lw=1.5, zorder=1)
+        ax.add_patch(a["velocity_ellipse"])
+        a["velocity"] = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=16,
+                                        color=COLORS["velocity"], lw=2.5, zorder=6)
+        ax.add_patch(a["velocity"])
+
+    def _make_columns(self):
+        """Per joint: the Jacobian's column at the tip, its lever (dashed) and its label."""
+        ax, a = self.ax, self.artists
+        a["columns"], a["levers"], a["column_labels"] = [], [], []
+        for j in range(self.arm.n):
+            c = COLORS["columns"][j % len(COLORS["columns"])]
+            (lever,) = ax.plot([], [], ls="--", lw=1.2, color=c, zorder=2)
+            arrow = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=14,
+                                    color=c, lw=2, zorder=6)
+            ax.add_patch(arrow)
+            a["levers"].append(lever)
+            a["columns"].append(arrow)
+            a["column_labels"].append(ax.text(0, 0, f"J col {j + 1}", color=c,
+                                              ha="center", va="center", zorder=7))
 
     def update(self, q, tip_force=None, tau=None, ellipse_torque=None, qd=None):
         """Move every artist to a new pose and load, in place.
@@ -480,8 +506,17 @@ class ArmDrawing:
         p = joint_positions(self.arm, self.q)
         a["links"].set_data(p[:, 0], p[:, 1])
         a["joints"].set_data(p[:-1, 0], p[:-1, 1])
-        tip = p[-1]
+        self._update_force(p[-1], tip_force)
+        self._update_torques(p, tau)
+        self._update_ellipses(p[-1], ellipse_torque, qd)
+        if "columns" in a:
+            self._update_columns(p)
+        self._update_masses()
+        return self
 
+    def _update_force(self, tip, tip_force):
+        """The tip force's arrow and its label (hidden for no force)."""
+        a = self.artists
         if tip_force is None or not np.any(tip_force):
             a["force"].set_visible(False)
             a["force_label"].set_text("")
@@ -499,6 +534,9 @@ class ArmDrawing:
                                         "left" if f[0] < -1e-9 else "center")
                 a["force_label"].set_text(f"F = ({f[0]:.1f}, {f[1]:.1f}) N")
 
+    def _update_torques(self, p, tau):
+        """Each joint's torque as an arc round it, on its free side, and the torques' text."""
+        a = self.artists
         headings = np.arctan2(*(p[1:] - p[:-1]).T[::-1])   # absolute link angles
         for j in range(self.arm.n):
             arc, head, label = (a["torque_arcs"][j], a["torque_heads"][j],
@@ -530,6 +568,9 @@ class ArmDrawing:
             "\n".join(f"τ{j + 1} = {float(np.asarray(tau)[j]):.2f} N m"
                       for j in range(self.arm.n)))
 
+    def _update_ellipses(self, tip, ellipse_torque, qd):
+        """The force ellipse, and the velocity ellipse and arrow, at the tip."""
+        a = self.artists
         if ellipse_torque is not None:
             self.ellipse_torque = ellipse_torque
         if self.ellipse_torque:
@@ -550,16 +591,21 @@ class ArmDrawing:
                 a["velocity"].set_positions(tuple(tip), tuple(tip + self.velocity_time * v))
                 a["velocity"].set_visible(bool(np.linalg.norm(v) > 1e-9))
 
-        if "columns" in a:
-            J = jacobian(self.arm, self.q)
-            for j in range(self.arm.n):
-                a["levers"][j].set_data([p[j, 0], tip[0]], [p[j, 1], tip[1]])
-                end = tip + self.velocity_time * J[:, j]
-                a["columns"][j].set_positions(tuple(tip), tuple(end))
-                a["columns"][j].set_visible(bool(np.linalg.norm(J[:, j]) > 1e-9))
-                a["column_labels"][j].set_position(tuple(tip + 1.25 * self.velocity_time
-                                                         * J[:, j]))
+    def _update_columns(self, p):
+        """The Jacobian's columns at the tip and the levers they are perpendicular to."""
+        a, tip = self.artists, p[-1]
+        J = jacobian(self.arm, self.q)
+        for j in range(self.arm.n):
+            a["levers"][j].set_data([p[j, 0], tip[0]], [p[j, 1], tip[1]])
+            end = tip + self.velocity_time * J[:, j]
+            a["columns"][j].set_positions(tuple(tip), tuple(end))
+            a["columns"][j].set_visible(bool(np.linalg.norm(J[:, j]) > 1e-9))
+            a["column_labels"][j].set_position(tuple(tip + 1.25 * self.velocity_time
+                                                     * J[:, j]))
 
+    def _update_masses(self):
+        """The centres of mass and the links' weights."""
+        a = self.artists
         if self.coms:
             com = com_positions(self.arm, self.q)
             a["coms"].set_data(com[:, 0], com[:, 1])
@@ -570,7 +616,6 @@ class ArmDrawing:
             for i, w in enumerate(a["weights"]):
                 w.set_positions(tuple(com[i]),
                                 tuple(com[i] + self.force_scale * self.arm.masses[i] * g))
-        return self
 
     @staticmethod
     def _free_side(headings, j):
