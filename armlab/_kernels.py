@@ -659,8 +659,9 @@ def eliminate(k, ops, q, qd, tau, force=None, fric=None):
 
 
 #: From this many links on, :func:`forward` runs :func:`aba`. Measured (``benchmarks/core.md``):
-#: on floats (one state) ABA costs less from 6 links, on arrays (a batch) from about 8. One
-#: threshold for both keeps one route per arm: a batch makes its states' own operations.
+#: on floats (one state) ABA costs less from 5 to 6 links, on arrays (a batch) from 6 to 8
+#: depending on the machine's load (the two are within 15 % there). One threshold for both
+#: keeps one route per arm: a batch makes its states' own operations.
 ABA_FROM = 8
 
 
