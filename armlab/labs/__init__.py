@@ -3,25 +3,24 @@
 Every lab subclasses :class:`armlab.labs._base.Lab`: widgets in, one figure
 whose artists move in place, a table of the chapter's quantities, presets named
 after the chapter's worked examples. ``import armlab`` does not import this
-package (it needs matplotlib and ipywidgets). A new chapter adds its module
-here and one import line below.
+package (it needs matplotlib and ipywidgets). A chapter ``<c>``'s module
+``armlab/labs/<c>.py`` names its lab class ``<C>Lab`` (``forward_dynamics``:
+``ForwardDynamicsLab``), its factory ``<c>_lab`` and its presets ``<C>_PRESETS``;
+those three are gathered here from every module, so a new chapter's lab is its
+module alone.
 """
 
-from armlab.labs._base import CUSTOM, Lab, axis_top
-from armlab.labs.forward_dynamics import (FORWARD_DYNAMICS_PRESETS, ForwardDynamicsLab,
-                                          forward_dynamics_lab)
-from armlab.labs.gravity import GRAVITY_PRESETS, GravityLab, gravity_lab
-from armlab.labs.inverse_dynamics import (INVERSE_DYNAMICS_PRESETS, InverseDynamicsLab,
-                                          inverse_dynamics_lab)
-from armlab.labs.kinematics import KINEMATICS_PRESETS, KinematicsLab, kinematics_lab
-from armlab.labs.limits import LIMITS_PRESETS, LimitsLab, limits_lab
-from armlab.labs.statics import STATICS_PRESETS, StaticsLab, statics_lab
-from armlab.labs.control import CONTROL_PRESETS, ControlLab, control_lab
+import importlib
+import pkgutil
 
-__all__ = ["Lab", "CUSTOM", "axis_top", "StaticsLab", "statics_lab", "STATICS_PRESETS",
-           "GravityLab", "gravity_lab", "GRAVITY_PRESETS",
-           "InverseDynamicsLab", "inverse_dynamics_lab", "INVERSE_DYNAMICS_PRESETS",
-           "KinematicsLab", "kinematics_lab", "KINEMATICS_PRESETS",
-           "LimitsLab", "limits_lab", "LIMITS_PRESETS",
-           "ControlLab", "control_lab", "CONTROL_PRESETS",
-           "ForwardDynamicsLab", "forward_dynamics_lab", "FORWARD_DYNAMICS_PRESETS"]
+from armlab.labs._base import CUSTOM, Lab, axis_top
+
+__all__ = ["Lab", "CUSTOM", "axis_top"]
+
+for _chapter in sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name[0] != "_"):
+    _module = importlib.import_module(f"{__name__}.{_chapter}")
+    _names = ["".join(w.title() for w in _chapter.split("_")) + "Lab", f"{_chapter}_lab",
+              f"{_chapter.upper()}_PRESETS"]
+    globals().update({name: getattr(_module, name) for name in _names})
+    __all__ += _names
+del _chapter, _module, _names
