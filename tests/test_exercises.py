@@ -243,3 +243,8 @@ def test_grading_into_a_course_gradebook_keeps_the_rest(tmp_path, sandboxed):
         push = SET.parts()["part5"]["points"]       # its visible check catches the mistake too
         assert gb.find_submission("statics", "ann").score == SET.total() - push
         assert len(gb.find_assignment("statics").submissions) == 1
+
+
+def test_the_explanations_point_at_no_option():
+    """A wrong choice's explanation says why it is wrong without the words of any one option"""
+    SET.assert_explanations_point_at_no_option(["stretched"])

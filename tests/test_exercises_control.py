@@ -373,53 +373,9 @@ def test_the_set_grades_fairly(tmp_path):
     SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
 
 
-# ---------------------------------------------------------------- the three questions
-def _questions():
-    """``{name: (stem, {letter: option}, explain, expected)}`` of Part 8's questions, from
-    the source notebook's markdown and its hidden checks."""
-    import re
-
-    from armlab.grading.execute import checks_of
-
-    source = SET.source()
-    text = "\n".join("".join(c["source"]) for c in source["cells"]
-                     if c["metadata"].get("nbgrader", {}).get("grade_id") == "part8")
-    out = {}
-    for cell in source["cells"]:
-        if not cell["metadata"].get("nbgrader", {}).get("grade"):
-            continue
-        code = "".join(cell["source"]).replace("### BEGIN HIDDEN TESTS", "")
-        for spec in checks_of(code.replace("### END HIDDEN TESTS", "")):
-            if spec["kind"] == "choice" and spec["expected"] is not None:
-                stem, rest = text.split(f"`{spec['name']}`", 1)
-                stem = stem.rsplit("**(", 1)[1]
-                block = re.split(r"\n\*\*\(|\n\*Checked", rest)[0]
-                options = dict(re.findall(r"\* \*\*([a-c])\.\*\* (.*?)(?=\n\* \*\*|$)",
-                                          block, re.S))
-                out[spec["name"]] = (stem, options, spec["explain"], spec["expected"])
-    return out
-
-
-COMMON = {"each", "that", "this", "with", "from", "only", "when", "what", "than", "their",
-          "there", "which", "where", "does", "them", "they", "into", "have", "every"}
-
-
-def _words(text):
-    """The words of four letters or more of ``text`` but the commonest."""
-    import re
-
-    return set(re.findall(r"[a-z][a-z^-]{3,}", text.lower())) - COMMON
-
 
 def test_the_explanations_point_at_no_option():
     """A wrong choice's explanation sends the student back to the chapter without naming
     the words of any one option (elbow_most's named "the rest equation" and "M^-1", option
     b's words; why_stable's ruled out a and b by theirs)"""
-    questions = _questions()
-    assert sorted(questions) == ["elbow_most", "no_integral", "why_stable"]
-    for name, (stem, options, explain, _expected) in questions.items():
-        assert sorted(options) == ["a", "b", "c"], name
-        for letter, option in options.items():
-            others = set().union(*(_words(o) for k, o in options.items() if k != letter))
-            own = _words(option) - others - _words(stem)
-            assert _words(explain) & own == set(), (name, letter)
+    SET.assert_explanations_point_at_no_option(["elbow_most", "no_integral", "why_stable"])

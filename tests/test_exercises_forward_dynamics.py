@@ -225,3 +225,11 @@ def test_exercises_equal_a_fresh_release():
 @pytest.mark.slow
 def test_the_set_grades_fairly(tmp_path):
     SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
+
+
+def test_the_explanations_point_at_no_option():
+    """A wrong choice's explanation says why it is wrong without the words of any one option
+    (why_semi_implicit's "forces" ruled out c in its words; held_bound's "sampled" and
+    "stiffness" were b's, its "constant" c's)"""
+    SET.assert_explanations_point_at_no_option(
+        ["explicit_energy", "held_bound", "why_semi_implicit"])

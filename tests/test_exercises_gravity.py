@@ -230,3 +230,9 @@ def test_exercises_equal_a_fresh_release():
 @pytest.mark.slow
 def test_the_set_grades_fairly(tmp_path):
     SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
+
+
+def test_the_explanations_point_at_no_option():
+    """A wrong choice's explanation says why it is wrong without the words of any one option
+    (upright's "upright" was option a's word)"""
+    SET.assert_explanations_point_at_no_option(["payload_joint", "upright"])

@@ -21,7 +21,8 @@ compares the chapter's references with armlab on the worked and fresh cases
 (two independent routes). :meth:`ExerciseSet.assert_meets_the_standard_on_paper`
 reads the set's shape from the source notebook, :meth:`ExerciseSet.assert_release_is_fresh`
 compares ``exercises/`` with a fresh release, and :meth:`ExerciseSet.worked` gives a
-visible check's expected value. A chapter's test file is then a few lines::
+visible check's expected value; :meth:`ExerciseSet.assert_explanations_point_at_no_option`
+checks that no choice's explanation echoes one option's words. A chapter's test file is then a few lines::
 
     from armlab.grading.testing import ExerciseSet
 
@@ -315,6 +316,58 @@ class ExerciseSet:
             if one != again or one == other:
                 problems.append(f"{quantity}: its fresh cases are not drawn per student")
         assert problems == [], "\n".join(problems)
+
+    def choice_questions(self):
+        """``{name: (stem, {letter: option}, explain, expected)}`` of the set's multiple-choice
+        questions: the stem and options from the markdown cell that says "Set `name`", the
+        explanation and the right letter from its hidden ``check_choice``."""
+        from armlab.grading.execute import checks_of
+
+        cells = self.source()["cells"]
+        markdown = [_source(c) for c in cells if c["cell_type"] == "markdown"]
+        out = {}
+        for cell in cells:
+            if not _meta(cell).get("grade"):
+                continue
+            code = re.sub(r"### (BEGIN|END) HIDDEN TESTS", "", _source(cell))
+            for spec in checks_of(code):
+                if spec["kind"] != "choice" or spec["expected"] is None:
+                    continue
+                name = spec["name"]
+                text = next(t for t in markdown if re.search(rf"Set\s+`{name}`", t))
+                head, rest = re.split(rf"Set\s+`{name}`", text, maxsplit=1)
+                stem = re.split(r"\*\*\([a-z]\)\*\*|^## ", head, flags=re.M)[-1]
+                block = re.split(r"\n\*\*\(|\n\*Checked|\n## ", rest)[0]
+                options = dict(re.findall(r"^\* \*\*([a-z])\.\*\* (.*?)(?=\n\* \*\*|\Z)",
+                                          block, re.S | re.M))
+                out[name] = (stem + rest.split("\n* **", 1)[0], options, spec["explain"],
+                             spec["expected"])
+        return out
+
+    _COMMON = {"each", "that", "this", "with", "from", "only", "when", "what", "than",
+               "their", "there", "which", "where", "does", "them", "they", "into", "have",
+               "every"}
+
+    @classmethod
+    def _words(cls, text):
+        """The words of four letters or more of ``text`` but the commonest."""
+        return set(re.findall(r"[a-z][a-z^-]{3,}", text.lower())) - cls._COMMON
+
+    def assert_explanations_point_at_no_option(self, names):
+        """The explanation a wrong pick shows shares no word with one option alone (a word
+        of the question's stem, or of two options, gives nothing away): it says why a pick
+        is wrong without echoing the right one. ``names`` are the set's questions."""
+        questions = self.choice_questions()
+        assert sorted(questions) == sorted(names)
+        leaks = []
+        for name, (stem, options, explain, _expected) in questions.items():
+            assert len(options) >= 3 and sorted(options) == list("abcd"[:len(options)]), name
+            for letter, option in options.items():
+                others = set().union(*(self._words(o) for k, o in options.items() if k != letter))
+                shared = self._words(explain) & (self._words(option) - others - self._words(stem))
+                if shared:
+                    leaks.append(f"{name}: the explanation shares {sorted(shared)} with {letter}")
+        assert leaks == [], "\n".join(leaks)
 
     def assert_release_is_fresh(self):
         """``exercises/<chapter>/`` is what nbgrader generates from ``solutions/`` now, and
