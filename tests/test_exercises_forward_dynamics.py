@@ -40,9 +40,9 @@ MISTAKES = {
                      "is your search simulating semi-implicit Euler"),
     "explicit_answer": ('explicit_energy = "c"', 'explicit_energy = "b"', "1 + h^2 w^2"),
     "why_answer": ('why_semi_implicit = "b"', 'why_semi_implicit = "a"',
-                   "determinant of the step's matrix"),
+                   "semi-implicit Euler blows up too"),
     "stable_answer": ("2.0, 2.0 * np.sqrt(2.0)]", "2.0, 2.0]", "RK4 reaches further"),
-    "held_answer": ('held_bound = "b"', 'held_bound = "a"', "sampled at the tick"),
+    "held_answer": ('held_bound = "b"', 'held_bound = "a"', "lags where it is"),
 }
 # more likely mistakes of the function parts, each caught by its part's visible check
 MORE_MISTAKES = [

@@ -39,7 +39,7 @@ MISTAKES = {
                    "the shoulder's torques only"),
     "tour_answer": ("leg = duration / (len(poses) - 1)", "leg = duration", "over its limit"),
     "elbow_answer": ('elbow_reason = "a"', 'elbow_reason = "b"',
-                     "which entry of M multiplies qdd1"),
+                     "pushes back on the base, not on link 2"),
     "rest_answer": ('at_rest = "c"', 'at_rest = "a"', "which terms contain qd"),
 }
 # more likely mistakes, each of which the part's visible check must catch with its hint

@@ -86,7 +86,7 @@ MISTAKES = {
                         "the motors already hold the arm itself"),
     "friction_answer": ("G**2 * B * qd", "G * B * qd", "G^2 B, not G B"),
     "reason_answer": ('shoulder_reason = "b"', 'shoulder_reason = "c"',
-                      "the mass matrix couples it to the shoulder"),
+                      "row of the equation of motion"),
     "nan_answer": ('nan_means = "b"', 'nan_means = "a"', "try al.realized_acceleration"),
     "bounds_answer": ("L, U = max(L, min(a, b)), min(U, max(a, b))", "L, U = max(L, a), min(U, b)",
                       "swap that joint's two ends"),
