@@ -276,8 +276,10 @@ def cases():
     out["endless"] = (nb, {}, None, {"grading fault"})
 
     nb = filled()
-    set_answer(nb, "push_answer", "hoard = [bytearray(10**8) for _ in range(400)]\n"
-               + _answer("push_answer"))
+    # one 4 GB block, under the machine's memory and over the sandbox's: asked for at once,
+    # it is refused at once (a hoard grown in 100 MB steps zeroes each step's pages first,
+    # about 1 s of CPU on a quiet machine and past the 5 s CPU limit on a loaded one)
+    set_answer(nb, "push_answer", "hoard = bytearray(4 * 10**9)\n" + _answer("push_answer"))
     out["membomb"] = (nb, {}, None, {"grading fault"})
 
     nb = filled()
