@@ -15,6 +15,7 @@ no chapter is executed again: only the pages are written anew, since the theme's
 """
 
 import html
+import json
 import os
 import pathlib
 import re
@@ -247,11 +248,18 @@ def test_the_launch_link_opens_the_chapter_in_the_jupyterhub(course, hub, chromi
         errors = page.locator('.jp-NotebookPanel .jp-OutputArea-output[data-mime-type$="error"]')
         assert errors.count() == 0, errors.all_inner_texts()[:3]
         values = lab_values()
-        tables = page.evaluate("""() => Array.from(document.querySelectorAll(
-            '.jp-NotebookPanel table')).map(t => Array.from(t.querySelectorAll('tr')).map(
-              r => Array.from(r.querySelectorAll('td, th')).map(
-                c => c.textContent.replace(/\\s+/g, ' ').trim())))""")
-        columns = [[row[1] for row in table[1:] if len(row) > 1] for table in tables]
+        columns_js = """() => Array.from(document.querySelectorAll(
+            '.jp-NotebookPanel table')).map(t => Array.from(t.querySelectorAll('tr')).slice(1)
+              .map(r => Array.from(r.querySelectorAll('td, th')))
+              .filter(cells => cells.length > 1)
+              .map(cells => cells[1].textContent.replace(/\\s+/g, ' ').trim()))"""
+        try:        # the lab table's {eval} values render a moment after the kernel is idle
+            page.wait_for_function(f"({columns_js})().filter(c => JSON.stringify(c) === "
+                                   f"{json.dumps(json.dumps(values))}).length === 1",
+                                   timeout=60_000)
+        except Exception:                                       # noqa: BLE001
+            pass                                                # the assert says what shows
+        columns = page.evaluate(columns_js)
         assert columns.count(values) == 1, (values, columns)
     finally:
         page.screenshot(path=str(course["tmp"] / "jupyterhub.png"))
