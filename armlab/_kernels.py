@@ -56,12 +56,13 @@ class Constants:
 
     __slots__ = ("n", "shape", "L", "lc", "m", "inertia", "gx", "gy", "B", "Tc", "coulomb",
                  "has_friction", "zeros", "coef", "a0", "m_lc", "i_joint", "backward", "plan",
-                 "arrays", "fast")
+                 "arrays", "fast", "row")
 
     def __init__(self, lengths, masses, com, inertia, gravity, damping, coulomb, gear_ratio):
         n = len(lengths)
         self.n = n
         self.shape = (n,)
+        self.row = (1, n)                # a batch of one state, the commonest small batch
         self.zeros = (0.0,) * n
         self.L, self.lc, self.m, self.inertia = lengths, com, masses, inertia
         self.gx, self.gy = gravity
@@ -937,15 +938,29 @@ def fast(kernel, k, tail, *values):
 def _few(fn, k, tail, values):
     """:func:`fast` for a small batch, arrays of one shape ``(..., n)``: ``fn`` state by
     state, or None."""
-    first, n = values[0], k.n
+    first, row = values[0], k.row
+    if type(first) is np.ndarray and first.shape == row:          # (1, n): one call
+        lists = [v.tolist()[0] for v in values if type(v) is np.ndarray and v.shape == row]
+        if len(lists) != len(values):
+            return None
+        try:
+            out = fn(*lists)
+            total = sum(out)
+        except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+            return None
+        if total - total == 0 and type(total) is float:
+            return np.array((out,)) if tail == k.shape else np.array(out).reshape(row[:1] + tail)
+        return None
+    n = k.n
     if type(first) is not np.ndarray or first.ndim < 2 or first.shape[-1] != n:
         return None
+    shape = first.shape
     count = first.size // n
     if not 0 < count <= _FEW:
         return None
     rows = []
     for v in values:
-        if type(v) is not np.ndarray or v.shape != first.shape:
+        if type(v) is not np.ndarray or v.shape != shape:
             return None
         rows.append(v.reshape(count, n).tolist())
     try:
@@ -954,7 +969,7 @@ def _few(fn, k, tail, values):
     except (TypeError, ValueError, OverflowError, ZeroDivisionError):
         return None
     if total - total == 0 and type(total) is float:
-        return np.array(out).reshape(first.shape[:-1] + tail)
+        return np.array(out).reshape(shape[:-1] + tail)
     return None
 
 

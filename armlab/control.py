@@ -35,6 +35,8 @@ is always per joint. Conventions: SI units; positive torque drives its joint
 angle positive.
 """
 
+import copy
+
 import numpy as np
 
 from armlab import _kernels as K
@@ -190,6 +192,17 @@ class _PlanFollower(Controller):
             self._gains = {k: _components(v, shape) for k, v in self._gain_arrays.items()}
             self._ops = K.FLOATS if shape == () else K.ARRAYS
             self._shape = shape
+
+    def _alone(self, index, shape):
+        """A copy of this controller for run ``index`` of a batch of shape ``shape`` made
+        alone: that run's gains and starting integral, everything else shared."""
+        one = copy.copy(self)
+        one._gain_arrays = {name: np.broadcast_to(g, shape + g.shape[-1:])[index]
+                            for name, g in self._gain_arrays.items()}
+        one._integral0 = np.broadcast_to(self._integral0, shape + (self.n,))[index]
+        one.batch_shape, one._shape = (), None
+        one.reset()
+        return one
 
     def _start_integral(self):
         if self._integral is None:

@@ -246,7 +246,10 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
     Simulation
         ``N + 1`` rows for ``N = duration / control_dt`` ticks, behind the
         batch shape: the broadcast of the batch shapes of ``q0``, ``qd0`` and
-        the controller's gains. Each run of a batch is the run made alone.
+        the controller's gains. Each run of a batch is the run made alone, bit
+        for bit; a batch of up to :data:`RUNS_ALONE` runs under a built-in
+        controller (or none) is made so, run by run, which costs less than
+        stepping so few runs together.
 
     Raises
     ------
@@ -293,6 +296,12 @@ def simulate(arm, q0, duration, controller=None, *, qd0=None, control_dt=1e-3, s
                                                                                   torque_limit)]
     springs = None if spring is None else per_joint(arm.n, "spring", spring, nonnegative=True)
     command, shape = _commander(arm, controller, q, qd)
+    if 1 < math.prod(shape) <= RUNS_ALONE and (controller is None or _builtin(controller)):
+        sims = _runs_alone(arm, q, qd, controller, shape, duration, dict(
+            control_dt=control_dt, substeps=substeps, method=method,
+            torque_limit=torque_limit, spring=spring))
+        if sims is not None:
+            return sims
     q, qd = _state(q, shape), _state(qd, shape)
     plant = _Plant(arm, method, dt, substeps, springs, shape)
     record = _Record(ticks, arm.n, shape)
@@ -357,8 +366,7 @@ def _commander(arm, controller, q, qd):
         raise ValueError(f"controller must be callable as controller(t, q, qd), got {controller!r}")
     if getattr(controller, "n", None) not in (None, n):
         raise ValueError(f"the controller is for {controller.n} joints but the arm has {n}")
-    builtin = (isinstance(controller, _PlanFollower)
-               and type(controller).__call__ is _PlanFollower.__call__)
+    builtin = _builtin(controller)
     try:
         shape = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1],
                                     controller.batch_shape if builtin else ())
@@ -371,6 +379,41 @@ def _commander(arm, controller, q, qd):
         controller._use(shape)
         return controller._torque, shape
     return _array_caller(controller, n, shape), shape
+
+
+def _builtin(controller):
+    """Whether ``controller`` is a built-in one, which computes on components."""
+    return (isinstance(controller, _PlanFollower)
+            and type(controller).__call__ is _PlanFollower.__call__)
+
+
+#: Batches of up to this many runs are run one by one on floats and stacked: one plant step
+#: of a batch costs numpy's fixed cost per operation whatever its length, about 17 runs'
+#: steps on floats (``benchmarks/simulation.md``), so fewer runs cost less alone. The
+#: numbers are the same either way, bit for bit.
+RUNS_ALONE = 12
+
+
+def _runs_alone(arm, q, qd, controller, shape, duration, options):
+    """The batch of shape ``shape`` as its runs made alone, stacked into one
+    :class:`Simulation`; None if a run fails (the batch then flags or reports it)."""
+    n = arm.n
+    q, qd = np.broadcast_to(q, shape + (n,)), np.broadcast_to(qd, shape + (n,))
+    runs = []
+    for index in np.ndindex(shape):
+        one = None if controller is None else controller._alone(index, shape)
+        try:
+            runs.append(simulate(arm, q[index], duration, one, qd0=qd[index], **options))
+        except ValueError:
+            return None
+    first = runs[0]
+    stacked = {name: np.stack([getattr(r, name) for r in runs]).reshape(
+        shape + getattr(first, name).shape) for name in _PER_RUN}
+    return replace(first, **stacked)
+
+
+_PER_RUN = ("q", "qd", "qdd", "tau_command", "tau", "saturated", "kinetic", "potential",
+            "motor_work", "friction_work", "diverged")
 
 
 def _state(x, shape):

@@ -362,3 +362,21 @@ def test_a_massless_outer_link_is_named_on_either_route(n):
     for shape in ((n,), (1, n), (40, n)):
         with pytest.raises(ValueError, match="mass matrix of this arm is singular"):
             al.forward_dynamics(arm, np.full(shape, 0.1), np.zeros(shape), np.zeros(shape))
+
+
+def test_a_batch_of_one_state_is_the_one_state_call_in_a_row():
+    """A (1, n) batch (the small-batch shortcut) gives the (n,) call's numbers bit for bit,
+    with the batch's shape; a NaN in it is still the general path's error."""
+    arm = al.PlanarArm([0.4, 0.3, 0.2], [2.0, 1.0, 0.5], damping=0.1, coulomb=0.05)
+    q, qd, qdd = np.array([0.3, -0.2, 0.9]), np.array([1.0, 2.0, -1.0]), np.array([0.5, -1.5, 2.0])
+    for fn, args, tail in [(al.mass_matrix, (q,), (3, 3)), (al.jacobian, (q,), (2, 3)),
+                           (al.gravity_torques, (q,), (3,)),
+                           (al.inverse_dynamics, (q, qd, qdd), (3,)), (al.rnea, (q, qd, qdd), (3,)),
+                           (al.forward_dynamics, (q, qd, qdd), (3,))]:
+        one, row = fn(arm, *args), fn(arm, *[a[None] for a in args])
+        assert row.shape == (1,) + tail and one.shape == tail
+        assert row[0].tobytes() == one.tobytes(), fn.__name__
+        bad = [a[None].copy() for a in args]
+        bad[0][0, 1] = np.nan
+        with pytest.raises(ValueError, match="q"):
+            fn(arm, *bad)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import armlab as al
+import armlab.simulation as simulation_module
 
 START, END = np.radians([-45, 90]), np.radians([60, -30])
 HOLD_POSE = np.radians([30, 45])
@@ -386,6 +387,13 @@ FIELDS = ("q", "qd", "qdd", "tau_command", "tau", "saturated", "kinetic", "poten
           "motor_work", "friction_work")
 
 
+@pytest.fixture
+def on_arrays(monkeypatch):
+    """Batches stepped together on arrays whatever their size (a small one otherwise runs
+    as its runs made alone, which would make the comparisons below trivial)."""
+    monkeypatch.setattr(simulation_module, "RUNS_ALONE", 0)
+
+
 def assert_run_equals(batch, i, alone):
     """Run i of a batch is the same run made alone, bit for bit, in every recorded array
     (the same operations on the same operands in the same order: on arrays for the batch,
@@ -401,7 +409,7 @@ def assert_run_equals(batch, i, alone):
 
 @pytest.mark.parametrize("method", ["semi_implicit_euler", "explicit_euler", "rk4"])
 @pytest.mark.parametrize("name", ["pid", "pd_gravity", "feedforward_pid", "computed_torque"])
-def test_a_batch_of_gains_equals_the_runs_made_alone(real, model, plan, name, method):
+def test_a_batch_of_gains_equals_the_runs_made_alone(real, model, plan, name, method, on_arrays):
     """Three gain sets and three starts in one call; each run equals its run made alone,
     bit for bit (the same compiled step on arrays instead of floats)."""
     scale = [0.5, 1.0, 2.0]
@@ -419,7 +427,31 @@ def test_a_batch_of_gains_equals_the_runs_made_alone(real, model, plan, name, me
         assert_run_equals(batch, i, alone)
 
 
-def test_a_grid_of_starts_and_speeds_broadcasts(real, model):
+def test_a_small_batch_runs_alone_and_gives_the_batch_s_numbers(real, model, monkeypatch):
+    """Up to RUNS_ALONE runs are made one by one and stacked: the same bytes as the batch
+    stepped on arrays, in every field; a run that fails sends the batch to the arrays,
+    which flag it; a controller of the reader's own always runs on arrays."""
+    routed = []
+    alone = simulation_module._runs_alone
+    monkeypatch.setattr(simulation_module, "_runs_alone",
+                        lambda *args: routed.append(args[4]) or alone(*args))
+    gains = np.array([[0.5], [1.0], [2.0], [1e4]]) * KP
+    c = al.pd_gravity(model, HOLD_POSE, gains[:3], KD)
+    small = al.simulate(real, START, 0.2, c, torque_limit=[[-4, -1], [7, 1.5]], method="rk4")
+    assert routed == [(3,)] and small.batch_shape == (3,)
+    monkeypatch.setattr(simulation_module, "RUNS_ALONE", 0)
+    stepped = al.simulate(real, START, 0.2, c, torque_limit=[[-4, -1], [7, 1.5]], method="rk4")
+    assert routed == [(3,)]
+    for name in FIELDS + ("diverged",):
+        assert getattr(small, name).tobytes() == getattr(stepped, name).tobytes(), name
+    monkeypatch.setattr(simulation_module, "RUNS_ALONE", 12)
+    stiff = al.simulate(real, HOLD_POSE, 1.0, al.pd(HOLD_POSE, gains, 1e-3 * gains))
+    assert routed == [(3,), (4,)] and stiff.diverged.tolist() == [False, False, False, True]
+    own = al.simulate(real, START[None].repeat(2, 0), 0.2, lambda t, q, qd: np.zeros_like(q))
+    assert routed == [(3,), (4,)] and own.batch_shape == (2,)
+
+
+def test_a_grid_of_starts_and_speeds_broadcasts(real, model, on_arrays):
     """Batch shapes broadcast like numpy: starts (4, 1, n) against speeds (3, n) give 4 x 3
     runs, each the run made alone."""
     starts = HOLD_POSE + np.radians(np.arange(4) * 10.0)[:, None, None] * [1, -1]
@@ -438,7 +470,7 @@ def test_a_grid_of_starts_and_speeds_broadcasts(real, model):
 
 
 @pytest.mark.parametrize("method", ["semi_implicit_euler", "explicit_euler", "rk4"])
-def test_energy_balance_per_run(real, method):
+def test_energy_balance_per_run(real, method, on_arrays):
     """E(t) - E(0) = motor work - friction work, run by run, for a batch of PD gains; the
     balance closes to the integrator's first-order (Eulers) or fourth-order (RK4) error."""
     scale = np.array([0.3, 1.0, 3.0])[:, None]
@@ -454,7 +486,7 @@ def test_energy_balance_per_run(real, method):
         assert sims.energy_error[i].tobytes() == alone.energy_error.tobytes()
 
 
-def test_a_diverging_run_is_flagged_and_the_others_go_on(real):
+def test_a_diverging_run_is_flagged_and_the_others_go_on(real, on_arrays):
     """In a gain map some gains are too stiff for a 1 kHz loop: that run is flagged in
     ``diverged`` (a single run would raise), the others equal their runs made alone."""
     kp = np.array([[60.0, 30.0], [1e5, 1e5], [120.0, 60.0]])
@@ -531,7 +563,7 @@ def test_spring_is_not_held_a_pd_is():
     assert np.abs(held.q[-200:]).max() > 0.15
 
 
-def test_spring_batch_equals_single_and_two_joints():
+def test_spring_batch_equals_single_and_two_joints(on_arrays):
     """Springs on the table-top arm, a batch of starts: each run is the run made alone"""
     arm = al.tabletop_arm(damping=0.02)
     starts = np.radians([[30, 45], [-20, 10]])
