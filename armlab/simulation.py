@@ -387,11 +387,11 @@ def _builtin(controller):
             and type(controller).__call__ is _PlanFollower.__call__)
 
 
-#: Batches of up to this many runs are run one by one on floats and stacked: one plant step
-#: of a batch costs numpy's fixed cost per operation whatever its length, about 17 runs'
-#: steps on floats (``benchmarks/simulation.md``), so fewer runs cost less alone. The
-#: numbers are the same either way, bit for bit.
-RUNS_ALONE = 12
+#: Batches of up to this many runs are run one by one on floats and stacked: numpy's fixed
+#: cost per operation, whatever the arrays' length, makes one plant step of 16 runs cost
+#: as much as 17 to 22 steps on floats (``benchmarks/simulation.md``): fewer runs cost
+#: less alone. The numbers are the same either way, bit for bit.
+RUNS_ALONE = 16
 
 
 def _runs_alone(arm, q, qd, controller, shape, duration, options):

@@ -32,6 +32,7 @@ Run: ``.venv/bin/python benchmarks/bench_simulation.py`` (or ``make bench``);
 rewrites ``benchmarks/simulation.md``.
 """
 
+import ast
 import pathlib
 import platform
 import statistics
@@ -43,7 +44,7 @@ import pinocchio as pin
 
 import armlab as al
 from armlab import _kernels as K
-from armlab.simulation import _Plant
+from armlab.simulation import _STEPS, RUNS_ALONE, _Plant
 
 HERE = pathlib.Path(__file__).parent
 REPEATS = 7
@@ -55,7 +56,7 @@ GRID = (40, 25)                   # Kp scales x Kd scales: 1,000 runs
 SAMPLE = 20                       # Pinocchio runs every 20th run of the grid
 ENSEMBLE = 16                     # runs of the small ensemble
 ROUNDS = 5                        # interleaved rounds of the ensemble's measurement
-SIZES = (1, 4, 16, 64, 256, 1000)   # batch sizes of the cost-per-run sweep
+SIZES = (1, 4, 8, 12, 16, 64, 256, 1000)   # batch sizes of the cost-per-run sweep
 FIELDS = ("q", "qd", "qdd", "tau_command", "tau", "saturated", "kinetic", "potential",
           "motor_work", "friction_work")
 
@@ -207,6 +208,40 @@ def sweep(real, model, plan, name="pid"):
     return {size: statistics.median(t) for size, t in costs.items()}
 
 
+def step_chain(arm):
+    """``(chain, operations)`` of the batched semi-implicit Euler plant step compiled for
+    ``arm``: its longest chain of operations each needing the one before (each a numpy
+    call at least, however the rest were grouped), and the number of operations."""
+    source = K._source(_STEPS["semi_implicit_euler"], K._arm_shape(arm._constants),
+                       (arm.n, arm.n, arm.n, 1, 1, None), True)
+    kernel = next(node for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.FunctionDef) and node.name == "kernel")
+    depth, count = {}, 0
+
+    def chain(node):
+        nonlocal count
+        if isinstance(node, ast.Name):
+            return depth.get(node.id, 0)
+        if isinstance(node, ast.Constant):
+            return 0
+        if isinstance(node, ast.List):
+            return max(map(chain, node.elts))
+        count += 1
+        if isinstance(node, ast.BinOp):
+            return 1 + max(chain(node.left), chain(node.right))
+        if isinstance(node, ast.UnaryOp):
+            return 1 + chain(node.operand)
+        return 1 + max(map(chain, node.args))                  # sin, cos, sign
+
+    longest = 0
+    for statement in kernel.body:
+        if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
+            depth[statement.targets[0].id] = chain(statement.value)
+        elif isinstance(statement, ast.Return):
+            longest = chain(statement.value)
+    return longest, count
+
+
 def main():
     real = al.tabletop_arm(damping=0.02)
     model = al.tabletop_arm(damping=0.016)
@@ -262,6 +297,7 @@ def main():
         qb, vb, tb = ([np.full(runs, x) for x in v] for v in (q1, v1, t1))
         batch_step[runs] = per_call(lambda: batch_plant.tick(0.0, qb, vb, tb), 300) / SUBSTEPS
 
+    longest, operations = step_chain(arm)
     ms = 1e3
     lines = [
         "# Simulation speed: the control chapter's experiment",
@@ -300,7 +336,10 @@ def main():
         f"to 2x the chapter's), the {ENSEMBLE} runs in one `simulate` call beside the same "
         f"runs in {ENSEMBLE} calls, alternately in each of {ROUNDS} rounds; medians of the "
         f"rounds, CPU time. Identical: every recorded array of every run of the batch equals "
-        "the run made alone, byte for byte.",
+        "the run made alone, byte for byte. "
+        f"{ENSEMBLE} runs are within `simulate`'s `RUNS_ALONE` ({RUNS_ALONE}), so the call "
+        "makes them one by one (see below why); `tests/test_simulation.py` compares the "
+        "batch stepped on arrays with the runs alone, byte for byte.",
         "",
         f"| controller | {ENSEMBLE} in one call [ms] | {ENSEMBLE} one by one [ms] | speed-up "
         "| identical |",
@@ -380,7 +419,21 @@ def main():
         f"{batch_step[1000] * 1e6:.1f} µs ({batch_step[1000] / kernel_step / 1000 * 100:.1f}% of "
         "1,000 single steps). The runs alone must give the same bits as the batch, so both "
         "make the same operations in the same order; a batch pays off from about "
-        f"{batch_step[ENSEMBLE] / kernel_step:.0f} runs on.",
+        f"{batch_step[ENSEMBLE] / kernel_step:.0f} runs on. So `simulate` makes a batch of up "
+        f"to {RUNS_ALONE} runs (under a built-in controller) run by run on floats and stacks "
+        "them: the per-run costs above stay at one run's up to there, and fall beyond.",
+        "",
+        f"Why {ENSEMBLE} runs cannot be made 6x faster in one call with numpy: the step makes "
+        f"{operations} operations, and its longest chain of operations each needing the one "
+        f"before is {longest} long; each link of that chain is one numpy call at least, "
+        "however the other operations were grouped into fewer, wider calls. At the batched "
+        f"step's own cost per operation ({batch_step[ENSEMBLE] / operations * 1e9:.0f} ns on "
+        f"{ENSEMBLE} values) the chain alone costs "
+        f"{longest * batch_step[ENSEMBLE] / operations * 1e6:.1f} µs, against "
+        f"{ENSEMBLE * kernel_step * 1e6:.1f} µs for {ENSEMBLE} steps on floats: at most "
+        f"{ENSEMBLE * kernel_step / (longest * batch_step[ENSEMBLE] / operations):.1f}x, "
+        "before any of the other operations. 6x needs compiled code (the runs in one loop "
+        "below numpy), which the core does not depend on.",
         "",
         f"Machine: {platform.processor() or platform.machine()}, Python "
         f"{platform.python_version()}, numpy {np.__version__}, Pinocchio {pin.__version__}.",

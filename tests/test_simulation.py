@@ -444,7 +444,7 @@ def test_a_small_batch_runs_alone_and_gives_the_batch_s_numbers(real, model, mon
     assert routed == [(3,)]
     for name in FIELDS + ("diverged",):
         assert getattr(small, name).tobytes() == getattr(stepped, name).tobytes(), name
-    monkeypatch.setattr(simulation_module, "RUNS_ALONE", 12)
+    monkeypatch.setattr(simulation_module, "RUNS_ALONE", 16)
     stiff = al.simulate(real, HOLD_POSE, 1.0, al.pd(HOLD_POSE, gains, 1e-3 * gains))
     assert routed == [(3,), (4,)] and stiff.diverged.tolist() == [False, False, False, True]
     own = al.simulate(real, START[None].repeat(2, 0), 0.2, lambda t, q, qd: np.zeros_like(q))
