@@ -8,10 +8,12 @@ turn it into the inertia and velocity-product torques::
     Gamma_ijk = (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) / 2
 
 (the Christoffel symbols of the first kind). Grouping one speed with the
-symbols gives the matrix ``C_ij = sum_k Gamma_ijk qd_k``, the one choice of
-``C`` with ``C qd = c`` for which ``dM/dt - 2 C`` is skew-symmetric. Other
-matrices give the same ``c``; the vector is what :func:`armlab.coriolis_torques`
-returns and what the equation of motion uses.
+symbols gives the matrix ``C_ij = sum_k Gamma_ijk qd_k``: ``C qd = c``, and
+``dM/dt - 2 C`` is skew-symmetric. Other matrices give the same ``c``; for two
+links at any nonzero speed this is the only one with that skew-symmetry, while
+from three links on adding any skew-symmetric ``E(q, qd)`` with ``E qd = 0``
+gives others. The vector ``c`` is what :func:`armlab.coriolis_torques` returns
+and what the equation of motion uses.
 
 For two links, three numbers fix ``M`` (:func:`inertia_constants`)::
 
@@ -94,9 +96,10 @@ def mass_matrix_det(arm, q):
     """Determinant of a two-link arm's mass matrix, in closed form.
 
     ``det M = delta (alpha - delta) - beta^2 cos^2 q2``. It is smallest with
-    the arm straight or folded (``cos^2 q2 = 1``) and never reaches zero when
-    link 1 or link 2 has inertia about its own centre of mass, because
-    ``delta (alpha - delta) >= m2 lc2^2 (m1 lc1^2 + m2 L1^2) >= beta^2``.
+    the arm straight or folded (``cos^2 q2 = 1``), where it is
+    ``I2 (alpha - delta) + m2 lc2^2 (I1 + m1 lc1^2)``: it never reaches zero
+    while either term is positive, for instance when each link has inertia
+    about its own centre of mass.
 
     Parameters
     ----------
@@ -220,7 +223,8 @@ def coriolis_matrix(arm, q, qd):
     ``C qd`` is the velocity-product vector ``c`` of
     :func:`armlab.coriolis_torques`, and ``dM/dt - 2 C`` is skew-symmetric, so
     ``qd^T c = qd^T (dM/dt) qd / 2``. Many matrices give the same ``c``; this
-    one is the one with that skew-symmetry from the symbols.
+    one, built from the symbols, has that skew-symmetry (for two links at a
+    nonzero speed it is the only one that has it; see the module's notes).
 
     Parameters
     ----------

@@ -318,3 +318,22 @@ def test_mass_matrix_derivatives_match_pinocchio_along_qd(case):
     arm, q, qd, *_ = case
     C = pinocchio_coriolis(arm, q, qd)
     close(al.mass_matrix_derivatives(arm, q) @ qd, C + C.T, tol=1e-12)
+
+
+def test_the_smallest_mass_matrix_determinant_of_two_links():
+    """det M is least straight or folded, where it is I2 (alpha - delta) + m2 lc2^2 (I1 +
+    m1 lc1^2) (lagrange.mass_matrix_det's docstring); both terms zero makes it singular."""
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        L, m, I = rng.uniform(0.2, 1, 2), rng.uniform(0.5, 3, 2), rng.uniform(0, 0.1, 2)
+        lc = rng.uniform(0, 1, 2) * L
+        arm = al.PlanarArm(L, m, com=lc, inertia=I)
+        alpha, _, delta = al.inertia_constants(arm)
+        least = I[1] * (alpha - delta) + m[1] * lc[1] ** 2 * (I[0] + m[0] * lc[0] ** 2)
+        grid = np.stack([np.zeros(721), np.linspace(-np.pi, np.pi, 721)], -1)
+        det = al.mass_matrix_det(arm, grid)
+        assert det.min() == pytest.approx(least, rel=1e-12)
+        assert det[360] == pytest.approx(least, rel=1e-12)                  # straight
+        close(np.linalg.det(al.mass_matrix(arm, grid)), det, tol=1e-12)
+    pinned = al.PlanarArm([0.5, 0.4], [1.0, 1.0], com=[0.25, 0.0], inertia=[0.02, 0.0])
+    assert al.mass_matrix_det(pinned, [0.3, 0.7]) == 0.0
