@@ -98,8 +98,8 @@ def gear_sweep(motor, lengths, masses, q_start, q_end, ratios):
 
     Examples
     --------
-    A 0.15 N m, 500 rad/s motor on the table-top arm's 105 deg and 120 deg
-    move: through 40:1 its 6 N m cannot hold the arm up (``inf``); through 80:1
+    A 0.15 N m, 500 rad/s motor on the table-top arm's move (105 deg at the
+    shoulder, 120 deg at the elbow): through 40:1 its 6 N m cannot hold the arm up (``inf``); through 80:1
     the torque allows 0.621 s and the top speed, 500/80 rad/s at the joint,
     0.628 s:
 
@@ -207,8 +207,8 @@ def gear_optimum(motor, lengths, masses, q_start, q_end, sweep):
         ``"torque_best"``: the ratio with the shortest torque-limited duration
         (golden-section search on ``log G`` to 1e-6), with ``"T_torque_best"``
         [s]; ``"hold"``: the smallest ratio whose torque holds the arm all
-        along the move at any speed, ``max g_1 / (tau_m - Tc)`` over the path
-        (a turning motor's Coulomb friction included); ``"best"`` and
+        along the move at any speed, ``max |g_i| / (tau_m - Tc)`` over both
+        joints and the path (a turning motor's Coulomb friction included); ``"best"`` and
         ``"T_best"``: the ratio of the fastest move and its duration [s] (the
         crossing where there is one, else the torque's best).
 
@@ -240,8 +240,8 @@ def gear_optimum(motor, lengths, masses, q_start, q_end, sweep):
     crossing, T_crossing = _crossing(durations, sweep)
     torque_best = _torque_best(durations, sweep)
     q = quintic(q_start, q_end, 1.0)(np.linspace(0.0, 1.0, 20001))[0]
-    hold = gravity_torques(PlanarArm(lengths, masses), q)[:, 0].max() / (motor.torque
-                                                                        - motor.coulomb)
+    hold = np.abs(gravity_torques(PlanarArm(lengths, masses), q)).max() / (motor.torque
+                                                                          - motor.coulomb)
     T_torque_best = float(_geared_durations(*durations, np.exp(np.log(torque_best)))[0])
     crossed = np.isfinite(crossing)
     best, T_best = (crossing, T_crossing) if crossed else (torque_best, T_torque_best)

@@ -58,6 +58,17 @@ def test_shoulder_peaks_are_the_quintics():
                                                      [:, 0]).max(), rtol=1e-12)
 
 
+def test_the_hold_ratio_counts_gravity_either_way_on_both_joints():
+    """Reaching out to the left, gravity pulls the shoulder negative all along the move: the
+    hold ratio is the largest |g_i| over both joints, positive, not the largest signed g_1"""
+    move = (np.radians([150, 0]), np.radians([170, 10]))
+    sweep = gearing.gear_sweep(MOTOR, *ARM, *move, np.geomspace(30, 500, 12))
+    q = al.quintic(*move, 1.0)(np.linspace(0.0, 1.0, 20001))[0]
+    assert shoulder_gravity(q).max() < 0
+    hold = gearing.gear_optimum(MOTOR, *ARM, *move, sweep)["hold"]
+    assert hold == pytest.approx(-shoulder_gravity(q).min() / (0.15 - 4e-3), rel=1e-12)
+
+
 def test_gear_optimum_crossing_hold_and_best():
     """The crossing: the two durations swap order across it (direct calls); its duration is the
     speed's, 15/8 of the mean speed; the hold ratio: the largest g_1 written out, over the
