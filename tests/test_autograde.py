@@ -354,7 +354,7 @@ def test_canvas_round_writes_the_file_canvas_imports(graded, tmp_path):
     gradebook = tmp_path / "gradebook.csv"           # Canvas's own export names the column
     gradebook.write_text(
         "Student,ID,SIS User ID,SIS Login ID,Section,Statics (12345),Current Score\n"
-        f"    Points Possible,,,,,{corpus.FULL},(read only)\n"
+        f"    Points Possible,,,,,{corpus.FULL:.2f},(read only)\n"
         '"Doe, John",48213,,jdoe,Lab A,,\n"Smith, Ann",48214,,asmith,Lab A,,\n'
         '"=HYPERLINK(""http:x"";""y"")",48215,,,Lab A,,\n"O\'Brien, Pat",51277,,pob,Lab A,,\n')
     grade("statics", export, out=tmp_path / "out", workers=1, cpu=CPU, progress=False,
@@ -364,7 +364,7 @@ def test_canvas_round_writes_the_file_canvas_imports(graded, tmp_path):
     full = f"{corpus.FULL:g}"
     assert rows == [
         ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Statics (12345)"],
-        ["Points Possible", "", "", "", "", full],
+        ["Points Possible", "", "", "", "", f"{corpus.FULL:.2f}"],   # as Canvas wrote it
         ["Doe, John", "48213", "", "jdoe", "Lab A", full],
         ["'=HYPERLINK(\"http:x\";\"y\")", "48215", "", "", "Lab A", "0"],
         ["O'Brien, Pat", "51277", "", "pob", "Lab A", f"{corpus.lose('part7'):g}"],

@@ -113,7 +113,7 @@ def _problems():
 
 
 def _write(tmp_path, lms_name, *, export=None, column=None, problems=None, students=None,
-           names=None):
+           names=None, lms_ids=None, grades=None):
     gradebook = None
     if export is not None:
         gradebook = tmp_path / "export.csv"
@@ -124,7 +124,8 @@ def _write(tmp_path, lms_name, *, export=None, column=None, problems=None, stude
     target = lms.grade_target(lms_name, "statics", gradebook=gradebook, column=column)
     problems = problems or _problems()
     path = write_lms_file(tmp_path, lms_name, "statics", PARTS, students or ["ann", "bob"],
-                          GRADES, {"ann": "48213", "bob": "48214", "cy": "48299"},
+                          grades or GRADES,
+                          lms_ids or {"ann": "48213", "bob": "48214", "cy": "48299"},
                           names or {"ann": "annsmith", "bob": "bobjones"}, problems, target)
     return path, problems
 
@@ -134,20 +135,24 @@ def _write(tmp_path, lms_name, *, export=None, column=None, problems=None, stude
 CANVAS_EXPORT = """Student,ID,SIS User ID,SIS Login ID,Section,Homework 1 (11111),Statics exercises (12345),Assignments Current Score,Current Score,Final Score
     Points Possible,,,,,10.00,8.00,(read only),(read only),(read only)
 "Smith, Ann",48213,S001,asmith,Robotics 101 - Lab A,9.00,,90.00,90.00,45.00
-"=HYPERLINK(""http://x"",""y"")",48214,S002,bjones,Robotics 101 - Lab A,,,,,
+"=HYPERLINK(""http://x"",""y"")",48214,S002,-bjones,Robotics 101 - Lab A,,7.00,,,
 "Student, Test",99999,,,Robotics 101 - Lab A,,,,,
 """
 
 
 def test_canvas_file_takes_the_column_and_the_students_from_the_gradebook_export(tmp_path):
+    """As Canvas's importer (gradebook_importer.rb) reads it: the Points Possible row as the
+    export has it (the importer sets the assignment's points from it), the identifiers as they
+    stand (a login '-bjones' stays), only the free-text name escaped, and Bob, held for review,
+    keeps the 7.00 Canvas has (a blank cell would be read as clearing it)."""
     path, problems = _write(tmp_path, "canvas", export=CANVAS_EXPORT)
     assert path.name == "canvas_grades.csv"
     assert _rows(path) == [
         ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Statics exercises (12345)"],
-        ["Points Possible", "", "", "", "", "8"],
+        ["Points Possible", "", "", "", "", "8.00"],
         ["Smith, Ann", "48213", "S001", "asmith", "Robotics 101 - Lab A", "6.5"],
-        ["'=HYPERLINK(\"http://x\",\"y\")", "48214", "S002", "bjones", "Robotics 101 - Lab A",
-         ""]]
+        ["'=HYPERLINK(\"http://x\",\"y\")", "48214", "S002", "-bjones",
+         "Robotics 101 - Lab A", "7.00"]]
     assert not [r for r in problems.rows if r[0] == "(round)"]
 
 
@@ -155,10 +160,13 @@ def test_canvas_column_named_by_its_header_name_or_id(tmp_path):
     for column in ("Statics exercises (12345)", "Statics exercises", "12345"):
         path, _ = _write(tmp_path, "canvas", export=CANVAS_EXPORT, column=column)
         assert _rows(path)[0][-1] == "Statics exercises (12345)"
-    path, _ = _write(tmp_path, "canvas", column="Statics (777)")       # no export: as given
-    assert _rows(path)[:3] == [
+    # no export: the header as given, no Points Possible row (the assignment's points are
+    # not known, and that row would set them), the held student left out (his score in
+    # Canvas is not known either, and a missing row changes nothing)
+    path, _ = _write(tmp_path, "canvas", column="Statics (777)")
+    assert _rows(path) == [
         ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Statics (777)"],
-        ["Points Possible", "", "", "", "", "8"], ["annsmith", "48213", "", "", "", "6.5"]]
+        ["annsmith", "48213", "", "", "", "6.5"]]
 
 
 def test_a_student_the_export_does_not_list_is_left_out_and_reported(tmp_path):
@@ -173,11 +181,35 @@ def test_a_student_the_export_does_not_list_is_left_out_and_reported(tmp_path):
                                   "export has no row for 48299: left out of canvas_grades.csv")]
 
 
-def test_points_that_differ_from_the_set_are_reported(tmp_path):
-    _, problems = _write(tmp_path, "canvas", export=CANVAS_EXPORT.replace(",8.00,", ",30.00,"))
+def test_canvas_points_that_differ_from_the_set_are_kept_and_reported(tmp_path):
+    path, problems = _write(tmp_path, "canvas",
+                            export=CANVAS_EXPORT.replace(",8.00,", ",30.00,"))
+    assert _rows(path)[1] == ["Points Possible", "", "", "", "", "30.00"]
     assert [r for r in problems.rows if r[0] == "(round)"] == [
         ("(round)", "points differ", "the canvas column 'Statics exercises (12345)' is worth "
-                                     "30.00 points, the set 8")]
+         "30.00 points, the set 8: canvas_grades.csv keeps Canvas's 30.00 in its Points "
+         "Possible row (Canvas would set the assignment's points from that row) and each "
+         "grade is the set's points; change the assignment's points in Canvas if 8 is meant")]
+
+
+@pytest.mark.parametrize("export, column, message", [
+    # Canvas's importer drops every header that holds one of these words, and read-only columns
+    (CANVAS_EXPORT.replace("Statics exercises (12345)", "Statics Final Score (12345)"), None,
+     "Canvas's importer drops the column 'Statics Final Score (12345)' without a word (its "
+     "header holds 'Final Score', which Canvas keeps for its own totals): rename the "
+     "assignment in Canvas and export the gradebook again"),
+    (None, "Lab Current Grade (777)",
+     "Canvas's importer drops the column 'Lab Current Grade (777)' without a word (its header "
+     "holds 'Current Grade', which Canvas keeps for its own totals)"),
+    (CANVAS_EXPORT.replace(",8.00,", ",(read only),"), None,
+     "Canvas's export marks the column 'Statics exercises (12345)' read only, and its "
+     "importer skips such a column"),
+])
+def test_a_canvas_column_the_importer_would_drop_stops_the_round(tmp_path, export, column,
+                                                                  message):
+    with pytest.raises(lms.GradebookError) as info:
+        _write(tmp_path, "canvas", export=export, column=column)
+    assert message in str(info.value)
 
 
 # Moodle: Assignment > View all submissions > Download grading worksheet (English), as
@@ -196,18 +228,39 @@ def test_moodle_file_is_the_worksheet_with_the_grades_filled_in(tmp_path):
          "Grade can be changed", "Last modified (submission)", "Last modified (grade)",
          "Feedback comments"],
         ["Participant 48213", "Ann Smith", "ann@example.org", "Submitted for grading", "6.5",
-         "8.00", "Yes", "Monday, 2 March 2026, 2:05 PM", "'-", ""],
-        ["Participant 48214", "Bob Jones", "bob@example.org", "Submitted for grading", "",
+         "8.00", "Yes", "Monday, 2 March 2026, 2:05 PM", "-", ""],
+        ["Participant 48214", "Bob Jones", "bob@example.org", "Submitted for grading", "3.00",
          "8.00", "Yes", "Monday, 2 March 2026, 3:10 PM", "Tuesday, 3 March 2026, 9:00 AM",
          "Seen in class"]]
+
+
+def test_moodle_refuses_a_grade_above_the_worksheets_maximum(tmp_path):
+    """Moodle's upload (feedback/offline/locallib.php) skips a grade above the assignment's
+    maximum without a word: armlab keeps the grade Moodle has and says so, naming both."""
+    path, problems = _write(tmp_path, "moodle", export=MOODLE_WORKSHEET.replace("8.00", "5.00"))
+    assert _rows(path)[1][4:6] == ["", "5.00"]
+    assert problems.for_student("ann") == [
+        ("ann", "grade above Moodle's maximum", "Participant 48213 (Ann Smith): 6.5 is above "
+         "the worksheet's Maximum Grade 5.00, which Moodle's upload would skip without a word; "
+         "moodle_grades.csv keeps the grade Moodle has ('')")]
+    assert ("(round)", "points differ", "the moodle column 'Grade' is worth 5.00 points, the "
+            "set 8: set the assignment's Maximum grade in Moodle to 8, download the worksheet "
+            "again and grade again") in problems.rows
+
+
+def test_moodle_worksheet_in_another_language_is_refused(tmp_path):
+    worksheet = MOODLE_WORKSHEET.replace("Identifier", "Identifiant").replace(
+        "Grade,", "Note,", 1)
+    with pytest.raises(lms.GradebookError) as info:
+        _write(tmp_path, "moodle", export=worksheet)
+    assert "no column 'Identifier', 'Grade'" in str(info.value)
 
 
 def test_moodle_without_a_worksheet_writes_the_columns_its_upload_needs(tmp_path):
     path, _ = _write(tmp_path, "moodle")
     assert _rows(path) == [
         ["Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)"],
-        ["Participant 48213", "annsmith", "6.5", "8", "'-"],
-        ["Participant 48214", "bobjones", "", "8", "'-"]]
+        ["Participant 48213", "annsmith", "6.5", "8", "-"]]
 
 
 def test_moodle_worksheet_without_what_the_upload_reads_is_refused(tmp_path):
@@ -215,7 +268,10 @@ def test_moodle_worksheet_without_what_the_upload_reads_is_refused(tmp_path):
         _write(tmp_path, "moodle", export="Identifier,Full name,Grade\n")
     assert str(info.value) == (f"{tmp_path / 'export.csv'} is not an offline grading worksheet "
                                "that Moodle's upload reads: no column 'Last modified (grade)' "
-                               "(download it with Moodle's language set to English)")
+                               "(Moodle's upload matches the column names in the language of "
+                               "the user who uploads, and armlab reads the English ones: "
+                               "download and upload the worksheet with Moodle's language set "
+                               "to English)")
 
 
 # Blackboard: Grade Center > Work Offline > Download, as Blackboard writes it by default: a
@@ -228,11 +284,25 @@ BLACKBOARD_DOWNLOAD = ("Last Name\tFirst Name\tUsername\tStudent ID\tLast Access
 
 
 def test_blackboard_file_quotes_every_value_and_keeps_the_column_id(tmp_path):
-    path, _ = _write(tmp_path, "blackboard",
-                     export=BLACKBOARD_DOWNLOAD.encode("utf-16"))
+    """Usernames as they stand (Blackboard matches '-jdoe', not an escaped "'-jdoe"), and Bob,
+    held for review, keeps the 5 the Grade Centre has."""
+    export = BLACKBOARD_DOWNLOAD.replace("\t48213\t", "\tasmith\t").replace(
+        "\t48214\t", "\t-jdoe\t").replace("Available\t\t\n", "Available\t\t5\n")
+    path, problems = _write(tmp_path, "blackboard", export=export.encode("utf-16"),
+                            lms_ids={"ann": "asmith", "bob": "-jdoe"})
     assert path.read_bytes().decode("utf-8") == (
         '"Username","Statics [Total Pts: 8 Score] |123456"\r\n'
-        '"48213","6.5"\r\n"48214",""\r\n')
+        '"asmith","6.5"\r\n"-jdoe","5"\r\n')
+    assert not [r for r in problems.rows if r[0] == "(round)"]
+
+
+def test_blackboard_total_points_that_differ_from_the_set_are_reported(tmp_path):
+    _, problems = _write(tmp_path, "blackboard", export=BLACKBOARD_DOWNLOAD.replace(
+        "Statics [Total Pts: 8 Score]", "Statics [Total Pts: 10 Score]"))
+    assert [r for r in problems.rows if r[0] == "(round)"] == [
+        ("(round)", "points differ", "the blackboard column 'Statics [Total Pts: 10 Score] "
+         "|123456' is worth 10 points, the set 8: Blackboard keeps its 10 and reads each "
+         "grade as points out of 10; change the column's points in Blackboard if 8 is meant")]
 
 
 @pytest.mark.parametrize("name, export, column, message", [

@@ -41,8 +41,13 @@ documentation each format follows is cited where it is written (below).
 
 In every format a word ``LATE`` (or ``late``) next to the login marks a late
 submission and is not part of the id, and a login may contain underscores.
-A student held for review gets an empty grade in the LMS file (nothing is
-awarded until a human has looked).
+A student held for review is given nothing until a human has looked: the LMS file
+carries the score the LMS already has (from its export; a blank cell would clear it in
+Canvas), or, without an export, no row for that student. Identifiers and the values an LMS
+reads back are written as they stand; only free text (names, e-mail addresses) is escaped
+against spreadsheet formulas (:func:`safe_cell`). What the LMS would read otherwise than
+armlab means (points that differ, a Moodle grade above the maximum) is reported
+(:func:`grade_file_problems`).
 
 >>> parse("jdoe_2024_48222_1_statics.ipynb", "generic", "statics.ipynb")
 Name(student='jdoe_2024', lms_id='48222', file='statics.ipynb', late=False, attempt='1', display='jdoe_2024')
@@ -56,6 +61,8 @@ import pathlib
 import re
 import unicodedata
 from typing import NamedTuple
+
+from defusedcsv import csv as _defused
 
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$")
 _LATE = re.compile(r"(?:^|_)(LATE|late)(?=_|$)")
@@ -198,28 +205,36 @@ def blackboard_receipt(text):
     return m.group(1) if m else None
 
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-"""A cell a spreadsheet reads as a formula starts with one of these (OWASP's CSV injection)."""
-
-
 def safe_cell(value):
-    """A CSV cell that no spreadsheet runs: text starting like a formula gets a ``'``.
+    """A CSV cell that no spreadsheet runs: text starting like a formula (``=``, ``+``, ``-``,
+    ``@``, ``|``, ``%``) gets a ``'``, by ``defusedcsv`` (its writer escapes whole rows, so the
+    one cell goes through it alone); a number (``-1.5``) is left as it is. A leading tab or
+    carriage return, which OWASP's *CSV Injection* also lists and ``defusedcsv`` leaves, gets
+    the ``'`` too.
 
-    >>> print(safe_cell('=HYPERLINK("http://x", "y")'), safe_cell("12.5"), safe_cell("Doe, Jane"))
-    '=HYPERLINK("http://x", "y") 12.5 Doe, Jane
+    >>> print(safe_cell('=HYPERLINK("http://x", "y")'), safe_cell("-1.5"), safe_cell("Doe, Jane"))
+    '=HYPERLINK("http://x", "y") -1.5 Doe, Jane
+    >>> safe_cell(chr(9) + "=1+1") == "'" + chr(9) + "=1+1"
+    True
     """
-    text = str(value)
-    return "'" + text if text.startswith(FORMULA_START) else text
+    buffer = io.StringIO()
+    _defused.writer(buffer).writerow([value])
+    text = next(csv.reader(io.StringIO(buffer.getvalue())))[0]
+    return "'" + text if text.startswith(("\t", "\r")) else text
 
 
 class SafeWriter:
-    """``csv.writer`` whose every cell goes through :func:`safe_cell`."""
+    """``csv.writer`` whose cells go through :func:`safe_cell`, except the columns
+    ``verbatim`` (indices) names: identifiers and values an LMS matches or reads back, which
+    an escape would change (a username ``-jdoe`` would no longer match)."""
 
-    def __init__(self, fh, **kwargs):
+    def __init__(self, fh, verbatim=(), **kwargs):
         self._writer = csv.writer(fh, **kwargs)
+        self._verbatim = set(verbatim)
 
     def writerow(self, row):
-        self._writer.writerow([safe_cell(x) for x in row])
+        self._writer.writerow([x if k in self._verbatim else safe_cell(x)
+                               for k, x in enumerate(row)])
 
 
 class GradebookError(ValueError):
@@ -275,20 +290,39 @@ def _pick(candidates, assignment, column, what, path):
 
 # ---------------------------------------------------------------- Canvas
 # Canvas, "How do I import grades in the Gradebook?" (Instructor Guide,
-# https://community.canvaslms.com/t5/Instructor-Guide/How-do-I-import-grades-in-the-Gradebook/ta-p/807,
-# as cited and tried out in https://github.com/PrairieLearn/PrairieLearn/issues/4547): the file
+# https://community.canvaslms.com/t5/Instructor-Guide/How-do-I-import-grades-in-the-Gradebook/ta-p/807),
+# and its importer, app/models/gradebook_importer.rb in Canvas's source, read for this: the file
 # is shaped as the gradebook's own CSV export: the student columns Student, ID (Canvas's user
-# id), SIS User ID, SIS Login ID, Section (present, even empty), then one column per assignment
-# headed "<name> (<assignment id>)", which maps it to that assignment; a header that names no
-# existing assignment is imported as a new one. The export's second row, "Points Possible",
-# gives each column's points.
+# id), SIS User ID, SIS Login ID, Section, then one column per assignment headed
+# "<name> (<assignment id>)", which maps it to that assignment; a header that names no existing
+# assignment is imported as a new one. A student is found by ID, then SIS User ID, then SIS
+# Login ID, then name. A row whose first cell holds "Points Possible" sets each assignment's
+# points from its cell (a blank cell leaves them), and a column whose cell there reads
+# "(read only)" is skipped. A header holding any of _CANVAS_DROPPED is dropped before the
+# assignments are read. A blank grade where Canvas has a score is a change (clearing it);
+# a student without a row is not changed.
 _CANVAS_STUDENT = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 _CANVAS_COLUMN = re.compile(r"^(?P<name>.*\S)\s*\((?P<id>\d+)\)$")
+_CANVAS_DROPPED = ("Current Score", "Current Points", "Current Grade", "Final Score",
+                   "Final Points", "Final Grade", "Override Score", "Override Grade",
+                   "Override Status")
+_CANVAS_VERBATIM = (1, 2, 3, 5)     # ID, SIS User ID, SIS Login ID and the grade column
+
+
+def _canvas_dropped(header):
+    """Canvas's importer drops ``header`` without a word: say so."""
+    words = next((w for w in _CANVAS_DROPPED if w in header), None)
+    if words:
+        raise GradebookError(f"Canvas's importer drops the column {header!r} without a word "
+                             f"(its header holds {words!r}, which Canvas keeps for its own "
+                             "totals): rename the assignment in Canvas and export the gradebook "
+                             "again")
 
 
 def _canvas_target(assignment, column, export, path):
     if export is None:
         if column and _CANVAS_COLUMN.match(column.strip()):
+            _canvas_dropped(column.strip())
             return {"column": column.strip(), "points": None, "rows": None}
         raise GradebookError(
             "Canvas matches an existing assignment by its column header '<name> (<id>)', and "
@@ -307,72 +341,105 @@ def _canvas_target(assignment, column, export, path):
         if m:
             candidates[h] = (m["name"], m["id"])
     chosen = _pick(candidates, assignment, column, "assignment", path)
+    _canvas_dropped(chosen)
     k, idk = header.index(chosen), header.index("ID")
-    points = next((r[k] for r in rows if r and r[0].strip() == "Points Possible"
+    points = next((r[k].strip() for r in rows if r and "Points Possible" in r[0]
                    and len(r) > k), None)
-    by_id = {r[idk].strip(): {c: (r[header.index(c)] if c in header and len(r) > header.index(c)
-                                  else "") for c in _CANVAS_STUDENT}
+    if points and re.search(r"read\s+only", points):
+        raise GradebookError(f"Canvas's export marks the column {chosen!r} read only, and its "
+                             "importer skips such a column (a moderated assignment whose grades "
+                             "are not yet posted, an anonymous one not yet posted, or one in a "
+                             "closed grading period)")
+
+    def cell(r, c):
+        return r[header.index(c)] if c in header and len(r) > header.index(c) else ""
+
+    by_id = {r[idk].strip(): {**{c: cell(r, c) for c in _CANVAS_STUDENT}, "grade": cell(r, chosen)}
              for r in rows if len(r) > idk and r[idk].strip().isdigit()}
     return {"column": chosen, "points": points, "rows": by_id}
 
 
 def _write_canvas(path, rows, assignment, max_total, target):
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = SafeWriter(fh)
+        w = SafeWriter(fh, verbatim=_CANVAS_VERBATIM)
         w.writerow(_CANVAS_STUDENT + [target["column"]])
-        w.writerow(["Points Possible", "", "", "", "", _num(max_total)])
-        for r in rows:
-            known = (target["rows"] or {}).get(r["lms_id"])
-            if target["rows"] is not None and known is None:
-                continue
+        if target["points"] is not None:
+            w.writerow(["Points Possible", "", "", "", "", target["points"]])
+        for r, known in _kept(rows, target):
             student = [known[c] for c in _CANVAS_STUDENT] if known else [
                 r["display"], r["lms_id"], "", "", ""]
-            w.writerow(student + [r["grade"]])
+            w.writerow(student + [_grade(r, known)])
 
 
 # ---------------------------------------------------------------- Moodle
 # Moodle's assignment, Offline grading worksheet: Download grading worksheet, then Upload
-# grading worksheet (Moodle's source, https://github.com/moodle/moodle/blob/main/mod/assign/
-# feedback/offline/importgradeslib.php and locallib.php, read for this). The upload needs the columns
-# "Identifier" ("Participant <id>", the id in the submissions download's folder names),
-# "Grade" and "Last modified (grade)": without all three it refuses the file. A grade whose
-# "Last modified (grade)" is older than the one in Moodle is skipped, unless the upload form's
-# option to ignore the modified dates is ticked. Column names are the English ones.
+# grading worksheet (Moodle's source, mod/assign/feedback/offline/importgradeslib.php and
+# locallib.php, read for this). The upload finds the columns "Identifier", "Grade" and
+# "Last modified (grade)" by their names in the language of the user who uploads (and the
+# "Participant " before the id likewise), and refuses a file without all three. It reads the
+# date with PHP's strtotime ("-", never graded, reads as no date) and skips, without a word,
+# a grade that is blank, below 0, above the assignment's maximum (the worksheet's "Maximum
+# Grade"), equal to the one in Moodle, or older than the one in Moodle (unless the upload
+# form's option to ignore the modified dates is ticked). The feedback columns ("Feedback
+# comments") are read back and replace the feedback when they differ.
 _MOODLE_NEEDS = ["Identifier", "Grade", "Last modified (grade)"]
 _MOODLE_HEADER = ["Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)"]
+_MOODLE_FREE_TEXT = re.compile(r"^(Full name|Email address|Status|Online text|"
+                               r"(First|Last) name|ID number|Department|Institution)$")
+"""The worksheet's columns of free text that the upload does not read (escaped); every other
+column is an identifier, a number, a date or a feedback text the upload reads back, kept as
+the worksheet has it."""
 
 
 def _moodle_target(assignment, column, export, path):
     if export is None:
-        return {"header": _MOODLE_HEADER, "rows": None}
+        return {"header": _MOODLE_HEADER, "rows": None, "points": None}
     header, rows = export
     missing = [c for c in _MOODLE_NEEDS if c not in header]
     if missing:
         raise GradebookError(f"{path} is not an offline grading worksheet that Moodle's upload "
-                             f"reads: no column {', '.join(repr(c) for c in missing)} (download "
-                             "it with Moodle's language set to English)")
+                             f"reads: no column {', '.join(repr(c) for c in missing)} (Moodle's "
+                             "upload matches the column names in the language of the user who "
+                             "uploads, and armlab reads the English ones: download and upload "
+                             "the worksheet with Moodle's language set to English)")
     k = header.index("Identifier")
     by_id = {}
     for r in rows:
         m = re.fullmatch(r"Participant (\d+)", r[k].strip()) if len(r) > k else None
         if m:
             by_id[m[1]] = r + [""] * (len(header) - len(r))
-    return {"header": header, "rows": by_id}
+    maxima = {known[header.index("Maximum Grade")].strip() for known in by_id.values()
+              } if "Maximum Grade" in header else set()
+    return {"header": header, "rows": by_id,
+            "points": maxima.pop() if len(maxima) == 1 else None}
+
+
+def _moodle_above(r, known, header):
+    """``(grade, maximum)`` when the row's grade is above the worksheet's Maximum Grade."""
+    if known is None or "Maximum Grade" not in header or r["grade"] == "":
+        return None
+    maximum = known[header.index("Maximum Grade")]
+    top = _number(maximum)
+    if top is not None and float(r["grade"]) > top:
+        return r["grade"], maximum
+    return None
 
 
 def _write_moodle(path, rows, assignment, max_total, target):
     header = target["header"]
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = SafeWriter(fh)
+        w = SafeWriter(fh, verbatim=[k for k, h in enumerate(header)
+                                     if not _MOODLE_FREE_TEXT.match(h)])
         w.writerow(header)
-        for r in rows:
-            if target["rows"] is None:
+        for r, known in _kept(rows, target):
+            if known is None:
                 w.writerow([f"Participant {r['lms_id']}", r["display"], r["grade"],
                             _num(max_total), "-"])
                 continue
-            known = target["rows"].get(r["lms_id"])
-            if known is not None:
-                w.writerow([r["grade"] if h == "Grade" else v for h, v in zip(header, known)])
+            grade = _grade(r, known, header.index("Grade"))
+            if _moodle_above(r, known, header):
+                grade = known[header.index("Grade")]
+            w.writerow([grade if h == "Grade" else v for h, v in zip(header, known)])
 
 
 # ---------------------------------------------------------------- Blackboard
@@ -380,15 +447,19 @@ def _write_moodle(path, rows, assignment, max_total, target):
 # Instructors, http://library.blackboard.com/ref/3ea64795-6ecc-4abd-b595-0a9a8dfdec94/Content/
 # _instructor_grade_center/grade_center_upload_download.htm): a student is identified by the
 # Username column, a Grade Center column by its Column ID (the "|<id>" at the end of the header
-# in Work Offline > Download); a column without one is added as a new text column worth 0
-# points. In a comma-delimited file every value must be within quotes.
+# in Work Offline > Download, after "[Total Pts: <points> <display>]"); a column without one is
+# added as a new text column worth 0 points. In a comma-delimited file every value must be
+# within quotes. Nothing in the file is free text: every value is written as it stands.
 _BLACKBOARD_COLUMN = re.compile(r"^(?P<name>.*?)\s*\|\s*(?P<id>\d+)$")
+_BLACKBOARD_POINTS = re.compile(r"\[Total Pts:\s*(?:up to\s+)?(?P<points>[0-9.,]+)[^\]]*\]")
 
 
 def _blackboard_target(assignment, column, export, path):
     if export is None:
         if column and _BLACKBOARD_COLUMN.match(column.strip()):
-            return {"column": column.strip(), "rows": None}
+            points = _BLACKBOARD_POINTS.search(column)
+            return {"column": column.strip(), "rows": None,
+                    "points": points["points"] if points else None}
         raise GradebookError(
             "Blackboard updates a Grade Center column only when the header carries its Column "
             "ID ('<name> [Total Pts: <max> Score] |<id>'); any other header becomes a new text "
@@ -405,17 +476,102 @@ def _blackboard_target(assignment, column, export, path):
             name = re.sub(r"\s*\[Total Pts:.*\]$", "", m["name"])
             candidates[h] = (name, m["id"])
     chosen = _pick(candidates, assignment, column, "graded", path)
-    k = header.index("Username")
-    return {"column": chosen, "rows": {r[k].strip() for r in rows if len(r) > k}}
+    k, g = header.index("Username"), header.index(chosen)
+    points = _BLACKBOARD_POINTS.search(chosen)
+    return {"column": chosen, "points": points["points"] if points else None,
+            "rows": {r[k].strip(): {"grade": r[g].strip() if len(r) > g else ""}
+                     for r in rows if len(r) > k}}
 
 
 def _write_blackboard(path, rows, assignment, max_total, target):
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = SafeWriter(fh, quoting=csv.QUOTE_ALL)
+        w = csv.writer(fh, quoting=csv.QUOTE_ALL)
         w.writerow(["Username", target["column"]])
-        for r in rows:
-            if target["rows"] is None or r["lms_id"] in target["rows"]:
-                w.writerow([r["lms_id"], r["grade"]])
+        for r, known in _kept(rows, target):
+            w.writerow([r["lms_id"], _grade(r, known)])
+
+
+# ---------------------------------------------------------------- every format
+def _kept(rows, target):
+    """``(row, the export's row for that student or None)`` for each row the file holds: a
+    student the export does not list is left out (the LMS would refuse the row), and, without
+    an export, so is a student held for review (the score the LMS has is not known, and a
+    missing row changes nothing)."""
+    known = target.get("rows")
+    for r in rows:
+        found = (known or {}).get(r["lms_id"])
+        if (known is None and r["grade"] == "") or (known is not None and found is None):
+            continue
+        yield r, found
+
+
+def _grade(r, known, k="grade"):
+    """The row's grade, or, for a student held for review (grade ''), what the LMS has."""
+    return r["grade"] if r["grade"] != "" else known[k]
+
+
+def _number(text):
+    """A number as an LMS writes it (``8.00``, ``8,00``), or None."""
+    text = str(text).strip()
+    if "," in text and "." not in text:
+        text = text.replace(",", ".")
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+_POINTS_ADVICE = {
+    "canvas": "{file} keeps Canvas's {points} in its Points Possible row (Canvas would set the "
+              "assignment's points from that row) and each grade is the set's points; change "
+              "the assignment's points in Canvas if {total} is meant",
+    "blackboard": "Blackboard keeps its {points} and reads each grade as points out of "
+                  "{points}; change the column's points in Blackboard if {total} is meant",
+    "moodle": "set the assignment's Maximum grade in Moodle to {total}, download the worksheet "
+              "again and grade again",
+}
+
+
+def grade_file_problems(lms, rows, target, max_total):
+    """What the LMS file leaves out or the LMS would read otherwise than armlab means, as
+    ``(lms_id or None for the whole round, problem, detail)``: a student the export does not
+    list, points that differ from the set's ``max_total``, a Moodle grade above the
+    worksheet's Maximum Grade (kept as Moodle has it: its upload would skip it silently).
+
+    >>> target = {"column": "Statics [Total Pts: 10 Score] |123456", "points": "10",
+    ...           "rows": {"jdoe": {"grade": ""}}}
+    >>> for p in grade_file_problems("blackboard", [{"lms_id": "jdoe", "display": "jdoe",
+    ...                                             "grade": "6.5"}], target, 8.0):
+    ...     print(p[1])
+    points differ
+    """
+    fmt = FORMATS[lms]
+    if not fmt.write or target is None:
+        return []
+    found = []
+    known = target.get("rows")
+    if known is not None:
+        found += [(r["lms_id"], "not in the LMS gradebook", f"the {lms} gradebook export has no "
+                   f"row for {r['lms_id']}: left out of {fmt.grade_file}")
+                  for r in rows if r["lms_id"] not in known]
+    points = target.get("points")
+    if points not in (None, "") and _number(points) != max_total:
+        column = target.get("column", "Grade")
+        found.append((None, "points differ", f"the {lms} column {column!r} is worth {points} "
+                      f"points, the set {_num(max_total)}: " + _POINTS_ADVICE[lms].format(
+                          file=fmt.grade_file, points=points, total=_num(max_total))))
+    if lms == "moodle" and known is not None:
+        header = target["header"]
+        for r, row in _kept(rows, target):
+            above = _moodle_above(r, row, header)
+            if above:
+                name = row[header.index("Full name")] if "Full name" in header else r["display"]
+                found.append((r["lms_id"], "grade above Moodle's maximum",
+                              f"Participant {r['lms_id']} ({name}): {above[0]} is above the "
+                              f"worksheet's Maximum Grade {above[1]}, which Moodle's upload "
+                              f"would skip without a word; {fmt.grade_file} keeps the grade "
+                              f"Moodle has ({row[header.index('Grade')]!r})"))
+    return found
 
 
 def _num(x):
@@ -475,17 +631,10 @@ def write_grade_file(lms, path, rows, assignment, max_total, target=None):
     """Write the LMS's import file: ``rows`` of ``{"display", "lms_id", "grade"}``
     (``grade`` '' for a score held back), into the column ``target`` names
     (:func:`grade_target`). Returns the path, or None for ``generic``. Rows of students the
-    export does not list are left out (the LMS would refuse them); see :func:`missing_rows`."""
+    export does not list are left out (the LMS would refuse them), and a student held for
+    review keeps the score the export shows; see :func:`grade_file_problems`."""
     fmt = FORMATS[lms]
     if not fmt.write:
         return None
     fmt.write(path, rows, assignment, max_total, target)
     return path
-
-
-def missing_rows(lms, rows, target):
-    """The ``lms_id`` of the rows the LMS's export does not list (left out of the file)."""
-    known = (target or {}).get("rows")
-    if known is None:
-        return []
-    return [r["lms_id"] for r in rows if r["lms_id"] not in known]

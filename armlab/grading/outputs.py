@@ -127,7 +127,8 @@ def write_lms_file(out, lms, assignment, parts, students, grades, lms_ids, names
                    target=None):
     """The LMS's grade-import file in ``out`` (none for the generic format), into the column
     ``target`` names (:func:`armlab.grading.lms.grade_target`, from the LMS's own gradebook
-    export or ``--lms-column``). A student that export does not list is left out and reported."""
+    export or ``--lms-column``). What the file leaves out or the LMS would read otherwise
+    (:func:`armlab.grading.lms.grade_file_problems`) goes into ``problems``."""
     fmt = _lms.FORMATS[lms]
     if not fmt.write:
         return None
@@ -139,23 +140,10 @@ def write_lms_file(out, lms, assignment, parts, students, grades, lms_ids, names
                      "grade": "" if held else fmt_score(grades[student]["total"])})
     max_total = sum(p[3] for p in parts)
     by_id = {r["lms_id"]: s for s, r in zip(students, rows)}
-    for lms_id in _lms.missing_rows(lms, rows, target):
-        problems.add(by_id[lms_id], "not in the LMS gradebook",
-                     f"the {lms} gradebook export has no row for {lms_id}: left out of "
-                     f"{fmt.grade_file}")
-    points = (target or {}).get("points")
-    if points not in (None, "") and _number(points) != max_total:
-        problems.add("(round)", "points differ", f"the {lms} column {target['column']!r} is "
-                     f"worth {points} points, the set {fmt_score(max_total)}")
+    for lms_id, problem, detail in _lms.grade_file_problems(lms, rows, target, max_total):
+        problems.add(by_id.get(lms_id, "(round)"), problem, detail)
     return _lms.write_grade_file(lms, pathlib.Path(out) / fmt.grade_file, rows, assignment,
                                  max_total, target)
-
-
-def _number(text):
-    try:
-        return float(str(text).strip())
-    except ValueError:
-        return None
 
 
 # ---------------------------------------------------------------- the report
