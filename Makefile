@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: book pdf test test-fast exercises grade gradescope bench serve lab normalize clean
+.PHONY: book pdf test test-fast exercises grade pdfs gradescope bench serve lab normalize clean
 
 # Re-create the environment whenever a requirements file or the package metadata changes.
 $(STAMP): requirements.txt requirements-test.txt pyproject.toml postBuild .jupyter/*.json
@@ -43,6 +43,11 @@ exercises: $(STAMP)
 
 grade: $(STAMP)
 	$(PY) -m armlab.grading.autograde $(ASSIGNMENT) $(SUBMISSIONS) $(GRADE_ARGS)
+
+# One PDF per submission of a graded round (grading/$(ASSIGNMENT)), named for the LMS's bulk
+# upload (PDF_ARGS="--lms canvas --submissions export.zip"), for grading by hand.
+pdfs: $(STAMP)
+	$(PY) -m armlab.grading.submission_pdfs grading/$(ASSIGNMENT) $(PDF_ARGS)
 
 # Gradescope's autograder.zip for one set (the course secret from $ARMLAB_GRADING_SECRET).
 gradescope: $(STAMP)
