@@ -12,7 +12,8 @@
     ``canvas_grades.csv`` is shaped as Canvas's gradebook export, which its *Import*
     reads: ``Student``, ``ID`` (the Canvas user id, by which Canvas matches rows),
     ``SIS User ID``, ``SIS Login ID``, ``Section``, then the assignment's column headed
-    ``<name> (<assignment id>)``, with a ``Points Possible`` row.
+    ``<name> (<assignment id>)``, with the export's own ``Points Possible`` row
+    (Canvas sets the assignment's points from it).
 ``moodle``
     Moodle's *Download all submissions* zip, one folder per participant
     (``Jane Doe_104211_assignsubmission_file_/statics.ipynb``) or flat
