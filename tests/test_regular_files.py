@@ -163,3 +163,28 @@ def test_open_regular_follows_no_link_on_the_way(tmp_path):
 
 def test_a_refused_file_holds_the_row():
     assert "not a regular file" in Problems.REVIEW
+
+
+@pytest.mark.slow
+def test_a_round_holds_the_row_of_a_refused_notebook(tmp_path):
+    """The whole round on an export whose only notebook links to the answer key: the
+    student is listed, scored nothing and held for review in grades.csv, the LMS file and
+    the report (nothing runs: isolation is not needed)."""
+    import csv
+
+    from armlab.grading.autograde import grade
+
+    export = tmp_path / "export"
+    export.mkdir()
+    os.symlink(KEY, export / f"Bob Ray_104212{FILE}statics.ipynb")
+    grade("statics", export, out=tmp_path / "out", lms="moodle", progress=False,
+          isolate=False)
+    with open(tmp_path / "out" / "grades.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [(r["student"], r["total"], r["status"]) for r in rows] == [("bob-ray", "", "review")]
+    with open(tmp_path / "out" / "moodle_grades.csv", newline="") as fh:
+        assert [r["Grade"] for r in csv.DictReader(fh)] == [""]
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert (f"- **bob-ray**: not a regular file: Bob Ray_104212{FILE}statics.ipynb is a "
+            "symbolic link: refused, not followed nor read") in report
+    assert "| bob-ray | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 / 37 | **review** |" in report
