@@ -9,7 +9,6 @@ notebook of markdown cells, and opened in headless Chromium: after typesetting, 
 of the page has such an address, and the honest formulas are typeset.
 """
 
-import os
 import pathlib
 
 import nbformat

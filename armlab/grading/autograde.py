@@ -18,8 +18,8 @@ folder exported by a learning-management system and writes
 A round is a chain of steps, each a function of the :class:`Round`:
 :func:`check_inputs` (everything is checked before anything is written),
 :func:`stage` (a fresh folder next to the output), :func:`prepare`
-(``generate_assignment``), :func:`collect` (unpack safely, read the LMS's file
-names, pick each student's notebook), :func:`inspect` (census and static scan),
+(``generate_assignment``), :func:`collect` (unpack safely, regular files only, read
+the LMS's file names, pick each student's notebook), :func:`inspect` (census and static scan),
 :func:`register` (students into the gradebook), :func:`run_workers`
 (``autograde`` and ``generate_feedback`` in parallel), :func:`read_results`,
 :func:`merge`, :func:`tally`, :func:`write_outputs`, and :func:`publish`, which

@@ -21,7 +21,8 @@ specification (https://gradescope-autograders.readthedocs.io/en/latest/specs/):
 
 Grading one submission (:func:`run`) reads what Gradescope's harness puts in place:
 the student's files in ``/autograder/submission/`` (the notebook ``<set>.ipynb``,
-or the only notebook there) and ``/autograder/submission_metadata.json``, whose
+or the only notebook there; nothing there that is not a regular file is followed or
+read, see :func:`refused`) and ``/autograder/submission_metadata.json``, whose
 ``users[0]`` is the submitter (https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/):
 their ``email`` (or their Gradescope ``id``, with ``--student-id id``) draws their
 fresh cases from the course secret. The notebook then goes through the steps of

@@ -9,8 +9,9 @@ that a spreadsheet would read as a formula is escaped (:class:`armlab.grading.lm
 a feedback page's markdown and rich outputs go through nbconvert's ``SanitizeHTML``
 (no script, no event handler survives; only text and PNG outputs are kept at all,
 see :func:`armlab.grading.execute.clean_outputs`), and the page carries a strict
-Content-Security-Policy (:data:`CSP`): its only scripts are MathJax and its settings,
-from files beside it.
+Content-Security-Policy (:data:`CSP`): its only scripts are MathJax, its ``safe``
+extension and its settings, from files beside it, and no typeset formula keeps an address
+(``\\href{javascript:...}`` is typeset as no link: :data:`_MATHJAX_SETTINGS`).
 """
 
 import html

@@ -25,7 +25,8 @@ b'{}'
 >>> open_regular(root, "b.ipynb")
 Traceback (most recent call last):
 ...
-armlab.grading.safefiles.NotRegular: b.ipynb is a symbolic link, not a regular file: refused, not followed
+armlab.grading.safefiles.NotRegular: b.ipynb is a symbolic link, not a regular file:
+refused, not followed
 """
 
 import errno
