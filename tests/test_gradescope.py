@@ -267,6 +267,21 @@ def test_what_is_not_a_regular_file_is_refused_and_held(zipped, tmp_path, case):
                f"({named}), so nothing of it was read." for t in results["tests"][:-1])
 
 
+@needs_sandbox
+def test_run_autograder_refuses_a_link_to_the_answer_key(zipped, tmp_path):
+    """The same through run_autograder, with the link's target as Gradescope's own path."""
+    root = tmp_path / "autograder"
+    _layout(root, zipped, {}, _metadata())
+    os.symlink("/autograder/source/assignment/source/statics.ipynb",
+               root / "submission" / "statics.ipynb")
+    results, proc = run_autograder(root)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    jsonschema.validate(results, _schema())
+    assert (results["score"], results["extra_data"]["armlab"]["review"]) == (
+        0, ["not a regular file: statics.ipynb is a symbolic link: refused, not followed nor "
+            "read"])
+
+
 def test_a_crash_still_writes_results_that_hold_the_submission(tmp_path, capsys):
     (tmp_path / "source").mkdir()                          # no assignment in it
     assert gradescope.run(tmp_path) == 1
