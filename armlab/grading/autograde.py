@@ -124,7 +124,7 @@ def _member_names(path):
     """Relative, ``/``-separated names of the files in a zip or a folder (a folder's links,
     FIFOs and devices too, unfollowed: :func:`collect` reports them)."""
     if path.is_dir():
-        return [name for name, _what in walk(path)]
+        return sorted(name for name, _what in walk(path))
     try:
         with zipfile.ZipFile(path) as zf:
             return sorted(i.filename for i in zf.infolist() if not i.is_dir())
