@@ -252,6 +252,12 @@ def test_the_feedback_page_runs_no_script_in_a_browser(graded, chromium):
     page.goto((out / "feedback" / "script.html").as_uri(), wait_until="load", timeout=120_000)
     page.wait_for_function("() => document.querySelector('mjx-container') !== null",
                            timeout=120_000)
+    page.evaluate("() => MathJax.startup.promise")               # typesetting done
+    links = page.evaluate("() => [...document.querySelectorAll('*')].flatMap(el => "
+                          "[...el.attributes].filter(a => /(^|:)href$/i.test(a.name))"
+                          ".map(a => a.value))")
+    assert [u for u in links if "pwned" in u] == []          # the \href typeset as no link
+    assert page.evaluate("() => document.querySelectorAll('mjx-container svg').length") > 0
     assert "pwned" not in page.title()
     page.close()
 

@@ -15,6 +15,7 @@ checked against a schema written from Gradescope's specification
 
 import importlib.util
 import json
+import os
 import pathlib
 import shutil
 import stat
@@ -213,6 +214,72 @@ def test_the_notebook_is_found_as_students_upload_it(tmp_path):
     assert gradescope.choose_notebook(tmp_path / "c", "statics.ipynb") == (
         None, "no statics.ipynb, and several other notebooks (x.ipynb, y.ipynb): upload "
               "statics.ipynb")
+
+
+def _odd_submission(root, case):
+    """Gradescope's submission/ holding what is not a regular file: ``(what the report
+    names, is it graded at all)``."""
+    sub, key = root / "submission", root / "source" / "assignment" / "source" / "statics.ipynb"
+    if case == "link to the key":
+        os.symlink(key, sub / "statics.ipynb")
+        return "statics.ipynb is a symbolic link"
+    if case == "fifo":
+        os.mkfifo(sub / "statics.ipynb")
+        return "statics.ipynb is a FIFO (named pipe)"
+    if case == "device":
+        if os.geteuid() != 0:
+            pytest.skip("making a device node needs root")
+        os.mknod(sub / "statics.ipynb", stat.S_IFCHR | 0o666, os.makedev(1, 5))  # /dev/zero
+        return "statics.ipynb is a character device"
+    if case == "linked folder":
+        os.symlink(key.parent, sub / "work")
+        return "work is a symbolic link"
+    (sub / "work").mkdir()                     # a link inside a folder, beside a good notebook
+    (sub / "statics.ipynb").write_text(json.dumps(corpus.filled()))
+    os.symlink(key, sub / "work" / "statics.ipynb")
+    return "work/statics.ipynb is a symbolic link"
+
+
+@pytest.mark.parametrize("case", ["link to the key", "fifo", "device", "linked folder",
+                                  "link in a folder"])
+def test_what_is_not_a_regular_file_is_refused_and_held(zipped, tmp_path, case):
+    """A submitted statics.ipynb that links to the answer key (or a FIFO, a device, a linked
+    folder) is never followed nor read: nothing is graded, the submission is held for
+    review and the reason names it. Each case runs in a child process with a time limit, so
+    a reader waiting on the FIFO fails the test instead of hanging it."""
+    root = tmp_path / "autograder"
+    _layout(root, zipped, {}, _metadata())
+    named = _odd_submission(root, case)
+    code = ("import json, sys\nfrom armlab.grading import gradescope\n"
+            "print(json.dumps(gradescope.grade_submission(gradescope.Paths(sys.argv[1]))))")
+    proc = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True,
+                          text=True, timeout=300, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = json.loads(proc.stdout.splitlines()[-1])
+    jsonschema.validate(results, _schema())
+    assert results["score"] == 0
+    assert results["extra_data"]["armlab"]["status"] == "review"
+    assert results["extra_data"]["armlab"]["review"] == [
+        f"not a regular file: {named}: refused, not followed nor read"]
+    assert results["tests"][-1]["tags"] == ["review"]
+    assert f"- not a regular file: {named}" in results["tests"][-1]["output"]
+    assert all(t["output"] == f"Not graded: the submission holds what is not a regular file "
+               f"({named}), so nothing of it was read." for t in results["tests"][:-1])
+
+
+@needs_sandbox
+def test_run_autograder_refuses_a_link_to_the_answer_key(zipped, tmp_path):
+    """The same through run_autograder, with the link's target as Gradescope's own path."""
+    root = tmp_path / "autograder"
+    _layout(root, zipped, {}, _metadata())
+    os.symlink("/autograder/source/assignment/source/statics.ipynb",
+               root / "submission" / "statics.ipynb")
+    results, proc = run_autograder(root)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    jsonschema.validate(results, _schema())
+    assert (results["score"], results["extra_data"]["armlab"]["review"]) == (
+        0, ["not a regular file: statics.ipynb is a symbolic link: refused, not followed nor "
+            "read"])
 
 
 def test_a_crash_still_writes_results_that_hold_the_submission(tmp_path, capsys):

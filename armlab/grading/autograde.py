@@ -18,8 +18,8 @@ folder exported by a learning-management system and writes
 A round is a chain of steps, each a function of the :class:`Round`:
 :func:`check_inputs` (everything is checked before anything is written),
 :func:`stage` (a fresh folder next to the output), :func:`prepare`
-(``generate_assignment``), :func:`collect` (unpack safely, read the LMS's file
-names, pick each student's notebook), :func:`inspect` (census and static scan),
+(``generate_assignment``), :func:`collect` (unpack safely, regular files only, read
+the LMS's file names, pick each student's notebook), :func:`inspect` (census and static scan),
 :func:`register` (students into the gradebook), :func:`run_workers`
 (``autograde`` and ``generate_feedback`` in parallel), :func:`read_results`,
 :func:`merge`, :func:`tally`, :func:`write_outputs`, and :func:`publish`, which
@@ -47,6 +47,7 @@ from armlab.grading.census import (MAX_NOTEBOOK_BYTES, Problems, failure_reason,
 from armlab.grading.gradebook import (check_gradebook, export_csv, merge_gradebooks,
                                       read_scores)
 from armlab.grading.release import REPO, load_config, skip_iri_syntax, venv_on_path
+from armlab.grading.safefiles import NotRegular, copy_regular, walk
 from armlab.grading.sandbox import BASE_UID, available
 from armlab.grading.worker import SECRET_ENV
 
@@ -120,9 +121,10 @@ def assignments(solutions):
 
 
 def _member_names(path):
-    """Relative, ``/``-separated names of the files in a zip or a folder."""
+    """Relative, ``/``-separated names of the files in a zip or a folder (a folder's links,
+    FIFOs and devices too, unfollowed: :func:`collect` reports them)."""
     if path.is_dir():
-        return sorted(p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file())
+        return sorted(name for name, _what in walk(path))
     try:
         with zipfile.ZipFile(path) as zf:
             return sorted(i.filename for i in zf.infolist() if not i.is_dir())
@@ -275,22 +277,46 @@ def parts_of(source_nb):
 
 
 # ================================================================== 4. collect
+REFUSED = "not a regular file"
+"""The report's problem for a link, FIFO or device where a file is expected: never
+followed nor read, and the student's row is held for review."""
+
+
+def _zip_kind(info):
+    """What a zip member is when its Unix mode says it is not a regular file (a link, a
+    FIFO, a device), else None. Python's zipfile would write a link's target as a file."""
+    import stat
+
+    mode = info.external_attr >> 16
+    if info.create_system != 3 or not stat.S_IFMT(mode):     # no Unix file type recorded
+        return None
+    from armlab.grading.safefiles import kind
+
+    return kind(mode)
+
+
 def extract(archive, dest, problems):
     """Unpack a zip into ``dest``, writing only inside it (by resolved path), skipping
-    absolute and ``..`` names and oversized members (each a report row)."""
+    absolute and ``..`` names and oversized members (each a report row). Returns the
+    members that are not regular files (links, FIFOs, devices), unwritten:
+    ``[(name, what it is)]``."""
     dest = pathlib.Path(dest).resolve()
     dest.mkdir(parents=True, exist_ok=True)
-    total = 0
+    total, refused = 0, []
     with zipfile.ZipFile(archive) as zf:
         for info in zf.infolist():
             if info.is_dir():
                 continue
             name = info.filename
+            what = _zip_kind(info)
             target = (dest / name).resolve()
             if pathlib.PurePosixPath(name).is_absolute() or re.match(r"^[A-Za-z]:", name) \
                     or not target.is_relative_to(dest):
                 problems.add("(archive)", "unsafe path in the archive",
                              f"{name}: outside the archive's folder, not extracted")
+                continue
+            if what:
+                refused.append((name, what))
                 continue
             if info.file_size > MAX_NOTEBOOK_BYTES or total + info.file_size > MAX_ARCHIVE_BYTES:
                 problems.add("(archive)", "file too large",
@@ -300,6 +326,35 @@ def extract(archive, dest, problems):
             target.parent.mkdir(parents=True, exist_ok=True)
             with zf.open(info) as src, open(target, "wb") as out:
                 shutil.copyfileobj(src, out)
+    return refused
+
+
+def copy_folder(folder, dest, problems):
+    """Copy a folder's regular files into ``dest`` (without ``__MACOSX`` and ``.DS_Store``),
+    each opened with no link followed (:func:`armlab.grading.safefiles.open_regular`),
+    oversized ones skipped (a report row each). Returns what is not a regular file (links,
+    linked folders, FIFOs, devices), unread: ``[(name, what it is)]``."""
+    dest = pathlib.Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    total, refused = 0, []
+    for name, what in walk(folder):
+        if re.search(r"(^|/)(__MACOSX|\.DS_Store)(/|$)", name):
+            continue
+        if what:
+            refused.append((name, what))
+            continue
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            total += copy_regular(folder, name, target,
+                                  min(MAX_NOTEBOOK_BYTES, MAX_ARCHIVE_BYTES - total))
+        except NotRegular as exc:                     # changed since the folder was listed
+            refused.append((name, exc.what))
+        except ValueError:
+            problems.add("(archive)", "file too large", f"{name}: over "
+                         f"{MAX_NOTEBOOK_BYTES >> 20} MB, or the folder over "
+                         f"{MAX_ARCHIVE_BYTES >> 30} GB: not copied")
+    return refused
 
 
 def collect(r):
@@ -308,10 +363,9 @@ def collect(r):
     go to the report."""
     archive = r.work / "export"
     if r.submissions.is_dir():
-        shutil.copytree(r.submissions, archive, symlinks=False,
-                        ignore=shutil.ignore_patterns("__MACOSX", ".DS_Store"))
+        refused = copy_folder(r.submissions, archive, r.problems)
     else:
-        extract(r.submissions, archive, r.problems)
+        refused = extract(r.submissions, archive, r.problems)
     files = sorted(p.relative_to(archive).as_posix() for p in archive.rglob("*")
                    if p.is_file() and not _IGNORED.search(p.relative_to(archive).as_posix()))
     receipts = {}
@@ -333,6 +387,12 @@ def collect(r):
                            f"{name}: not named as a {r.lms} export is")
             continue
         sent.setdefault(parsed.student, []).append((parsed, archive / name))
+    for name, what in refused:               # never read: the student's row is held
+        parsed = _parse(r, name, receipts) or _parse(r, f"{name}/{r.notebook}", receipts)
+        r.problems.add(parsed.student if parsed else "(archive)", REFUSED,
+                       f"{name} is {what}: refused, not followed nor read")
+        if parsed:
+            sent.setdefault(parsed.student, []).append((parsed, None))
     # one login, two LMS ids (two students with one name): tell them apart by the id
     for student in sorted(sent):
         ids = sorted({p.lms_id for p, _ in sent[student]})
@@ -362,6 +422,7 @@ def _choose(r, student, items):
     r.names[student] = items[0][0].display
     if any(p.late for p, _ in items):
         r.problems.add(student, "late submission", "the LMS marked the submission late")
+    items = [item for item in items if item[1] is not None]    # refused: reported in collect
     notebooks = [(p, path) for p, path in items if p.file.endswith(".ipynb")]
     for p, _ in items:
         if not p.file.endswith(".ipynb"):

@@ -11,7 +11,7 @@ import json
 class Problems:
     """The report's rows, kept sorted and unique: ``(student, problem, detail)``."""
 
-    REVIEW = ("suspected tampering", "grading fault", "grading failed")
+    REVIEW = ("suspected tampering", "grading fault", "grading failed", "not a regular file")
     """Problems after which a score is held back for a human look: a fault is never a
     grade."""
 

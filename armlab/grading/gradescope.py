@@ -21,7 +21,8 @@ specification (https://gradescope-autograders.readthedocs.io/en/latest/specs/):
 
 Grading one submission (:func:`run`) reads what Gradescope's harness puts in place:
 the student's files in ``/autograder/submission/`` (the notebook ``<set>.ipynb``,
-or the only notebook there) and ``/autograder/submission_metadata.json``, whose
+or the only notebook there; nothing there that is not a regular file is followed or
+read, see :func:`refused`) and ``/autograder/submission_metadata.json``, whose
 ``users[0]`` is the submitter (https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/):
 their ``email`` (or their Gradescope ``id``, with ``--student-id id``) draws their
 fresh cases from the course secret. The notebook then goes through the steps of
@@ -240,13 +241,15 @@ def submitter(metadata, field="email"):
 def choose_notebook(folder, notebook):
     """The submitted notebook: ``(path or None, note)``. ``<set>.ipynb`` anywhere in the
     submission (Gradescope keeps an uploaded folder's layout), else a resubmission's
-    ``<set> (1).ipynb`` or ``<set>-1.ipynb``, else the only notebook there."""
+    ``<set> (1).ipynb`` or ``<set>-1.ipynb``, else the only notebook there. Only regular
+    files count, and no linked folder is entered (:func:`refused`)."""
     from armlab.grading.lms import canonical_file
+    from armlab.grading.safefiles import walk
 
-    found = sorted(p for p in pathlib.Path(folder).rglob("*.ipynb")
-                   if p.is_file() and not any(part in ("__MACOSX", ".ipynb_checkpoints")
-                                              or part.startswith(".") for part in
-                                              p.relative_to(folder).parts))
+    found = sorted(pathlib.Path(folder, name) for name, what in walk(folder)
+                   if what is None and name.endswith(".ipynb")
+                   and not any(part in ("__MACOSX", ".ipynb_checkpoints") or part.startswith(".")
+                               for part in name.split("/")))
     exact = [p for p in found if p.name == notebook]
     if exact:
         return exact[0], ""
@@ -259,6 +262,24 @@ def choose_notebook(folder, notebook):
         return None, f"no notebook in the submission: upload {notebook}"
     return None, (f"no {notebook}, and several other notebooks "
                   f"({', '.join(p.name for p in found)}): upload {notebook}")
+
+
+def refused(folder):
+    """What in the submission is not a regular file (a link, a linked folder, a FIFO, a
+    device): ``["<name> is <what it is>", ...]``, none of it followed nor read. Gradescope
+    makes regular files of what a student uploads, so anything else is a fault: nothing of
+    that submission is graded, and it is held for review.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> os.symlink("/autograder/source/assignment/source/statics.ipynb",
+    ...            os.path.join(folder, "statics.ipynb"))
+    >>> refused(folder)
+    ['statics.ipynb is a symbolic link']
+    """
+    from armlab.grading.safefiles import walk
+
+    return [f"{name} is {what}" for name, what in walk(folder) if what]
 
 
 def _titles_and_parts(source_nb):
@@ -422,13 +443,22 @@ def _run_notebook(path, paths, release_nb, student, key, config, outcome):
     import nbformat
 
     from armlab.grading import sandbox
-    from armlab.grading.census import CONSTANT_DESIGN, Problems, inspect_submission
+    from armlab.grading.census import (CONSTANT_DESIGN, MAX_NOTEBOOK_BYTES, Problems,
+                                       inspect_submission)
     from armlab.grading.execute import Grading
+    from armlab.grading.safefiles import NotRegular, copy_regular
 
     assignment = config["assignment"]
     with tempfile.TemporaryDirectory(prefix="armlab-gradescope-") as tmp:
         work = pathlib.Path(tmp) / f"{assignment}.ipynb"
-        shutil.copyfile(path, work)
+        try:             # no link followed on the way, a regular file only, its size bounded
+            copy_regular(paths.submission, path.relative_to(paths.submission), work,
+                         MAX_NOTEBOOK_BYTES)
+        except NotRegular as exc:                       # changed since it was chosen
+            outcome.review.append(f"not a regular file: {exc}")
+            return None, str(exc)
+        except ValueError:
+            return None, f"{path.name} is larger than {MAX_NOTEBOOK_BYTES >> 20} MB"
         problems = Problems()
         runnable = inspect_submission(work, release_nb, student, problems)
         for _who, kind, detail in problems.sorted():
@@ -492,6 +522,14 @@ def grade_submission(paths, *, secret=None, config=None, isolate=None):
         outcome.notes.append("no course secret: the default fresh cases were used")
     numbered = _numbered(source_nb)
     max_total = sum(points for *_, points, _v in numbered.values())
+    odd = refused(paths.submission)
+    if odd:
+        outcome.review += [f"not a regular file: {what}: refused, not followed nor read"
+                           for what in odd]
+        why = (f"the submission holds what is not a regular file ({'; '.join(odd)}), so "
+               "nothing of it was read")
+        return outcome.results(_unscored(source_nb, f"Not graded: {why}."),
+                               f"Nothing graded: {why}. Score 0 / {max_total:g}.")
     path, note = choose_notebook(paths.submission, notebook)
     if path is None:
         return outcome.results(_unscored(source_nb, note),

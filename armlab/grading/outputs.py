@@ -9,8 +9,9 @@ that a spreadsheet would read as a formula is escaped (:class:`armlab.grading.lm
 a feedback page's markdown and rich outputs go through nbconvert's ``SanitizeHTML``
 (no script, no event handler survives; only text and PNG outputs are kept at all,
 see :func:`armlab.grading.execute.clean_outputs`), and the page carries a strict
-Content-Security-Policy (:data:`CSP`): its only scripts are MathJax and its settings,
-from files beside it.
+Content-Security-Policy (:data:`CSP`): its only scripts are MathJax, its ``safe``
+extension and its settings, from files beside it, and no typeset formula keeps an address
+(``\\href{javascript:...}`` is typeset as no link: :data:`_MATHJAX_SETTINGS`).
 """
 
 import html
@@ -31,6 +32,8 @@ MATHJAX = "mathjax/tex-svg-full.js"
 """Where, inside ``feedback/``, the pages find their local copy of MathJax: the build with
 every TeX extension in it, since a page cannot fetch one (``\\boldsymbol``) from a CDN."""
 MATHJAX_CONFIG = "mathjax/config.js"
+MATHJAX_SAFE = "mathjax/ui/safe.js"
+"""MathJax's ``safe`` extension, which the settings load (:data:`_MATHJAX_SETTINGS`)."""
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; font-src 'self' data:; base-uri 'none'; form-action 'none'")
 """The feedback pages' Content-Security-Policy: scripts only from files of the feedback
@@ -38,8 +41,18 @@ folder (no inline script, no event handler attribute, no ``javascript:`` link ru
 _MATHJAX_SETTINGS = """window.MathJax = {tex: {inlineMath: [['$', '$'], ['\\\\(', '\\\\)']],
                         displayMath: [['$$', '$$'], ['\\\\[', '\\\\]']],
                         processEscapes: true},
-                  svg: {fontCache: 'global'}};
+                  svg: {fontCache: 'global'},
+                  loader: {load: ['ui/safe']},
+                  options: {safeOptions: {allow: {URLs: 'none', classes: 'safe',
+                                                  cssIDs: 'safe', styles: 'safe'}}}};
 """
+"""MathJax's settings on a feedback page. The sanitizer runs before MathJax, so it sees
+``$$\\href{javascript:...}{x}$$`` as text; typeset, that would be a live link (so would
+``\\mmlToken{mi}[href=...]``). MathJax's ``safe`` extension filters the attributes of every
+formula before it is shown; with ``URLs: 'none'`` no formula keeps an address at all. Its
+``'safe'`` setting checks the scheme by a pattern that ``java<newline>script:`` passes (a
+browser drops the newline), and an honest formula needs no link. If ``safe.js`` fails to
+load, MathJax typesets nothing: the formulas stay inert text."""
 
 
 class HideHiddenTests(Preprocessor):
@@ -243,9 +256,10 @@ def polish_feedback(text, titles):
 
 
 def copy_mathjax(folder, mathjax):
-    """MathJax and its settings into a feedback folder."""
-    (folder / MATHJAX).parent.mkdir(parents=True, exist_ok=True)
+    """MathJax, its ``safe`` extension and its settings into a feedback folder."""
+    (folder / MATHJAX_SAFE).parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(mathjax, folder / MATHJAX)
+    shutil.copyfile(pathlib.Path(mathjax).parent / "ui" / "safe.js", folder / MATHJAX_SAFE)
     (folder / MATHJAX_CONFIG).write_text(_MATHJAX_SETTINGS, encoding="utf-8")
 
 

@@ -171,7 +171,8 @@ for target in (os.getppid(), 1):
 
 SCRIPT_MD = ("Notes <script>document.title = 'pwned by script';</script>\n\n"
              '<img src="x" onerror="document.title = \'pwned by img\'">\n\n'
-             "[a link](javascript:document.title='pwned%20by%20link')")
+             "[a link](javascript:document.title='pwned%20by%20link')\n\n"
+             "$$\\href{javascript:document.title='pwned by math'}{\\tau = J^T F}$$")
 
 SCRIPT_HTML = """
 from IPython.display import HTML, Javascript, display
