@@ -52,6 +52,8 @@ PAGE = "book/inverse_dynamics"
                                                      "(-0.2121, 0.0265)", "(5.4148, 0.3174)",
                                                      "(5.7796, 0.4443)", "94"]),
     ("RNEA gives", ["(5.7796, 0.4443)", "801", "4e-15"]),
+    # Fig. 4.3's caption: the elbow's inertia part changes sign before half-way
+    ("the elbow’s changes sign first", ["0.8", "0.137", "85"]),
     # the move of 'Arm dynamics': the ranges of the parts
     ("gravity part between", ["4.0", "6.8", "-2.9", "2.5", "0.45", "1.5",
                                                    "8.8", "0.46", "0.53", "0.9", "1.1"]),
