@@ -253,3 +253,9 @@ def test_shown_code_runs_as_shown(page):
     """No shown code cell uses a name that only a removed cell defines (such cells are folded
     instead, or the shown code defines what it uses)"""
     assert names_from_removed_cells(page) == {}
+
+
+def test_sign_convention_is_a_free_body_statement():
+    """The sign convention is stated as what acts on which body"""
+    found = block(FIRST, "Free body: the arm, with its weights.")
+    assert "Free body: the arm, with its weights." in [clean(b.get_text(" ")) for b in found.find_all("strong")]
