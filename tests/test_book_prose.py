@@ -18,14 +18,14 @@ import re
 
 import jupytext
 import pytest
-from _bookbuild import toc_chapters
+from _bookbuild import chapter_pages, toc_chapters
 
 from armlab.grading.testing import ExerciseSet
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 CHAPTERS = toc_chapters()
-PAGES = sorted(p.stem for p in BOOK.glob("*.md"))
+PAGES = sorted(p.relative_to(BOOK).with_suffix("").as_posix() for p in BOOK.rglob("*.md"))
 
 #: Decimals that may stay typed: (page, number, the unit that follows it) -> why.
 #: Keep it short. An entry no page uses any more fails the test too.
@@ -106,8 +106,9 @@ def typed_numbers(page):
 
 
 def allowed(page, number, unit):
-    """Listed in ALLOWED: the same page, number and unit ("" for a bare number)."""
-    return (page, number, unit) in ALLOWED
+    """Listed in ALLOWED: the same chapter (any of its pages), number and unit ("" for a bare
+    number)."""
+    return (page.split("/")[0], number, unit) in ALLOWED
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -121,7 +122,7 @@ def test_no_typed_numbers(page):
 
 def test_allowlist_is_used():
     """Every allowed typed number still occurs (a stale entry hides a future mistake)"""
-    found = {(page, number, unit) for page in PAGES
+    found = {(page.split("/")[0], number, unit) for page in PAGES
              for _, number, unit, _ in typed_numbers(page)}
     stale = [key for key in ALLOWED if key not in found]
     assert not stale, stale
@@ -139,7 +140,9 @@ COUNT = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten
 
 
 def exercise_section(page):
-    text = "\n".join(c.source for c in cells(page) if c.cell_type == "markdown")
+    """The exercise list of a chapter, from whichever of its pages holds it."""
+    text = "\n".join(c.source for part in chapter_pages(page) for c in cells(part.split("/", 1)[1])
+                     if c.cell_type == "markdown")
     section = text.split("## Exercises", 1)[1]
     return " ".join(section.split("Ungraded", 1)[0].split())
 
@@ -174,5 +177,5 @@ def test_links_to_chapters_are_markdown_links(page):
     """Cross-links use [text](chapter.md), which works in the book and in JupyterLab"""
     text = "\n".join(c.source for c in cells(page) if c.cell_type == "markdown")
     assert "{doc}" not in text
-    for target in re.findall(r"\]\(([\w]+\.md)(?:#[\w-]+)?\)", text):
-        assert (BOOK / target).exists(), target
+    for target in re.findall(r"\]\(((?:\.\./)?[\w/]+\.md)(?:#[\w-]+)?\)", text):
+        assert (BOOK / page).parent.joinpath(target).exists(), target

@@ -82,8 +82,8 @@ def open_page(browser, site, path):
 
 
 #: page: (typeset formulas, figures) it shows at least; a chapter not listed: (20, 4)
-SHOWN = {"intro": (1, 0), "kinematics": (20, 5), "statics": (20, 4), "gravity": (20, 8),
-         "inverse_dynamics": (40, 5), "forward_dynamics": (60, 6), "limits": (20, 5),
+SHOWN = {"intro": (1, 0), "kinematics": (20, 5), "statics": (20, 4), "gravity": (20, 5),
+         "inverse_dynamics": (40, 4), "forward_dynamics": (60, 4), "limits": (20, 5),
          "control": (60, 6)}
 
 

@@ -52,6 +52,8 @@ WORKED = {
     ],
     "book/forward_dynamics": [
         ("The arm does not drop like a stiff stick", "After 0.25 s they are (-35.4, 98.7) degrees"),
+    ],
+    "book/forward_dynamics/stability": [
         ("The starts differ by", "The starts differ by 0.010 degrees"),
     ],
 }
