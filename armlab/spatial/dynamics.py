@@ -1,0 +1,380 @@
+"""Rigid-body dynamics of a serial chain: RNEA, CRBA and ABA in Featherstone's notation.
+
+The equation of motion, the planar chapters' convention in three dimensions::
+
+    M(q) qdd + c(q, qd) + g(q) = tau - J_t(q)^T W
+
+``M`` is the mass matrix, ``c = C(q, qd) qd`` the velocity-product (Coriolis
+and centrifugal) torques, ``g`` the torques that *balance* gravity, ``tau``
+the joint torques [N m] (forces [N] at prismatic joints) and ``W = (m, f)`` the
+wrench **the tip applies to its environment**, moment about the tip point
+then force, in world axes (see :mod:`armlab.spatial.statics`). No friction.
+
+The algorithms follow Featherstone's *Rigid Body Dynamics Algorithms* (2008),
+tables 5.1, 6.2 and 7.1, with his names: body ``i`` has its frame at joint
+``i``; ``X[i]`` is the motion transform ``iX_{i-1}`` from body ``i-1``'s
+coordinates to body ``i``'s (the adjoint of ``T_{i,i-1}``); ``S[i]`` the
+joint's motion subspace (:attr:`Chain.screws`); ``I[i]`` the body's spatial
+inertia. Twists are ``(w, v)`` and wrenches ``(m, f)`` as in
+:mod:`armlab.spatial.se3`. Gravity enters as an upward acceleration
+``a_0 = (0, -g)`` of the base, so the bodies feel it without a force term.
+
+Every function broadcasts over states: ``q`` of shape ``(n,)`` or ``(..., n)``.
+The loops run over the bodies; the arithmetic of each step runs on the whole batch.
+"""
+
+import numpy as np
+
+from armlab._checks import batch_shape, finite_array, joint_vector
+from armlab.spatial.kinematics import _joint_motions
+from armlab.spatial.se3 import _adjoint, _inverse, _twist_cross, _wrench_cross
+
+__all__ = ["inverse_dynamics", "mass_matrix", "forward_dynamics", "gravity_torques",
+           "coriolis_torques", "kinetic_energy", "potential_energy"]
+
+
+def _states(chain, **named):
+    """Validated joint vectors ``(..., n)``, broadcast to one batch shape."""
+    arrays = {name: joint_vector(chain, name, value) for name, value in named.items()}
+    shape = batch_shape(**arrays) + (chain.n,)
+    return [np.broadcast_to(a, shape) for a in arrays.values()]
+
+
+def _mv(A, x):
+    """Batched matrix times vector: ``(..., r, c) @ (..., c) -> (..., r)``."""
+    return (A @ x[..., None])[..., 0]
+
+
+def _mtv(A, x):
+    """Batched transpose times vector: ``A^T x``."""
+    return (x[..., None, :] @ A)[..., 0, :]
+
+
+def _transforms(chain, q):
+    """Featherstone's ``X[i] = iX_{i-1}``, ``(..., 6, 6)`` each: adjoint of ``T_{i,i-1}``."""
+    return [_adjoint(_inverse(T)) for T in _joint_motions(chain, q)]
+
+
+def _base_acceleration(chain, shape, gravity):
+    """``a_0 = (0, -g)``: the base accelerating upwards stands in for gravity."""
+    a0 = np.zeros(shape + (6,))
+    if gravity:
+        a0[..., 3:] = -chain.gravity
+    return a0
+
+
+def _tip_wrench(chain, q, wrench):
+    """The tip's wrench ``W`` (world axes, about the tip point) in the last body's frame.
+
+    Turned into the tip frame's axes, then moved to the last joint's frame by
+    ``Ad(T_tn)^T`` with ``T_tn`` the inverse of :attr:`Chain.tip`.
+    """
+    W = finite_array("wrench", wrench)
+    if W.ndim == 0 or W.shape[-1] != 6:
+        raise ValueError(f"wrench has shape {W.shape}: expected (..., 6), the moment [N m] "
+                         "then the force [N] the tip applies, in world axes")
+    T = np.eye(4)
+    for step in _joint_motions(chain, q):
+        T = T @ step
+    R = (T @ chain.tip)[..., :3, :3]                   # the tip frame's axes in the world
+    in_tip = np.concatenate([_mtv(R, W[..., :3]), _mtv(R, W[..., 3:])], axis=-1)
+    return _mtv(_adjoint(_inverse(chain.tip)), in_tip)
+
+
+def _rnea(chain, q, qd, qdd, gravity=True, wrench=None):
+    """Featherstone's table 5.1 on validated, broadcast states."""
+    X, S, I = _transforms(chain, q), chain.screws, chain.inertias
+    batch = q.shape[:-1]
+    v, a = np.zeros(batch + (6,)), _base_acceleration(chain, batch, gravity)
+    f = []
+    for i in range(chain.n):                                     # outwards: motion
+        vJ = S[i] * qd[..., i, None]                             # the joint's own twist
+        v = _mv(X[i], v) + vJ
+        a = _mv(X[i], a) + S[i] * qdd[..., i, None] + _twist_cross(v, vJ)
+        f.append(_mv(I[i], a) + _wrench_cross(v, _mv(I[i], v)))  # Newton-Euler for body i
+    if wrench is not None:
+        f[-1] = f[-1] + _tip_wrench(chain, q, wrench)            # what the tip pushes with
+    tau = np.zeros(batch + (chain.n,))
+    for i in reversed(range(chain.n)):                           # inwards: forces
+        tau[..., i] = f[i] @ S[i]
+        if i > 0:
+            f[i - 1] = f[i - 1] + _mtv(X[i], f[i])               # iX_{i-1}^T f_i to the parent
+    return tau
+
+
+def inverse_dynamics(chain, q, qd, qdd, wrench=None):
+    """Joint torques for a motion, by the recursive Newton-Euler algorithm (RNEA).
+
+    Outwards from the base each body's twist ``v_i`` and acceleration ``a_i``;
+    then the wrench ``f_i = I_i a_i + v_i x* I_i v_i`` that body needs; then
+    inwards, ``tau_i = S_i . f_i`` and the parent carries ``X_i^T f_i`` more.
+
+    Parameters
+    ----------
+    chain : Chain
+    q, qd, qdd : (..., n) array_like
+        Joint positions [rad or m], speeds and accelerations.
+    wrench : (..., 6) array_like, optional
+        The wrench the tip applies to its environment: moment about the tip
+        point [N m] then force [N], world axes.
+
+    Returns
+    -------
+    tau : (..., n) ndarray
+        Joint torques [N m] (forces [N] at prismatic joints).
+
+    Examples
+    --------
+    A 2 kg bob on a 1 m pendulum, held horizontal (q = 90 deg about x) and
+    starting to swing at 1 rad/s^2: m g L + m L^2 qdd = 19.62 + 2 N m.
+
+    >>> from armlab.spatial.chain import load_urdf
+    >>> pendulum = load_urdf('''<robot name="p"><link name="base"/>
+    ...   <link name="bob"><inertial><origin xyz="0 0 -1"/><mass value="2"/>
+    ...     <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+    ...   <joint name="pivot" type="revolute"><parent link="base"/><child link="bob"/>
+    ...     <axis xyz="1 0 0"/></joint></robot>''')
+    >>> inverse_dynamics(pendulum, [np.pi / 2], [0.0], [1.0]).round(10)
+    array([21.62])
+    """
+    q, qd, qdd = _states(chain, q=q, qd=qd, qdd=qdd)
+    return _rnea(chain, q, qd, qdd, wrench=wrench)
+
+
+def gravity_torques(chain, q):
+    """Torques ``g(q)`` that hold the chain still against gravity (RNEA at rest).
+
+    Parameters
+    ----------
+    chain : Chain
+    q : (..., n) array_like
+        Joint positions [rad or m].
+
+    Returns
+    -------
+    g : (..., n) ndarray
+        [N m or N].
+
+    Examples
+    --------
+    The SO-101 reaching out level (all joints at zero) [N m]; its three pitch
+    joints turn about +y, so holding the arm up takes negative torques there:
+
+    >>> from armlab.spatial.robots import so101
+    >>> gravity_torques(so101(), np.zeros(5)).round(4)
+    array([-0.    , -0.5386, -0.4527, -0.1171, -0.    ])
+
+    The same by virtual work, ``g = dV/dq``, by central differences:
+
+    >>> dq = 1e-6 * np.eye(5)
+    >>> ((potential_energy(so101(), dq) - potential_energy(so101(), -dq)) / 2e-6).round(4)
+    array([-0.    , -0.5386, -0.4527, -0.1171, -0.    ])
+    """
+    (q,) = _states(chain, q=q)
+    zero = np.zeros_like(q)
+    return _rnea(chain, q, zero, zero)
+
+
+def coriolis_torques(chain, q, qd):
+    """Velocity-product torques ``c(q, qd) = C(q, qd) qd`` (RNEA without gravity or qdd).
+
+    Parameters
+    ----------
+    chain : Chain
+    q, qd : (..., n) array_like
+        Joint positions [rad or m] and speeds [rad/s or m/s].
+
+    Returns
+    -------
+    c : (..., n) ndarray
+        [N m or N]; quadratic in ``qd``, zero at rest.
+
+    Examples
+    --------
+    >>> from armlab.spatial.robots import so101
+    >>> c = coriolis_torques(so101(), np.zeros(5), [1.0, 0, 0, 0, 0])
+    >>> bool(np.allclose(coriolis_torques(so101(), np.zeros(5), [2.0, 0, 0, 0, 0]), 4 * c))
+    True
+    """
+    q, qd = _states(chain, q=q, qd=qd)
+    return _rnea(chain, q, qd, np.zeros_like(q), gravity=False)
+
+
+def mass_matrix(chain, q):
+    """The mass matrix ``M(q)``, by the composite-rigid-body algorithm (CRBA).
+
+    Inwards from the tip, each body's composite inertia ``Ic_i`` (itself and
+    every body beyond it) is added to its parent's, ``Ic_{i-1} += X_i^T Ic_i X_i``.
+    Then ``M[i, i] = S_i . Ic_i S_i`` and, carrying ``F = Ic_i S_i`` down the
+    chain, ``M[i, j] = M[j, i] = S_j . F`` for ``j < i``.
+
+    Parameters
+    ----------
+    chain : Chain
+    q : (..., n) array_like
+        Joint positions [rad or m].
+
+    Returns
+    -------
+    M : (..., n, n) ndarray
+        Symmetric, positive definite when every joint moves some mass [kg m^2, kg m, kg].
+
+    Examples
+    --------
+    A point mass 1 m from a pivot: M = m L^2.
+
+    >>> from armlab.spatial.chain import load_urdf
+    >>> pendulum = load_urdf('''<robot name="p"><link name="base"/>
+    ...   <link name="bob"><inertial><origin xyz="0 0 -1"/><mass value="2"/>
+    ...     <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+    ...   <joint name="pivot" type="revolute"><parent link="base"/><child link="bob"/>
+    ...     <axis xyz="1 0 0"/></joint></robot>''')
+    >>> mass_matrix(pendulum, [0.3])
+    array([[2.]])
+    """
+    (q,) = _states(chain, q=q)
+    X, S = _transforms(chain, q), chain.screws
+    batch = q.shape[:-1]
+    Ic = [np.broadcast_to(I, batch + (6, 6)) for I in chain.inertias]
+    for i in reversed(range(1, chain.n)):
+        Ic[i - 1] = Ic[i - 1] + np.swapaxes(X[i], -1, -2) @ Ic[i] @ X[i]
+    M = np.zeros(batch + (chain.n, chain.n))
+    for i in range(chain.n):
+        F = Ic[i] @ S[i]
+        M[..., i, i] = F @ S[i]
+        for j in reversed(range(i)):
+            F = _mtv(X[j + 1], F)                       # down to body j's frame
+            M[..., i, j] = M[..., j, i] = F @ S[j]
+    return M
+
+
+def forward_dynamics(chain, q, qd, tau, wrench=None):
+    """Joint accelerations that torques produce, by the articulated-body algorithm (ABA).
+
+    Three passes (Featherstone's table 7.1): outwards, each body's twist and
+    its velocity-product acceleration ``c_i`` and bias wrench ``pA_i``;
+    inwards, each body's articulated inertia ``IA_i`` (itself plus what the
+    bodies beyond it feel like through their joints) and bias; outwards again,
+    each joint's acceleration from its parent's.
+
+    Parameters
+    ----------
+    chain : Chain
+    q, qd : (..., n) array_like
+        Joint positions [rad or m] and speeds.
+    tau : (..., n) array_like
+        Joint torques [N m] (forces [N] at prismatic joints).
+    wrench : (..., 6) array_like, optional
+        The wrench the tip applies to its environment (as in :func:`inverse_dynamics`).
+
+    Returns
+    -------
+    qdd : (..., n) ndarray
+        [rad/s^2 or m/s^2]; solves ``M qdd = tau - J_t^T W - c - g``.
+
+    Examples
+    --------
+    Feeding back the torques of a motion gives its accelerations:
+
+    >>> from armlab.spatial.robots import so101
+    >>> arm, q, qd = so101(), [0.1, 0.2, 0.3, 0.4, 0.5], [1.0, -1.0, 0.5, 0.0, 2.0]
+    >>> tau = inverse_dynamics(arm, q, qd, [1.0, 2.0, 3.0, 4.0, 5.0])
+    >>> forward_dynamics(arm, q, qd, tau).round(8)
+    array([1., 2., 3., 4., 5.])
+    """
+    q, qd, tau = _states(chain, q=q, qd=qd, tau=tau)
+    X, S, I = _transforms(chain, q), chain.screws, chain.inertias
+    batch, n = q.shape[:-1], chain.n
+    v, c, IA, pA = [], [], [], []
+    for i in range(n):                                           # outwards: velocities
+        vJ = S[i] * qd[..., i, None]
+        v.append((_mv(X[i], v[-1]) if i > 0 else 0.0) + vJ)
+        c.append(_twist_cross(v[i], vJ))
+        IA.append(np.broadcast_to(I[i], batch + (6, 6)))
+        pA.append(_wrench_cross(v[i], _mv(I[i], v[i])))
+    if wrench is not None:
+        pA[-1] = pA[-1] + _tip_wrench(chain, q, wrench)
+    U, D, u = [None] * n, [None] * n, [None] * n
+    for i in reversed(range(n)):                                 # inwards: inertias
+        U[i] = IA[i] @ S[i]
+        D[i] = U[i] @ S[i]
+        if np.any(D[i] <= 0):
+            raise ValueError(f"chain: joint {chain.joints[i]!r} moves no mass (its articulated "
+                             "inertia S.IA S is zero), so its acceleration is undefined")
+        u[i] = tau[..., i] - pA[i] @ S[i]
+        if i > 0:
+            Ia = IA[i] - U[i][..., :, None] * U[i][..., None, :] / D[i][..., None, None]
+            pa = pA[i] + _mv(Ia, c[i]) + U[i] * (u[i] / D[i])[..., None]
+            Xt = np.swapaxes(X[i], -1, -2)
+            IA[i - 1] = IA[i - 1] + Xt @ Ia @ X[i]
+            pA[i - 1] = pA[i - 1] + _mv(Xt, pa)
+    qdd = np.zeros(batch + (n,))
+    a = _base_acceleration(chain, batch, True)
+    for i in range(n):                                           # outwards: accelerations
+        a = _mv(X[i], a) + c[i]
+        qdd[..., i] = (u[i] - np.sum(U[i] * a, axis=-1)) / D[i]
+        a = a + S[i] * qdd[..., i, None]
+    return qdd
+
+
+def kinetic_energy(chain, q, qd):
+    """Kinetic energy, ``sum_i v_i . I_i v_i / 2`` (equal to ``qd . M qd / 2``).
+
+    Parameters
+    ----------
+    chain : Chain
+    q, qd : (..., n) array_like
+        Joint positions [rad or m] and speeds.
+
+    Returns
+    -------
+    T : (...) ndarray
+        [J].
+
+    Examples
+    --------
+    >>> from armlab.spatial.robots import so101
+    >>> arm, q, qd = so101(), [0.1, 0.2, 0.3, 0.4, 0.5], [1.0, -1.0, 0.5, 0.0, 2.0]
+    >>> bool(np.isclose(kinetic_energy(arm, q, qd), qd @ mass_matrix(arm, q) @ qd / 2))
+    True
+    """
+    q, qd = _states(chain, q=q, qd=qd)
+    X, S = _transforms(chain, q), chain.screws
+    v, T = np.zeros(q.shape[:-1] + (6,)), 0.0
+    for i in range(chain.n):
+        v = _mv(X[i], v) + S[i] * qd[..., i, None]
+        T = T + 0.5 * np.sum(v * _mv(chain.inertias[i], v), axis=-1)
+    return np.asarray(T)[()]
+
+
+def potential_energy(chain, q):
+    """Gravitational potential energy, ``-sum_i m_i g . c_i``: zero with every centre
+    of mass at the base origin's height.
+
+    Parameters
+    ----------
+    chain : Chain
+    q : (..., n) array_like
+        Joint positions [rad or m].
+
+    Returns
+    -------
+    V : (...) ndarray
+        [J].
+
+    Examples
+    --------
+    The SO-101 at zero, 0.485 kg lifted 0.198 m on average above its base:
+
+    >>> from armlab.spatial.robots import so101
+    >>> potential_energy(so101(), np.zeros(5)).round(4)
+    np.float64(0.9434)
+    """
+    (q,) = _states(chain, q=q)
+    masses, coms = chain.masses, chain.coms
+    T, V = np.eye(4), 0.0
+    for i, step in enumerate(_joint_motions(chain, q)):
+        T = T @ step
+        c = T[..., :3, :3] @ coms[i] + T[..., :3, 3]             # world centre of mass
+        V = V - masses[i] * (c @ chain.gravity)
+    return np.asarray(V)[()]
