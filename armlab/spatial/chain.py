@@ -18,6 +18,7 @@ does not move and is not kept.
 import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -106,6 +107,44 @@ class Chain:
     def n(self):
         """Number of joints."""
         return len(self.joints)
+
+    @cached_property
+    def aligned(self):
+        """The chain in body frames turned so that each joint's axis is their z axis.
+
+        Featherstone's joint model (his ``jcalc``): with body ``i``'s frame turned
+        by a constant rotation ``Q_i`` that takes z to the joint's axis, a
+        revolute joint's transform is ``rotz(q_i)`` and its motion subspace
+        ``S = (0, 0, 1, 0, 0, 0)``; a prismatic joint's is ``xlt(q_i z)`` and
+        ``S = (0, 0, 0, 0, 0, 1)``. The rest of ``X_i = X_J(q_i) X_T,i`` is a
+        constant ``X_T,i``. Joint torques do not depend on the choice of body
+        frames; :func:`armlab.spatial.dynamics.inverse_dynamics` runs on these.
+
+        Returns
+        -------
+        XT : (n, 6, 6) ndarray
+            The constant tree transforms ``X_T,i``, from body ``i-1``'s turned
+            frame to the frame of joint ``i`` at zero.
+        inertias : (n, 6, 6) ndarray
+            The spatial inertias in the turned frames.
+        tip : (6, 6) ndarray
+            ``Ad(T)^T`` with ``T`` the last turned frame's pose in the tip
+            frame: it takes a wrench in tip-frame coordinates to the last
+            turned frame.
+        """
+        turns = []
+        for a in self.axes:                      # Q: an orthonormal frame with a as its z
+            helper = np.eye(3)[0] if abs(a[0]) < 0.9 else np.eye(3)[1]
+            x = np.cross(helper, a)
+            x /= np.linalg.norm(x)
+            turns.append(transform(np.column_stack([x, np.cross(a, x), a]), np.zeros(3)))
+        XT, inertias, previous = np.zeros((self.n, 6, 6)), np.zeros((self.n, 6, 6)), np.eye(4)
+        for i, Q in enumerate(turns):
+            XT[i] = adjoint(inverse(inverse(previous) @ self.origins[i] @ Q))
+            inertias[i] = adjoint(Q).T @ self.inertias[i] @ adjoint(Q)
+            previous = Q
+        tip = adjoint(inverse(inverse(previous) @ self.tip)).T
+        return _frozen(XT), _frozen(inertias), _frozen(tip)
 
     @property
     def screws(self):

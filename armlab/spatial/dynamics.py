@@ -40,19 +40,29 @@ def _states(chain, **named):
     return [np.broadcast_to(a, shape) for a in arrays.values()]
 
 
-def _mv(A, x):
-    """Batched matrix times vector: ``(..., r, c) @ (..., c) -> (..., r)``."""
-    return (A @ x[..., None])[..., 0]
+def _cross(a, b, out):
+    """``out = a x b`` for 3-vectors stored along the first axis, ``(3, ...)``."""
+    out[0] = a[1] * b[2] - a[2] * b[1]
+    out[1] = a[2] * b[0] - a[0] * b[2]
+    out[2] = a[0] * b[1] - a[1] * b[0]
+    return out
 
 
-def _mtv(A, x):
-    """Batched transpose times vector: ``A^T x``."""
-    return (x[..., None, :] @ A)[..., 0, :]
+def _crf(V, F):
+    """``V x* F = (w x m + v x f, w x f)`` on columns (see :func:`se3.wrench_cross`)."""
+    out = np.empty_like(F)
+    _cross(V[:3], F[:3], out[:3])
+    out[:3] += _cross(V[3:], F[3:], np.empty_like(F[3:]))
+    _cross(V[:3], F[3:], out[3:])
+    return out
 
 
 def _transforms(chain, q):
-    """Featherstone's ``X[i] = iX_{i-1}``, ``(..., 6, 6)`` each: adjoint of ``T_{i,i-1}``."""
-    return [_adjoint(_inverse(T)) for T in _joint_motions(chain, q)]
+    """Featherstone's ``X[i] = X_J(q_i) X_T,i`` as matrices ``(..., 6, 6)``, in the turned
+    frames of :attr:`Chain.aligned`, with each joint's :class:`_Joint`."""
+    XT = chain.aligned[0]
+    joints = [_Joint(kind, q[..., i]) for i, kind in enumerate(chain.kinds)]
+    return [J.matrix() @ XT[i] for i, J in enumerate(joints)], joints
 
 
 def _base_acceleration(chain, shape, gravity):
@@ -63,11 +73,21 @@ def _base_acceleration(chain, shape, gravity):
     return a0
 
 
-def _tip_wrench(chain, q, wrench):
-    """The tip's wrench ``W`` (world axes, about the tip point) in the last body's frame.
+def _mv(A, x):
+    """Batched matrix times vector: ``(..., r, c) @ (..., c) -> (..., r)``."""
+    return (A @ x[..., None])[..., 0]
 
-    Turned into the tip frame's axes, then moved to the last joint's frame by
-    ``Ad(T_tn)^T`` with ``T_tn`` the inverse of :attr:`Chain.tip`.
+
+def _mtv(A, x):
+    """Batched transpose times vector: ``A^T x``."""
+    return (x[..., None, :] @ A)[..., 0, :]
+
+
+def _tip_wrench(chain, q, wrench):
+    """The tip's wrench ``W`` (world axes, about the tip point) in the tip frame's axes.
+
+    The last body's frame gets it by ``Ad(T_tn)^T`` with ``T_tn`` the inverse
+    of :attr:`Chain.tip`.
     """
     W = finite_array("wrench", wrench)
     if W.ndim == 0 or W.shape[-1] != 6:
@@ -77,29 +97,122 @@ def _tip_wrench(chain, q, wrench):
     for step in _joint_motions(chain, q):
         T = T @ step
     R = (T @ chain.tip)[..., :3, :3]                   # the tip frame's axes in the world
-    in_tip = np.concatenate([_mtv(R, W[..., :3]), _mtv(R, W[..., 3:])], axis=-1)
-    return _mtv(_adjoint(_inverse(chain.tip)), in_tip)
+    return np.concatenate([_mtv(R, W[..., :3]), _mtv(R, W[..., 3:])], axis=-1)
 
 
-def _rnea(chain, q, qd, qdd, gravity=True, wrench=None):
-    """Featherstone's table 5.1 on validated, broadcast states."""
-    X, S, I = _transforms(chain, q), chain.screws, chain.inertias
-    batch = q.shape[:-1]
-    v, a = np.zeros(batch + (6,)), _base_acceleration(chain, batch, gravity)
-    f = []
+#: States per block of a large batch (see :func:`_blockwise`).
+BLOCK = 2048
+
+
+def _blockwise(kernel, chain, *states, **options):
+    """``kernel(chain, *states, **options)`` on broadcast states ``(..., k)``, a block of
+    :data:`BLOCK` states at a time; one state ``(k,)`` directly.
+
+    Why blocks: numpy makes a fresh array for every intermediate result, and one
+    larger than about 128 kB comes from the operating system each time, page by
+    page (measured here: adding two ``(6, 10000)`` arrays costs 25 times as much
+    per element as adding two ``(6, 1000)`` ones). Blocks of 1024 states keep the
+    intermediates small. This is a loop over blocks, not over states.
+    """
+    if states[0].ndim == 1:
+        return kernel(chain, *states, **options)
+    batch = states[0].shape[:-1]
+    flat = [x.reshape(-1, x.shape[-1]) for x in states]
+    out = np.concatenate([kernel(chain, *(x[start:start + BLOCK] for x in flat), **options)
+                          for start in range(0, max(len(flat[0]), 1), BLOCK)])
+    return out.reshape(batch + out.shape[1:])
+
+
+class _Joint:
+    """Featherstone's ``jcalc`` for joint ``i`` about (or along) its body's z axis.
+
+    Applies the joint's transform ``X_J(q)`` to columns of spatial vectors
+    ``(6, N)`` (or one ``(6,)``): for a revolute joint ``rotz(q)``, which turns
+    both 3-vectors by ``-q`` about z; for a prismatic one ``xlt(q z)``. Its
+    motion subspace ``S`` is a unit vector: the joint's speed adds to row 2
+    (revolute) or 5 (prismatic) of a twist, and its torque is that row of a wrench.
+    """
+
+    def __init__(self, kind, qi):
+        self.revolute = kind == "revolute"
+        self.row = 2 if self.revolute else 5
+        self.c, self.s, self.d = (np.cos(qi), np.sin(qi), 0.0) if self.revolute else (1, 0, qi)
+
+    def motion(self, V):
+        """``X_J V``: a twist from the joint's zero position to the moved body."""
+        out = V.copy()                                    # the z rows stay
+        for k in (0, 3):                                  # w, then v
+            x, y = V[k], V[k + 1]
+            if self.revolute:
+                out[k], out[k + 1] = self.c * x + self.s * y, self.c * y - self.s * x
+            elif k == 3:
+                out[3], out[4] = x + self.d * V[1], y - self.d * V[0]
+        return out
+
+    def force(self, F):
+        """``X_J^T F``: a wrench on the moved body, back to the joint's zero position."""
+        out = F.copy()
+        if self.revolute:
+            for k in (0, 3):                              # m, then f
+                x, y = F[k], F[k + 1]
+                out[k], out[k + 1] = self.c * x - self.s * y, self.s * x + self.c * y
+        else:
+            out[0], out[1] = F[0] - self.d * F[4], F[1] + self.d * F[3]
+        return out
+
+    def matrix(self):
+        """``X_J`` as matrices ``(..., 6, 6)``, one per state (batch first)."""
+        c, s, d = (np.asarray(x, dtype=float) for x in (self.c, self.s, self.d))
+        X = np.zeros(np.broadcast_shapes(c.shape, d.shape) + (6, 6))
+        for k in (0, 3):
+            X[..., k, k] = X[..., k + 1, k + 1] = c
+            X[..., k, k + 1], X[..., k + 1, k] = s, -s
+            X[..., k + 2, k + 2] = 1.0
+        X[..., 3, 1], X[..., 4, 0] = d, -d
+        return X
+
+    def cross(self, V):
+        """``V x S``, so that ``V x vJ = qd (V x S)``."""
+        out = np.zeros_like(V)
+        if self.revolute:
+            out[0], out[1], out[3], out[4] = V[1], -V[0], V[4], -V[3]
+        else:
+            out[3], out[4] = V[1], -V[0]
+        return out
+
+
+def _rnea(chain, q, qd, qdd, F=None, gravity=True):
+    """Featherstone's table 5.1 on states ``(N, n)`` (or one ``(n,)``).
+
+    Runs in the turned body frames of :attr:`Chain.aligned`, where
+    ``X_i = X_J(q_i) X_T,i``. ``F`` ``(N, 6)`` is the tip's wrench in the tip
+    frame's axes, or None. The states are turned into columns: ``v``, ``a``
+    and ``f[i]`` are ``(6, N)`` (or ``(6,)`` for one state), so each step is a
+    product with a constant 6 x 6 matrix, or a few rows' arithmetic, for the
+    whole block.
+    """
+    q, qd, qdd = q.T, qd.T, qdd.T                                # (n, N): row i is joint i
+    XT, I, tip = chain.aligned
+    a = np.multiply.outer(_base_acceleration(chain, (), gravity), np.ones(q.shape[1:]))
+    v = np.zeros_like(a)
+    joints, f = [], []
     for i in range(chain.n):                                     # outwards: motion
-        vJ = S[i] * qd[..., i, None]                             # the joint's own twist
-        v = _mv(X[i], v) + vJ
-        a = _mv(X[i], a) + S[i] * qdd[..., i, None] + _twist_cross(v, vJ)
-        f.append(_mv(I[i], a) + _wrench_cross(v, _mv(I[i], v)))  # Newton-Euler for body i
-    if wrench is not None:
-        f[-1] = f[-1] + _tip_wrench(chain, q, wrench)            # what the tip pushes with
-    tau = np.zeros(batch + (chain.n,))
+        J = _Joint(chain.kinds[i], q[i])
+        v = J.motion(XT[i] @ v)
+        v[J.row] += qd[i]                                        # + S qd
+        a = J.motion(XT[i] @ a)
+        a[J.row] += qdd[i]                                       # + S qdd
+        a += qd[i] * J.cross(v)                                  # + v x S qd
+        f.append(I[i] @ a + _crf(v, I[i] @ v))                   # Newton-Euler for body i
+        joints.append(J)
+    if F is not None:
+        f[-1] = f[-1] + tip @ F.T                                # what the tip pushes with
+    tau = np.zeros(q.shape)
     for i in reversed(range(chain.n)):                           # inwards: forces
-        tau[..., i] = f[i] @ S[i]
+        tau[i] = f[i][joints[i].row]                             # S . f
         if i > 0:
-            f[i - 1] = f[i - 1] + _mtv(X[i], f[i])               # iX_{i-1}^T f_i to the parent
-    return tau
+            f[i - 1] = f[i - 1] + XT[i].T @ joints[i].force(f[i])    # X_i^T f_i to the parent
+    return tau.T
 
 
 def inverse_dynamics(chain, q, qd, qdd, wrench=None):
@@ -138,7 +251,12 @@ def inverse_dynamics(chain, q, qd, qdd, wrench=None):
     array([21.62])
     """
     q, qd, qdd = _states(chain, q=q, qd=qd, qdd=qdd)
-    return _rnea(chain, q, qd, qdd, wrench=wrench)
+    if wrench is None:
+        return _blockwise(_rnea, chain, q, qd, qdd)
+    F = _tip_wrench(chain, q, wrench)
+    batch = np.broadcast_shapes(q.shape[:-1], F.shape[:-1])
+    q, qd, qdd = (np.broadcast_to(x, batch + (chain.n,)) for x in (q, qd, qdd))
+    return _blockwise(_rnea, chain, q, qd, qdd, np.broadcast_to(F, batch + (6,)))
 
 
 def gravity_torques(chain, q):
@@ -172,7 +290,7 @@ def gravity_torques(chain, q):
     """
     (q,) = _states(chain, q=q)
     zero = np.zeros_like(q)
-    return _rnea(chain, q, zero, zero)
+    return _blockwise(_rnea, chain, q, zero, zero)
 
 
 def coriolis_torques(chain, q, qd):
@@ -197,7 +315,7 @@ def coriolis_torques(chain, q, qd):
     True
     """
     q, qd = _states(chain, q=q, qd=qd)
-    return _rnea(chain, q, qd, np.zeros_like(q), gravity=False)
+    return _blockwise(_rnea, chain, q, qd, np.zeros_like(q), gravity=False)
 
 
 def mass_matrix(chain, q):
@@ -233,18 +351,23 @@ def mass_matrix(chain, q):
     array([[2.]])
     """
     (q,) = _states(chain, q=q)
-    X, S = _transforms(chain, q), chain.screws
+    return _blockwise(_crba, chain, q)
+
+
+def _crba(chain, q):
+    """Featherstone's table 6.2 on states ``(N, n)`` (or one ``(n,)``), turned frames."""
+    (X, joints), I = _transforms(chain, q), chain.aligned[1]
     batch = q.shape[:-1]
-    Ic = [np.broadcast_to(I, batch + (6, 6)) for I in chain.inertias]
+    Ic = [np.broadcast_to(Ii, batch + (6, 6)) for Ii in I]
     for i in reversed(range(1, chain.n)):
         Ic[i - 1] = Ic[i - 1] + np.swapaxes(X[i], -1, -2) @ Ic[i] @ X[i]
     M = np.zeros(batch + (chain.n, chain.n))
     for i in range(chain.n):
-        F = Ic[i] @ S[i]
-        M[..., i, i] = F @ S[i]
+        F = Ic[i][..., :, joints[i].row]                 # Ic_i S_i
+        M[..., i, i] = F[..., joints[i].row]
         for j in reversed(range(i)):
             F = _mtv(X[j + 1], F)                       # down to body j's frame
-            M[..., i, j] = M[..., j, i] = F @ S[j]
+            M[..., i, j] = M[..., j, i] = F[..., joints[j].row]
     return M
 
 
@@ -283,8 +406,20 @@ def forward_dynamics(chain, q, qd, tau, wrench=None):
     array([1., 2., 3., 4., 5.])
     """
     q, qd, tau = _states(chain, q=q, qd=qd, tau=tau)
-    X, S, I = _transforms(chain, q), chain.screws, chain.inertias
+    if wrench is None:
+        return _blockwise(_aba, chain, q, qd, tau)
+    F = _tip_wrench(chain, q, wrench)
+    batch = np.broadcast_shapes(q.shape[:-1], F.shape[:-1])
+    q, qd, tau = (np.broadcast_to(x, batch + (chain.n,)) for x in (q, qd, tau))
+    return _blockwise(_aba, chain, q, qd, tau, np.broadcast_to(F, batch + (6,)))
+
+
+def _aba(chain, q, qd, tau, F=None):
+    """Featherstone's table 7.1 on states ``(N, n)`` (or one ``(n,)``), turned frames;
+    ``F`` the tip's wrench in tip-frame axes, or None."""
+    (X, joints), (_, I, tip) = _transforms(chain, q), chain.aligned
     batch, n = q.shape[:-1], chain.n
+    S = np.eye(6)[[J.row for J in joints]]                       # S_i: a unit vector
     v, c, IA, pA = [], [], [], []
     for i in range(n):                                           # outwards: velocities
         vJ = S[i] * qd[..., i, None]
@@ -292,8 +427,8 @@ def forward_dynamics(chain, q, qd, tau, wrench=None):
         c.append(_twist_cross(v[i], vJ))
         IA.append(np.broadcast_to(I[i], batch + (6, 6)))
         pA.append(_wrench_cross(v[i], _mv(I[i], v[i])))
-    if wrench is not None:
-        pA[-1] = pA[-1] + _tip_wrench(chain, q, wrench)
+    if F is not None:
+        pA[-1] = pA[-1] + _mv(tip, F)
     U, D, u = [None] * n, [None] * n, [None] * n
     for i in reversed(range(n)):                                 # inwards: inertias
         U[i] = IA[i] @ S[i]
@@ -339,12 +474,20 @@ def kinetic_energy(chain, q, qd):
     True
     """
     q, qd = _states(chain, q=q, qd=qd)
-    X, S = _transforms(chain, q), chain.screws
-    v, T = np.zeros(q.shape[:-1] + (6,)), 0.0
+    return _blockwise(_kinetic, chain, q, qd)[..., 0]
+
+
+def _kinetic(chain, q, qd):
+    """``sum_i v_i . I_i v_i / 2`` on states ``(N, n)`` (or one ``(n,)``), as ``(N, 1)``."""
+    q, qd = q.T, qd.T
+    XT, I, _ = chain.aligned
+    v, T = np.zeros((6,) + q.shape[1:]), 0.0
     for i in range(chain.n):
-        v = _mv(X[i], v) + S[i] * qd[..., i, None]
-        T = T + 0.5 * np.sum(v * _mv(chain.inertias[i], v), axis=-1)
-    return np.asarray(T)[()]
+        J = _Joint(chain.kinds[i], q[i])
+        v = J.motion(XT[i] @ v)
+        v[J.row] += qd[i]
+        T = T + 0.5 * np.sum(v * (I[i] @ v), axis=0)
+    return np.asarray(T)[..., None] if q.ndim > 1 else np.array([T])
 
 
 def potential_energy(chain, q):

@@ -20,7 +20,7 @@ import numpy as np
 from armlab._checks import finite_array
 from armlab.spatial.so3 import _skew
 
-__all__ = ["transform", "inverse", "adjoint", "twist_cross", "wrench_cross"]
+__all__ = ["transform", "inverse", "adjoint", "ad", "twist_cross", "wrench_cross"]
 
 
 def _array(name, value, shape):
@@ -122,6 +122,36 @@ def _adjoint(T):
     Ad[..., 3:, 3:] = R
     Ad[..., 3:, :3] = _skew(p) @ R
     return Ad
+
+
+def ad(V):
+    """The 6 x 6 cross-product matrix ``[ad_V] = [[[w], 0], [[v], [w]]]`` of a twist.
+
+    ``[ad_V] M = V x M`` (:func:`twist_cross`) and ``-[ad_V]^T F = V x* F``
+    (:func:`wrench_cross`); Featherstone's ``crm(V)``.
+
+    Parameters
+    ----------
+    V : (..., 6) array_like
+        Twist [rad/s, m/s].
+
+    Returns
+    -------
+    (..., 6, 6) ndarray
+
+    Examples
+    --------
+    >>> V, M = np.array([0, 0, 1.0, 0.5, 0, 0]), np.array([1.0, 0, 0, 0, 2.0, 0])
+    >>> bool(np.allclose(ad(V) @ M, twist_cross(V, M)))
+    True
+    """
+    V = _array("V", V, (6,))
+    out = np.zeros(V.shape[:-1] + (6, 6))
+    W = _skew(V[..., :3])
+    out[..., :3, :3] = W
+    out[..., 3:, 3:] = W
+    out[..., 3:, :3] = _skew(V[..., 3:])
+    return out
 
 
 def twist_cross(V, M):
