@@ -37,24 +37,20 @@ def _states(chain, **named):
     """Validated joint vectors ``(..., n)``, broadcast to one batch shape."""
     arrays = {name: joint_vector(chain, name, value) for name, value in named.items()}
     shape = batch_shape(**arrays) + (chain.n,)
-    return [np.broadcast_to(a, shape) for a in arrays.values()]
-
-
-def _cross(a, b, out):
-    """``out = a x b`` for 3-vectors stored along the first axis, ``(3, ...)``."""
-    out[0] = a[1] * b[2] - a[2] * b[1]
-    out[1] = a[2] * b[0] - a[0] * b[2]
-    out[2] = a[0] * b[1] - a[1] * b[0]
-    return out
+    return [a if a.shape == shape else np.broadcast_to(a, shape) for a in arrays.values()]
 
 
 def _crf(V, F):
-    """``V x* F = (w x m + v x f, w x f)`` on columns (see :func:`se3.wrench_cross`)."""
-    out = np.empty_like(F)
-    _cross(V[:3], F[:3], out[:3])
-    out[:3] += _cross(V[3:], F[3:], np.empty_like(F[3:]))
-    _cross(V[:3], F[3:], out[3:])
-    return out
+    """``V x* F = (w x m + v x f, w x f)`` on columns ``(6, ...)`` (Featherstone's ``crf``;
+    see :func:`armlab.spatial.se3.wrench_cross`)."""
+    w0, w1, w2, v0, v1, v2 = V
+    m0, m1, m2, f0, f1, f2 = F
+    return np.array([w1 * m2 - w2 * m1 + v1 * f2 - v2 * f1,
+                     w2 * m0 - w0 * m2 + v2 * f0 - v0 * f2,
+                     w0 * m1 - w1 * m0 + v0 * f1 - v1 * f0,
+                     w1 * f2 - w2 * f1,
+                     w2 * f0 - w0 * f2,
+                     w0 * f1 - w1 * f0])
 
 
 def _transforms(chain, q):
@@ -141,22 +137,22 @@ class _Joint:
     def motion(self, V):
         """``X_J V``: a twist from the joint's zero position to the moved body."""
         out = V.copy()                                    # the z rows stay
-        for k in (0, 3):                                  # w, then v
-            x, y = V[k], V[k + 1]
-            if self.revolute:
-                out[k], out[k + 1] = self.c * x + self.s * y, self.c * y - self.s * x
-            elif k == 3:
-                out[3], out[4] = x + self.d * V[1], y - self.d * V[0]
+        if self.revolute:                                 # w and v turned by -q about z
+            c, s = self.c, self.s
+            out[0], out[1] = c * V[0] + s * V[1], c * V[1] - s * V[0]
+            out[3], out[4] = c * V[3] + s * V[4], c * V[4] - s * V[3]
+        else:                                             # v - (q z) x w
+            out[3], out[4] = V[3] + self.d * V[1], V[4] - self.d * V[0]
         return out
 
     def force(self, F):
         """``X_J^T F``: a wrench on the moved body, back to the joint's zero position."""
         out = F.copy()
-        if self.revolute:
-            for k in (0, 3):                              # m, then f
-                x, y = F[k], F[k + 1]
-                out[k], out[k + 1] = self.c * x - self.s * y, self.s * x + self.c * y
-        else:
+        if self.revolute:                                 # m and f turned by +q about z
+            c, s = self.c, self.s
+            out[0], out[1] = c * F[0] - s * F[1], s * F[0] + c * F[1]
+            out[3], out[4] = c * F[3] - s * F[4], s * F[3] + c * F[4]
+        else:                                             # m + (q z) x f
             out[0], out[1] = F[0] - self.d * F[4], F[1] + self.d * F[3]
         return out
 
@@ -171,14 +167,17 @@ class _Joint:
         X[..., 3, 1], X[..., 4, 0] = d, -d
         return X
 
-    def cross(self, V):
-        """``V x S``, so that ``V x vJ = qd (V x S)``."""
-        out = np.zeros_like(V)
+    def add_cross(self, a, V, qd):
+        """``a += V x (S qd)`` in place: the acceleration a joint's speed adds when its
+        body also turns (``V x S`` has four nonzero rows)."""
         if self.revolute:
-            out[0], out[1], out[3], out[4] = V[1], -V[0], V[4], -V[3]
+            a[0] += qd * V[1]
+            a[1] -= qd * V[0]
+            a[3] += qd * V[4]
+            a[4] -= qd * V[3]
         else:
-            out[3], out[4] = V[1], -V[0]
-        return out
+            a[3] += qd * V[1]
+            a[4] -= qd * V[0]
 
 
 def _rnea(chain, q, qd, qdd, F=None, gravity=True):
@@ -202,7 +201,7 @@ def _rnea(chain, q, qd, qdd, F=None, gravity=True):
         v[J.row] += qd[i]                                        # + S qd
         a = J.motion(XT[i] @ a)
         a[J.row] += qdd[i]                                       # + S qdd
-        a += qd[i] * J.cross(v)                                  # + v x S qd
+        J.add_cross(a, v, qd[i])                                 # + v x S qd
         f.append(I[i] @ a + _crf(v, I[i] @ v))                   # Newton-Euler for body i
         joints.append(J)
     if F is not None:
