@@ -44,7 +44,8 @@ def random_chain_urdf(rng, n):
             f'<joint name="joint{i}" type="{kind}"><parent link="{parent}"/>'
             f'<child link="link{i}"/><origin xyz="{_vec(rng, 0.3)}" rpy="{_vec(rng, np.pi)}"/>'
             f'<axis xyz="{_unit(rng)}"/>'
-            f'<limit lower="-3" upper="3" effort="{float(rng.uniform(1, 50))!r}" velocity="2"/></joint>')
+            f'<limit lower="-3" upper="3" effort="{float(rng.uniform(1, 50))!r}" '
+            'velocity="2"/></joint>')
         parent = f"link{i}"
         if rng.random() < 0.3:                   # a link behind a fixed joint, on the path
             parts.append(f'<link name="fixed{i}">{_inertial(rng)}</link>')

@@ -27,14 +27,14 @@ from armlab.spatial.inertia import mass_properties, spatial_inertia
 from armlab.spatial.kinematics import (body_jacobian, forward_kinematics, joint_poses,
                                        space_jacobian, tip_jacobian)
 from armlab.spatial.robots import panda, so101
-from armlab.spatial.se3 import adjoint, inverse, transform, twist_cross, wrench_cross
+from armlab.spatial.se3 import ad, adjoint, inverse, transform, twist_cross, wrench_cross
 from armlab.spatial.so3 import rotation, rpy_rotation, skew
 from armlab.spatial.statics import (force_ellipsoid, manipulability, static_torques,
                                     velocity_ellipsoid)
 
 __all__ = [
     "Chain", "load_urdf", "so101", "panda",
-    "skew", "rotation", "rpy_rotation", "transform", "inverse", "adjoint", "twist_cross",
+    "skew", "rotation", "rpy_rotation", "transform", "inverse", "adjoint", "ad", "twist_cross",
     "wrench_cross", "spatial_inertia", "mass_properties",
     "joint_poses", "forward_kinematics", "space_jacobian", "body_jacobian", "tip_jacobian",
     "static_torques", "manipulability", "velocity_ellipsoid", "force_ellipsoid",

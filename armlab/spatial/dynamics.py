@@ -11,13 +11,16 @@ wrench **the tip applies to its environment**, moment about the tip point
 then force, in world axes (see :mod:`armlab.spatial.statics`). No friction.
 
 The algorithms follow Featherstone's *Rigid Body Dynamics Algorithms* (2008),
-tables 5.1, 6.2 and 7.1, with his names: body ``i`` has its frame at joint
-``i``; ``X[i]`` is the motion transform ``iX_{i-1}`` from body ``i-1``'s
-coordinates to body ``i``'s (the adjoint of ``T_{i,i-1}``); ``S[i]`` the
-joint's motion subspace (:attr:`Chain.screws`); ``I[i]`` the body's spatial
-inertia. Twists are ``(w, v)`` and wrenches ``(m, f)`` as in
+tables 5.1, 6.2 and 7.1, with his names and his joint model: body ``i`` has its
+frame at joint ``i``, turned so that the joint's axis is its z axis
+(:attr:`Chain.aligned`); ``X[i] = X_J(q_i) X_T,i`` is the motion transform
+``iX_{i-1}`` from body ``i-1``'s coordinates to body ``i``'s, with ``X_J`` a turn
+about z (revolute) or a slide along it (prismatic) and ``X_T,i`` constant;
+``S[i]``, the joint's motion subspace, is then a unit vector; ``I[i]`` is the
+body's spatial inertia. Twists are ``(w, v)`` and wrenches ``(m, f)`` as in
 :mod:`armlab.spatial.se3`. Gravity enters as an upward acceleration
 ``a_0 = (0, -g)`` of the base, so the bodies feel it without a force term.
+Joint torques do not depend on how the body frames are turned.
 
 Every function broadcasts over states: ``q`` of shape ``(n,)`` or ``(..., n)``.
 The loops run over the bodies; the arithmetic of each step runs on the whole batch.
@@ -27,7 +30,7 @@ import numpy as np
 
 from armlab._checks import batch_shape, finite_array, joint_vector
 from armlab.spatial.kinematics import _joint_motions
-from armlab.spatial.se3 import _adjoint, _inverse, _twist_cross, _wrench_cross
+from armlab.spatial.se3 import _twist_cross, _wrench_cross
 
 __all__ = ["inverse_dynamics", "mass_matrix", "forward_dynamics", "gravity_torques",
            "coriolis_torques", "kinetic_energy", "potential_energy"]
