@@ -138,26 +138,30 @@ class _Joint:
         self.c, self.s, self.d = (cos_qi, sin_qi, 0.0) if self.revolute else (1.0, 0.0, qi)
 
     def motion(self, V):
-        """``X_J V``: a twist from the joint's zero position to the moved body."""
-        out = V.copy()                                    # the z rows stay
+        """``X_J V`` in place: a twist from the joint's zero position to the moved body.
+
+        ``V`` is a fresh product ``X_T v``, so its rows can be overwritten.
+        """
         if self.revolute:                                 # w and v turned by -q about z
             c, s = self.c, self.s
-            out[0], out[1] = c * V[0] + s * V[1], c * V[1] - s * V[0]
-            out[3], out[4] = c * V[3] + s * V[4], c * V[4] - s * V[3]
+            V[0], V[1] = c * V[0] + s * V[1], c * V[1] - s * V[0]
+            V[3], V[4] = c * V[3] + s * V[4], c * V[4] - s * V[3]
         else:                                             # v - (q z) x w
-            out[3], out[4] = V[3] + self.d * V[1], V[4] - self.d * V[0]
-        return out
+            V[3], V[4] = V[3] + self.d * V[1], V[4] - self.d * V[0]
+        return V
 
     def force(self, F):
-        """``X_J^T F``: a wrench on the moved body, back to the joint's zero position."""
-        out = F.copy()
+        """``X_J^T F`` in place: a wrench on the moved body, back to the joint's zero position.
+
+        ``F`` is body ``i``'s wrench, not needed again once its torque is taken.
+        """
         if self.revolute:                                 # m and f turned by +q about z
             c, s = self.c, self.s
-            out[0], out[1] = c * F[0] - s * F[1], s * F[0] + c * F[1]
-            out[3], out[4] = c * F[3] - s * F[4], s * F[3] + c * F[4]
+            F[0], F[1] = c * F[0] - s * F[1], s * F[0] + c * F[1]
+            F[3], F[4] = c * F[3] - s * F[4], s * F[3] + c * F[4]
         else:                                             # m + (q z) x f
-            out[0], out[1] = F[0] - self.d * F[4], F[1] + self.d * F[3]
-        return out
+            F[0], F[1] = F[0] - self.d * F[4], F[1] + self.d * F[3]
+        return F
 
     def matrix(self):
         """``X_J`` as matrices ``(..., 6, 6)``, one per state (batch first)."""
@@ -230,7 +234,7 @@ def _rnea(chain, q, qd, qdd, F=None, gravity=True):
     for i in reversed(range(chain.n)):                           # inwards: forces
         tau[i] = f[i][joints[i].row]                             # S . f
         if i > 0:
-            f[i - 1] = f[i - 1] + XT[i].T @ joints[i].force(f[i])    # X_i^T f_i to the parent
+            f[i - 1] += XT[i].T @ joints[i].force(f[i])          # X_i^T f_i to the parent
     return tau.T
 
 
