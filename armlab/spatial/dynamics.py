@@ -378,20 +378,39 @@ def mass_matrix(chain, q):
 
 
 def _crba(chain, q):
-    """Featherstone's table 6.2 on states ``(N, n)`` (or one ``(n,)``), turned frames."""
-    (X, joints), I = _transforms(chain, q), chain.aligned[1]
-    batch = q.shape[:-1]
-    Ic = [np.broadcast_to(Ii, batch + (6, 6)) for Ii in I]
-    for i in reversed(range(1, chain.n)):
-        Ic[i - 1] = Ic[i - 1] + np.swapaxes(X[i], -1, -2) @ Ic[i] @ X[i]
-    M = np.zeros(batch + (chain.n, chain.n))
-    for i in range(chain.n):
-        F = Ic[i][..., :, joints[i].row]                 # Ic_i S_i
-        M[..., i, i] = F[..., joints[i].row]
+    """Featherstone's table 6.2 on states ``(N, n)`` (or one ``(n,)``), turned frames.
+
+    As in :func:`_rnea` the states are columns: each composite inertia ``Ic[i]`` is
+    ``(6, 6, N)``, each ``F`` ``(6, N)``.
+    """
+    q = np.ascontiguousarray(q.T)                                # (n, N)
+    XT, I, _ = chain.aligned
+    joints, n = _joints(chain, q), chain.n
+    Ic = [np.broadcast_to(Ii[..., None], (6, 6) + q.shape[1:]) if q.ndim > 1 else Ii
+          for Ii in I]
+    for i in reversed(range(1, n)):                              # inwards: composites
+        Ic[i - 1] = Ic[i - 1] + _congruence(XT[i], joints[i], Ic[i])    # X_i^T Ic_i X_i
+    M = np.zeros((n, n) + q.shape[1:])
+    for i in range(n):
+        F = Ic[i][:, joints[i].row].copy()                       # Ic_i S_i
+        M[i, i] = F[joints[i].row]
         for j in reversed(range(i)):
-            F = _mtv(X[j + 1], F)                       # down to body j's frame
-            M[..., i, j] = M[..., j, i] = F[..., joints[j].row]
-    return M
+            F = XT[j + 1].T @ joints[j + 1].force(F)             # down to body j's frame
+            M[i, j] = M[j, i] = F[joints[j].row]                 # S_j . F
+    return np.moveaxis(M, (0, 1), (-2, -1))
+
+
+def _congruence(XT, J, K):
+    """``X^T K X`` for a symmetric ``K`` ``(6, 6, ...)`` and ``X = X_J X_T``.
+
+    Each factor is applied to the rows, then to the rows of the transpose: with
+    ``K`` symmetric, ``X_J^T (X_J^T K)^T = X_J^T K X_J``, and likewise for ``X_T``.
+    """
+    B = J.force(K.copy())                                        # X_J^T K
+    B = J.force(np.ascontiguousarray(B.swapaxes(0, 1)))          # X_J^T K X_J
+    B = (XT.T @ B.reshape(6, -1)).reshape(B.shape)               # X_T^T B
+    B = np.ascontiguousarray(B.swapaxes(0, 1))
+    return (XT.T @ B.reshape(6, -1)).reshape(B.shape)            # X_T^T B X_T
 
 
 def forward_dynamics(chain, q, qd, tau, wrench=None):
