@@ -118,7 +118,7 @@ class Chain:
         ``S = (0, 0, 1, 0, 0, 0)``; a prismatic joint's is ``xlt(q_i z)`` and
         ``S = (0, 0, 0, 0, 0, 1)``. The rest of ``X_i = X_J(q_i) X_T,i`` is a
         constant ``X_T,i``. Joint torques do not depend on the choice of body
-        frames; :func:`armlab.spatial.dynamics.inverse_dynamics` runs on these.
+        frames; the functions of :mod:`armlab.spatial.dynamics` run on these.
 
         Returns
         -------

@@ -30,7 +30,6 @@ import numpy as np
 
 from armlab._checks import batch_shape, finite_array, joint_vector
 from armlab.spatial.kinematics import _joint_motions
-from armlab.spatial.se3 import _twist_cross, _wrench_cross
 
 __all__ = ["inverse_dynamics", "mass_matrix", "forward_dynamics", "gravity_torques",
            "coriolis_torques", "kinetic_energy", "potential_energy"]
@@ -56,25 +55,12 @@ def _crf(V, F):
                      w0 * f1 - w1 * f0])
 
 
-def _transforms(chain, q):
-    """Featherstone's ``X[i] = X_J(q_i) X_T,i`` as matrices ``(..., 6, 6)``, in the turned
-    frames of :attr:`Chain.aligned`, with each joint's :class:`_Joint`."""
-    XT = chain.aligned[0]
-    joints = _joints(chain, np.moveaxis(q, -1, 0))
-    return [J.matrix() @ XT[i] for i, J in enumerate(joints)], joints
-
-
 def _base_acceleration(chain, shape, gravity):
     """``a_0 = (0, -g)``: the base accelerating upwards stands in for gravity."""
     a0 = np.zeros(shape + (6,))
     if gravity:
         a0[..., 3:] = -chain.gravity
     return a0
-
-
-def _mv(A, x):
-    """Batched matrix times vector: ``(..., r, c) @ (..., c) -> (..., r)``."""
-    return (A @ x[..., None])[..., 0]
 
 
 def _mtv(A, x):
@@ -162,17 +148,6 @@ class _Joint:
         else:                                             # m + (q z) x f
             F[0], F[1] = F[0] - self.d * F[4], F[1] + self.d * F[3]
         return F
-
-    def matrix(self):
-        """``X_J`` as matrices ``(..., 6, 6)``, one per state (batch first)."""
-        c, s, d = (np.asarray(x, dtype=float) for x in (self.c, self.s, self.d))
-        X = np.zeros(np.broadcast_shapes(c.shape, d.shape) + (6, 6))
-        for k in (0, 3):
-            X[..., k, k] = X[..., k + 1, k + 1] = c
-            X[..., k, k + 1], X[..., k + 1, k] = s, -s
-            X[..., k + 2, k + 2] = 1.0
-        X[..., 3, 1], X[..., 4, 0] = d, -d
-        return X
 
     def add_cross(self, a, V, qd):
         """``a += V x (S qd)`` in place: the acceleration a joint's speed adds when its
@@ -458,40 +433,46 @@ def forward_dynamics(chain, q, qd, tau, wrench=None):
 
 def _aba(chain, q, qd, tau, F=None):
     """Featherstone's table 7.1 on states ``(N, n)`` (or one ``(n,)``), turned frames;
-    ``F`` the tip's wrench in tip-frame axes, or None."""
-    (X, joints), (_, I, tip) = _transforms(chain, q), chain.aligned
-    batch, n = q.shape[:-1], chain.n
-    S = np.eye(6)[[J.row for J in joints]]                       # S_i: a unit vector
-    v, c, IA, pA = [], [], [], []
-    for i in range(n):                                           # outwards: velocities
-        vJ = S[i] * qd[..., i, None]
-        v.append((_mv(X[i], v[-1]) if i > 0 else 0.0) + vJ)
-        c.append(_twist_cross(v[i], vJ))
-        IA.append(np.broadcast_to(I[i], batch + (6, 6)))
-        pA.append(_wrench_cross(v[i], _mv(I[i], v[i])))
+    ``F`` the tip's wrench in tip-frame axes, or None.
+
+    As in :func:`_rnea` the states are columns: twists and wrenches ``(6, N)``,
+    articulated inertias ``(6, 6, N)``.
+    """
+    q, qd, tau = (np.ascontiguousarray(x.T) for x in (q, qd, tau))   # (n, N)
+    XT, I, tip = chain.aligned
+    joints, n = _joints(chain, q), chain.n
+    v, c, IA, pA = np.zeros((6,) + q.shape[1:]), [], [], []
+    for i, J in enumerate(joints):                               # outwards: velocities
+        v = J.motion(XT[i] @ v)
+        v[J.row] += qd[i]                                        # + S qd
+        c.append(np.zeros_like(v))
+        J.add_cross(c[i], v, qd[i])                              # c_i = v_i x S qd
+        IA.append(np.broadcast_to(I[i][..., None], (6, 6) + q.shape[1:])
+                  if q.ndim > 1 else I[i])
+        pA.append(_crf(v, I[i] @ v))                             # v x* I v
     if F is not None:
-        pA[-1] = pA[-1] + _mv(tip, F)
+        pA[-1] = pA[-1] + tip @ F.T
     U, D, u = [None] * n, [None] * n, [None] * n
     for i in reversed(range(n)):                                 # inwards: inertias
-        U[i] = IA[i] @ S[i]
-        D[i] = U[i] @ S[i]
+        row = joints[i].row
+        U[i] = IA[i][:, row].copy()                              # IA_i S_i
+        D[i] = U[i][row]                                         # S_i . IA_i S_i
         if np.any(D[i] <= 0):
             raise ValueError(f"chain: joint {chain.joints[i]!r} moves no mass (its articulated "
                              "inertia S.IA S is zero), so its acceleration is undefined")
-        u[i] = tau[..., i] - pA[i] @ S[i]
+        u[i] = tau[i] - pA[i][row]
         if i > 0:
-            Ia = IA[i] - U[i][..., :, None] * U[i][..., None, :] / D[i][..., None, None]
-            pa = pA[i] + _mv(Ia, c[i]) + U[i] * (u[i] / D[i])[..., None]
-            Xt = np.swapaxes(X[i], -1, -2)
-            IA[i - 1] = IA[i - 1] + Xt @ Ia @ X[i]
-            pA[i - 1] = pA[i - 1] + _mv(Xt, pa)
-    qdd = np.zeros(batch + (n,))
-    a = _base_acceleration(chain, batch, True)
-    for i in range(n):                                           # outwards: accelerations
-        a = _mv(X[i], a) + c[i]
-        qdd[..., i] = (u[i] - np.sum(U[i] * a, axis=-1)) / D[i]
-        a = a + S[i] * qdd[..., i, None]
-    return qdd
+            Ia = IA[i] - U[i][:, None] * U[i][None, :] / D[i]
+            pa = pA[i] + np.sum(Ia * c[i][None, :], axis=1) + U[i] * (u[i] / D[i])
+            IA[i - 1] = IA[i - 1] + _congruence(XT[i], joints[i], Ia)   # X_i^T Ia X_i
+            pA[i - 1] = pA[i - 1] + XT[i].T @ joints[i].force(pa)
+    qdd = np.zeros(q.shape)
+    a = np.multiply.outer(_base_acceleration(chain, (), True), np.ones(q.shape[1:]))
+    for i, J in enumerate(joints):                               # outwards: accelerations
+        a = J.motion(XT[i] @ a) + c[i]
+        qdd[i] = (u[i] - np.sum(U[i] * a, axis=0)) / D[i]
+        a[J.row] += qdd[i]                                       # + S qdd
+    return qdd.T
 
 
 def kinetic_energy(chain, q, qd):
