@@ -84,10 +84,16 @@ def batch_rows(chain, model, data):
     ]
     rows = []
     for label, ours, theirs in cases:
-        def loop():
-            return [np.array(theirs(i)) for i in range(N_BATCH)]
+        shape = np.shape(theirs(0))
 
-        mine, reference = ours(), np.array(loop())
+        def loop():
+            """Pinocchio once per state, each result stored (as bench_core.py's loops do)."""
+            out = np.empty((N_BATCH,) + shape)
+            for i in range(N_BATCH):
+                out[i] = theirs(i)
+            return out
+
+        mine, reference = ours(), loop()
         if reference.ndim == 3:                                   # crba fills the upper half
             reference = np.triu(reference) + np.swapaxes(np.triu(reference, 1), -1, -2)
         err = np.abs(mine - reference).max()

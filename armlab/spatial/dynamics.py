@@ -196,13 +196,17 @@ def _rnea(chain, q, qd, qdd, F=None, gravity=True):
     a = np.multiply.outer(_base_acceleration(chain, (), gravity), np.ones(q.shape[1:]))
     v = np.zeros_like(a)
     joints, f = _joints(chain, q), []
+    moving = np.any(qd)                                          # at rest v stays zero
     for i, J in enumerate(joints):                               # outwards: motion
-        v = J.motion(XT[i] @ v)
-        v[J.row] += qd[i]                                        # + S qd
         a = J.motion(XT[i] @ a)
         a[J.row] += qdd[i]                                       # + S qdd
-        J.add_cross(a, v, qd[i])                                 # + v x S qd
-        f.append(I[i] @ a + _crf(v, I[i] @ v))                   # Newton-Euler for body i
+        if moving:
+            v = J.motion(XT[i] @ v)
+            v[J.row] += qd[i]                                    # + S qd
+            J.add_cross(a, v, qd[i])                             # + v x S qd
+            f.append(I[i] @ a + _crf(v, I[i] @ v))               # Newton-Euler for body i
+        else:
+            f.append(I[i] @ a)
     if F is not None:
         f[-1] = f[-1] + tip @ F.T                                # what the tip pushes with
     tau = np.zeros(q.shape)
