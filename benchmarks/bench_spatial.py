@@ -35,7 +35,7 @@ N_BATCH = 10_000
 N_SINGLE = {"armlab": 2000, "pin": 20000, "mr": 20}
 
 
-def best(fn, repeat=3):
+def best(fn, repeat=5):
     """Best CPU time of ``repeat`` runs [s] (``time.process_time``: the machine is shared)."""
     times = []
     for _ in range(repeat):
@@ -182,7 +182,7 @@ def main():
         "  loads the same URDF (fingers locked), Modern Robotics gets armlab's own numbers.",
         "- Pinocchio and Modern Robotics are called once per state from a Python loop;",
         "  armlab takes the 10,000 states in one call (batch rows), or one per call.",
-        "- CPU time of the process (`time.process_time`), best of three rounds.",
+        "- CPU time of the process (`time.process_time`), best of five rounds.",
         "",
         "| measurement | armlab | other | ratio | target | met |",
         "| --- | --- | --- | --- | --- | --- |",
