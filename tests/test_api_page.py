@@ -17,11 +17,11 @@ pytestmark = pytest.mark.slow
 
 
 def public_modules():
-    """Every public module of armlab's physics, its labs and its figures (not the grading
-    tools)."""
+    """Every public module of armlab's physics, its labs, its figures and its spatial chains
+    (not the grading tools)."""
     names = [f"armlab.{p.stem}" for p in sorted((ROOT / "armlab").glob("*.py"))
              if not p.stem.startswith("_")]
-    for package in ("labs", "figures"):
+    for package in ("labs", "figures", "spatial"):
         names += [f"armlab.{package}.{p.stem}"
                   for p in sorted((ROOT / "armlab" / package).glob("*.py"))
                   if not p.stem.startswith("_")]
@@ -89,7 +89,10 @@ def test_api_page_names_no_source_document(documented, module):
 @pytest.mark.parametrize("path", ["arm.py", "plots.py", "prose.py", "labs/_base.py",
                                   "labs/__init__.py", "gearing.py", "figures/__init__.py",
                                   "figures/gravity.py", "figures/inverse_dynamics.py",
-                                  "figures/limits.py", "figures/control.py"])
+                                  "figures/limits.py", "figures/control.py",
+                                  *(f"spatial/{name}.py" for name in (
+                                      "__init__", "so3", "se3", "inertia", "chain", "robots",
+                                      "kinematics", "statics", "dynamics"))])
 def test_source_names_no_source_document(path):
     """Nor does any line of those modules and of the labs' base (docstrings, comments)"""
     text = (ROOT / "armlab" / path).read_text(encoding="utf-8")
