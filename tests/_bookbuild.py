@@ -52,3 +52,16 @@ def toc_chapters():
     numbered = [part for part in toc["parts"] if part.get("numbered")]
     return [pathlib.PurePosixPath(entry["file"]).name
             for part in numbered for entry in part["chapters"]]
+
+
+def chapter_pages(chapter):
+    """A chapter's pages in reading order, as ``_toc.yml`` lists them: the chapter's own page,
+    then its sections (``["book/statics", "book/statics/singular", ...]``)."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    for part in toc["parts"]:
+        for entry in part.get("chapters", []):
+            if pathlib.PurePosixPath(entry["file"]).name == chapter:
+                return [entry["file"]] + [s["file"] for s in entry.get("sections", [])]
+    raise ValueError(f"chapter {chapter!r} is not in _toc.yml")

@@ -169,3 +169,37 @@ def assert_exercise_section(page, chapter):
     count = "one two three four five six seven eight nine ten".split()[len(parts) - 1]
     total = sum(part["points"] for part in parts.values())
     assert f"{count} parts ({total:.0f} points)" in clean(section.get_text(" "))
+
+
+def page_with(pages, anchor):
+    """The one page of ``pages`` (a chapter's pages) with a block that contains ``anchor``."""
+    found = [p for p in pages
+             if any(anchor in clean(b.get_text(" ")) for b in soup(p).find_all(BLOCKS))]
+    assert len(found) == 1, f"{len(found)} of {pages} contain {anchor!r}"
+    return found[0]
+
+
+def evals_in(pages, anchor):
+    """:func:`evals` on whichever of a chapter's pages holds ``anchor``."""
+    return evals(page_with(pages, anchor), anchor)
+
+
+def table_in(pages, caption):
+    """:func:`table` on whichever of a chapter's pages holds the table captioned ``caption``."""
+    found = [p for p in pages if any(t.caption is not None and caption in clean(t.caption.get_text(" "))
+                                     for t in soup(p).find_all("table"))]
+    assert len(found) == 1, f"{len(found)} of {pages} hold a table captioned {caption!r}"
+    return table(found[0], caption)
+
+
+#: The most words a built page may have: a page a reader finishes in a sitting.
+PAGE_WORDS = 9000
+
+
+def word_count(page):
+    """The words of a built page's main text (prose, code, tables and captions), as a reader
+    scrolls through them; the scripts and styles excluded."""
+    article = BeautifulSoup(str(soup(page)), "html.parser")
+    for junk in article.find_all(["script", "style"]):
+        junk.decompose()
+    return len(article.get_text(" ").split())

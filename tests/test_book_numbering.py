@@ -11,12 +11,14 @@ import re
 
 import pytest
 
-from _bookbuild import toc_chapters, toc_pages
+from _bookbuild import chapter_pages, toc_chapters, toc_pages
 from bookpages import clean, figure_numbers, soup, table_numbers
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
 NUMBERED = {f"book/{name}": k for k, name in enumerate(toc_chapters(), start=1)}
+#: Each chapter's pages (its own, then its sections): one numbering runs through them.
+PAGES = {page: chapter_pages(page.split("/")[-1]) for page in NUMBERED}
 
 
 def equation_numbers(page):
@@ -31,23 +33,33 @@ def equation_numbers(page):
 @pytest.mark.parametrize("page", list(NUMBERED))
 def test_equations_figures_and_tables_carry_the_chapter_number(page):
     """Equation k of chapter c shows (c.k), figure k Fig. c.k, table k Table c.k, each
-    counted from 1 without a gap; every link to one shows that number"""
+    counted from 1 without a gap through the chapter's pages in reading order; every link to
+    one, on any of its pages, shows that number"""
     c = NUMBERED[page]
-    equations = equation_numbers(page)
+    equations, figures, tables = {}, {}, {}
+    for part in PAGES[page]:
+        equations.update(equation_numbers(part))
+        figures.update(figure_numbers(part))
+        tables.update(table_numbers(part))
     assert list(equations.values()) == [f"({c}.{k})" for k in range(1, len(equations) + 1)]
-    for kind, numbers in (("Fig.", figure_numbers(page)), ("Table", table_numbers(page))):
+    for kind, numbers in (("Fig.", figures), ("Table", tables)):
         assert list(numbers.values()) == [f"{kind} {c}.{k}" for k in range(1, len(numbers) + 1)]
-    assert figure_numbers(page) and equations, page
-    shown = {**equations, **figure_numbers(page), **table_numbers(page)}
-    for link in soup(page).find_all("a", href=re.compile(r"^#")):
-        name = link["href"][1:]
-        if name in shown and "headerlink" not in link.get("class", []):
-            assert clean(link.get_text()) == shown[name], (page, name)
+    assert figures and equations, page
+    shown = {**equations, **figures, **tables}
+    for part in PAGES[page]:
+        for link in soup(part).find_all("a", href=re.compile(r"#")):
+            name = link["href"].split("#")[-1]
+            if name in shown and "headerlink" not in link.get("class", []):
+                assert clean(link.get_text()) == shown[name], (part, name)
     title = soup(page).find("h1")
     assert clean(title.find("span", class_="section-number").get_text()) == f"{c}."
+    for k, part in enumerate(PAGES[page][1:], start=1):     # a section page: c.(k-th after)
+        number = clean(soup(part).find("h1").find("span", class_="section-number").get_text())
+        assert re.fullmatch(rf"{c}\.\d+\.", number), (part, number)
 
 
-@pytest.mark.parametrize("page", [p for p in toc_pages() if p not in NUMBERED])
+@pytest.mark.parametrize("page", [p for p in toc_pages()
+                                  if not any(p in pages for pages in PAGES.values())])
 def test_pages_around_the_chapters_are_not_numbered(page):
     """The intro, conventions, instructors' and API pages have no section number"""
     assert soup(page).find("span", class_="section-number") is None

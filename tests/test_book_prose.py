@@ -18,14 +18,14 @@ import re
 
 import jupytext
 import pytest
-from _bookbuild import toc_chapters
+from _bookbuild import chapter_pages, toc_chapters
 
 from armlab.grading.testing import ExerciseSet
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 CHAPTERS = toc_chapters()
-PAGES = sorted(p.stem for p in BOOK.glob("*.md"))
+PAGES = sorted(p.relative_to(BOOK).with_suffix("").as_posix() for p in BOOK.rglob("*.md"))
 
 #: Decimals that may stay typed: (page, number, the unit that follows it) -> why.
 #: Keep it short. An entry no page uses any more fails the test too.
@@ -106,8 +106,9 @@ def typed_numbers(page):
 
 
 def allowed(page, number, unit):
-    """Listed in ALLOWED: the same page, number and unit ("" for a bare number)."""
-    return (page, number, unit) in ALLOWED
+    """Listed in ALLOWED: the same chapter (any of its pages), number and unit ("" for a bare
+    number)."""
+    return (page.split("/")[0], number, unit) in ALLOWED
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -121,7 +122,7 @@ def test_no_typed_numbers(page):
 
 def test_allowlist_is_used():
     """Every allowed typed number still occurs (a stale entry hides a future mistake)"""
-    found = {(page, number, unit) for page in PAGES
+    found = {(page.split("/")[0], number, unit) for page in PAGES
              for _, number, unit, _ in typed_numbers(page)}
     stale = [key for key in ALLOWED if key not in found]
     assert not stale, stale
@@ -139,7 +140,9 @@ COUNT = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten
 
 
 def exercise_section(page):
-    text = "\n".join(c.source for c in cells(page) if c.cell_type == "markdown")
+    """The exercise list of a chapter, from whichever of its pages holds it."""
+    text = "\n".join(c.source for part in chapter_pages(page) for c in cells(part.split("/", 1)[1])
+                     if c.cell_type == "markdown")
     section = text.split("## Exercises", 1)[1]
     return " ".join(section.split("Ungraded", 1)[0].split())
 
@@ -174,5 +177,61 @@ def test_links_to_chapters_are_markdown_links(page):
     """Cross-links use [text](chapter.md), which works in the book and in JupyterLab"""
     text = "\n".join(c.source for c in cells(page) if c.cell_type == "markdown")
     assert "{doc}" not in text
-    for target in re.findall(r"\]\(([\w]+\.md)(?:#[\w-]+)?\)", text):
-        assert (BOOK / target).exists(), target
+    for target in re.findall(r"\]\(((?:\.\./)?[\w/]+\.md)(?:#[\w-]+)?\)", text):
+        assert (BOOK / page).parent.joinpath(target).exists(), target
+
+
+# ------------------------------------------------------------------ shown code runs as shown
+def names(source):
+    """(names the code defines, names it reads) at its top level, approximately: every
+    assignment, import, def and loop target defines; every other name read is read."""
+    import ast
+    import builtins
+
+    tree = ast.parse("\n".join(line for line in source.splitlines() if not line.startswith("%")))
+    defined, read = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (defined if isinstance(node.ctx, ast.Store) else read).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, ast.alias):
+            defined.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.arg):
+            defined.add(node.arg)
+    return defined, read - set(dir(builtins))
+
+
+def names_from_removed_cells(page):
+    """(cell, name) for each name a shown code cell reads that only a removed cell (its input
+    not on the page: ``remove-input`` or ``remove-cell``) defines before it."""
+    shown, removed, found = set(), set(), []
+    for i, cell in enumerate(cells(page)):
+        if cell.cell_type != "code":
+            continue
+        defined, read = names(cell.source)
+        tags = cell.metadata.get("tags", [])
+        if "remove-input" in tags or "remove-cell" in tags:
+            removed |= defined
+            continue
+        found += [(i, name) for name in sorted(read & removed - shown - defined)]
+        shown |= defined
+    return found
+
+
+#: The chapters whose shown code is checked (the others are being corrected in parallel).
+SHOWN_CODE_CHAPTERS = ("kinematics", "statics")
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.split("/")[0] in SHOWN_CODE_CHAPTERS])
+def test_shown_code_uses_no_name_from_a_removed_cell(page):
+    """Code shown on the page runs as shown: it reads no name that only a removed cell defines
+    (such cells are folded with hide-input, or the shown code defines what it uses)"""
+    assert names_from_removed_cells(page) == []
+
+
+def test_removed_cell_names_are_found():
+    """The check sees a name from a removed cell, and not one a shown cell defines"""
+    nb = jupytext.reads("```{code-cell} ipython3\n:tags: [remove-input]\n\nx = 1\n```\n\n"
+                        "```{code-cell} ipython3\ny = x + 1\n```\n", fmt="md:myst")
+    assert [n for c in nb.cells[1:] for n in sorted(names(c.source)[1])] == ["x"]

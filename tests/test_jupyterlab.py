@@ -42,8 +42,8 @@ WORKED = {
         ("Link 2 points at", "the tip at (0.433, 0.65) m"),
         ("Both columns point along", "(0.4061, -0.9138) rad/s"),
     ],
-    "book/statics": [
-        ("A horizontal force has a lever arm", "giving (-6.5, -4.0) N m"),
+    "book/statics": [("A horizontal force has a lever arm", "giving (-6.5, -4.0) N m")],
+    "book/statics/singular": [
         ("One degree from stretched, a 20 N m limit", "allows a push of 2865 N along the arm"),
     ],
     "book/inverse_dynamics": [
