@@ -37,8 +37,9 @@ def normalized(text):
 
 
 def chapters():
-    """Every Markdown page of the book."""
-    return sorted((ROOT / "book").rglob("*.md"))
+    """Every Markdown page of the book, in book/ and its chapters' folders (not JupyterLab's
+    checkpoints)."""
+    return sorted(p for p in (ROOT / "book").rglob("*.md") if ".ipynb_checkpoints" not in p.parts)
 
 
 def main():
