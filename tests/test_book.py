@@ -292,3 +292,19 @@ def test_launch_and_download_buttons(book):
     assert ("../_sources/book/statics.md", "btn-download-source-button") in links
     assert ("../_sources/book/statics.ipynb", "btn-download-notebook-button") in links
     assert (HTML / "_sources" / "book" / "statics.md").is_file()
+
+
+def test_statics_equations_the_exercise_set_cites_carry_the_built_numbers(book):
+    """The exercise set cites (2.2), (2.4), (2.5) and (2.8): the built chapter's pages show those
+    numbers on the equations meant, whichever page holds them"""
+    from armlab.grading.testing import ExerciseSet
+
+    meant = {"(2.2)": "eq-jtf", "(2.4)": "eq-gravity", "(2.5)": "eq-total",
+             "(2.8)": "eq-statics-propagation"}
+    text = "".join("".join(c["source"]) for c in ExerciseSet("statics").source()["cells"]
+                   if c["cell_type"] == "markdown")
+    assert set(re.findall(r"\(2\.\d+\)", text)) == set(meant)
+    shown = {eqno.find("a", class_="headerlink")["href"][len("#equation-"):]:
+             clean(eqno.find(string=True)) for page in STATICS_PAGES
+             for eqno in soup(page).find_all("span", class_="eqno")}
+    assert {number: shown[label] for number, label in meant.items()} == {n: n for n in meant}
