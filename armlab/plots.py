@@ -286,6 +286,15 @@ class Blitter:
         return canvas_png(self.figure, compress_level, colors=colors, text=text)
 
 
+def _arrow(**style):
+    """An arrow patch drawn to its true length: its head's tip on the end point.
+
+    matplotlib shrinks a ``FancyArrowPatch`` by 2 points at both ends by default,
+    which leaves a short arrow visibly short of the ellipse or point it should reach.
+    """
+    return FancyArrowPatch((0, 0), (0, 0), shrinkA=0, shrinkB=0, joinstyle="miter", **style)
+
+
 def _place_ellipse(patch, centre, half, directions):
     """Move an Ellipse patch: half-axes ``half`` (2,) [drawing units] along the columns."""
     patch.set_center(tuple(centre))
@@ -425,7 +434,7 @@ class ArmDrawing:
         a["ellipse"] = Ellipse((0, 0), 0, 0, facecolor=COLORS["ellipse"] + "33",
                                edgecolor=COLORS["ellipse"], lw=1.5, zorder=0, visible=False)
         ax.add_patch(a["ellipse"])
-        a["force"] = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=18,
+        a["force"] = _arrow(arrowstyle="-|>", mutation_scale=18,
                                      color=COLORS["force"], lw=2.5, zorder=6, visible=False)
         ax.add_patch(a["force"])
         a["force_label"] = ax.text(0, 0, "", color=COLORS["force"], zorder=7,
@@ -450,7 +459,7 @@ class ArmDrawing:
         a["torque_arcs"], a["torque_heads"], a["torque_labels"] = [], [], []
         for _ in range(self.arm.n):
             (arc,) = ax.plot([], [], color=COLORS["torque"], lw=2, zorder=5)
-            head = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=14,
+            head = _arrow(arrowstyle="-|>", mutation_scale=14,
                                    color=COLORS["torque"], lw=0, zorder=5, visible=False)
             ax.add_patch(head)
             a["torque_arcs"].append(arc)
@@ -464,7 +473,7 @@ class ArmDrawing:
         a["weights"] = []
         if weights:
             for _ in range(self.arm.n):
-                w = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=12,
+                w = _arrow(arrowstyle="-|>", mutation_scale=12,
                                     color=COLORS["weight"], lw=1.5, zorder=5)
                 ax.add_patch(w)
                 a["weights"].append(w)
@@ -475,7 +484,7 @@ class ArmDrawing:
         a["velocity_ellipse"] = Ellipse((0, 0), 0, 0, facecolor=COLORS["speed_ellipse"] + "40",
                                         edgecolor=COLORS["speed_ellipse"], lw=1.5, zorder=1)
         ax.add_patch(a["velocity_ellipse"])
-        a["velocity"] = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=16,
+        a["velocity"] = _arrow(arrowstyle="-|>", mutation_scale=16,
                                         color=COLORS["velocity"], lw=2.5, zorder=6)
         ax.add_patch(a["velocity"])
 
@@ -486,7 +495,7 @@ class ArmDrawing:
         for j in range(self.arm.n):
             c = COLORS["columns"][j % len(COLORS["columns"])]
             (lever,) = ax.plot([], [], ls="--", lw=1.2, color=c, zorder=2)
-            arrow = FancyArrowPatch((0, 0), (0, 0), arrowstyle="-|>", mutation_scale=14,
+            arrow = _arrow(arrowstyle="-|>", mutation_scale=14,
                                     color=c, lw=2, zorder=6)
             ax.add_patch(arrow)
             a["levers"].append(lever)

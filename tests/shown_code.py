@@ -1,7 +1,7 @@
 """Code a page shows must run as shown: no name that only a removed cell defines.
 
-A cell tagged ``remove-input`` is not in the built page, so a name it defines is
-invisible to a reader who copies the shown code; a folded cell (``hide-input``) is
+A cell tagged ``remove-input`` or ``remove-cell`` is not in the built page, so a name
+it defines is invisible to a reader who copies the shown code; a folded cell (``hide-input``) is
 in the page, behind "Show code cell source", and counts as shown.
 """
 
@@ -33,7 +33,7 @@ def names_from_removed_cells(page):
                 stored.add(node.arg)
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 stored.update((a.asname or a.name).split(".")[0] for a in node.names)
-        if "remove-input" in cell.metadata.get("tags", []):
+        if {"remove-input", "remove-cell"} & set(cell.metadata.get("tags", [])):
             removed_only |= stored - shown
             continue
         for node in ast.walk(tree):

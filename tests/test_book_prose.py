@@ -19,13 +19,15 @@ import re
 import jupytext
 import pytest
 from _bookbuild import chapter_pages, toc_chapters
+from shown_code import names_from_removed_cells
 
 from armlab.grading.testing import ExerciseSet
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 CHAPTERS = toc_chapters()
-PAGES = sorted(p.relative_to(BOOK).with_suffix("").as_posix() for p in BOOK.rglob("*.md"))
+PAGES = sorted(p.relative_to(BOOK).with_suffix("").as_posix() for p in BOOK.rglob("*.md")
+               if ".ipynb_checkpoints" not in p.parts)
 
 #: Decimals that may stay typed: (page, number, the unit that follows it) -> why.
 #: Keep it short. An entry no page uses any more fails the test too.
@@ -179,3 +181,15 @@ def test_links_to_chapters_are_markdown_links(page):
     assert "{doc}" not in text
     for target in re.findall(r"\]\(((?:\.\./)?[\w/]+\.md)(?:#[\w-]+)?\)", text):
         assert (BOOK / page).parent.joinpath(target).exists(), target
+
+
+# ------------------------------------------------------------------ shown code runs as shown
+#: The chapters whose shown code is checked here (the others check it in their own test files).
+SHOWN_CODE_CHAPTERS = ("kinematics", "statics")
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.split("/")[0] in SHOWN_CODE_CHAPTERS])
+def test_shown_code_uses_no_name_from_a_removed_cell(page):
+    """Code shown on the page runs as shown: it reads no name that only a removed cell defines
+    (such cells are folded with hide-input, or the shown code defines what it uses)"""
+    assert names_from_removed_cells(f"book/{page}") == {}

@@ -33,7 +33,7 @@ import pytest
 from _bookbuild import ROOT
 
 pytestmark = pytest.mark.slow
-CHAPTER = "kinematics"
+CHAPTER = "kinematics/workspace"      # the kinematics page with the lab (its second)
 BRANCH = "course"
 USER = "student"
 CHP = shutil.which("configurable-http-proxy")

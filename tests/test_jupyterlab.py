@@ -42,8 +42,8 @@ WORKED = {
         ("Link 2 points at", "the tip at (0.433, 0.65) m"),
         ("Both columns point along", "(0.4061, -0.9138) rad/s"),
     ],
-    "book/statics": [
-        ("A horizontal force has a lever arm", "giving (-6.5, -4.0) N m"),
+    "book/statics": [("A horizontal force has a lever arm", "giving (-6.5, -4.0) N m")],
+    "book/statics/singular": [
         ("One degree from stretched, a 20 N m limit", "allows a push of 2865 N along the arm"),
     ],
     "book/inverse_dynamics": [
@@ -223,6 +223,19 @@ def shown_tables(page):
             c => c.textContent.replace(/\\s+/g, ' ').trim())))""")
 
 
+def assert_not_modified_on_open(page, page_name):
+    """Once the kernel has answered (JupyterLab then sets the notebook's kernel spec and
+    language info), the chapter's tab shows no modified mark and its model is clean."""
+    page.evaluate(f"async () => {{ await {CURRENT}.sessionContext.session.kernel.info; }}")
+    page.wait_for_function(f"{CURRENT}.model.getMetadata('language_info').version", timeout=30000)
+    page.wait_for_timeout(1000)
+    info = page.evaluate(f"{CURRENT}.model.getMetadata('language_info')")
+    assert info["version"] and info["name"] == "python", info
+    assert page.evaluate(f"{CURRENT}.model.dirty") is False, f"{page_name} is modified on open"
+    assert page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty").count() == 0
+    assert page.locator(".lm-TabBar-tab.jp-mod-current").count() >= 1
+
+
 @pytest.mark.parametrize("page_name", chapters())
 def test_chapter_runs_and_reads_like_the_book(browser, lab, page_name):
     """Run all: no error output, values instead of roles, helper cells folded, save is a no-op"""
@@ -231,6 +244,7 @@ def test_chapter_runs_and_reads_like_the_book(browser, lab, page_name):
     page, problems = open_notebook(browser, lab, path)
     try:
         assert page.evaluate(f"{CURRENT}.content.model.cells.length") > 0
+        assert_not_modified_on_open(page, page_name)
         run(page, "notebook:run-all-cells")
         errors = page.locator(f'{NOTEBOOK} .jp-OutputArea-output[data-mime-type$="stderr"], '
                               f'{NOTEBOOK} .jp-OutputArea-output[data-mime-type$="error"]')

@@ -302,3 +302,57 @@ def test_animation_is_a_player_as_wide_as_its_figure():
     assert text == {"armlab:dpi": "96", "armlab:smallest-text-pt": "12"}
     sharp = plots.animation_html(arm, t, q, frames=3, width=3.0, pixel_ratio=2)
     assert 'style="max-width:288px;' in sharp
+
+
+def drawn_tip(arrow):
+    """Where an arrow's head ends as drawn: its farthest painted pixel along the arrow, in data
+    coordinates (the figure rendered with every other artist hidden)."""
+    fig, ax = arrow.figure, arrow.axes
+    others = [a for a in fig.findobj() if a is not arrow and a is not fig and a is not ax
+              and a.get_visible()]
+    for a in others:
+        a.set_visible(False)
+    ax.patch.set_visible(False)
+    animated = arrow.get_animated()          # a blitting lab draws it apart; draw it here
+    arrow.set_animated(False)
+    try:
+        fig.canvas.draw()
+        rgba = np.asarray(fig.canvas.buffer_rgba())
+    finally:
+        for a in others:
+            a.set_visible(True)
+        ax.patch.set_visible(True)
+        arrow.set_animated(animated)
+    rows, cols = np.nonzero(rgba[..., 3] > 0)
+    pixels = np.c_[cols + 0.5, rgba.shape[0] - rows - 0.5]      # display coordinates
+    start, end = (ax.transData.transform(p) for p in arrow._posA_posB)
+    along = (end - start) / np.linalg.norm(end - start)
+    tip = pixels[np.argmax(pixels @ along)]
+    pixel = np.linalg.norm(ax.transData.inverted().transform(tip + along)
+                           - ax.transData.inverted().transform(tip))   # [m per pixel]
+    return ax.transData.inverted().transform(tip), pixel
+
+
+def ellipse_radius(patch, point):
+    """1 on the ellipse patch's boundary, below 1 inside, above outside."""
+    angle = np.radians(patch.angle)
+    local = np.array([[np.cos(angle), np.sin(angle)], [-np.sin(angle), np.cos(angle)]]) @ (
+        np.asarray(point) - patch.center)
+    return np.hypot(local[0] / (patch.width / 2), local[1] / (patch.height / 2))
+
+
+@pytest.mark.parametrize("chapter, arrow, ellipse", [
+    ("kinematics", "velocity", "velocity_ellipse"),    # Fig. 1.7: J qd ends on the ellipse
+    ("statics", "force", "ellipse"),                   # Fig. 2.7: F ends on its force ellipse
+])
+def test_lab_arrows_end_on_their_ellipse(chapter, arrow, ellipse):
+    """The labs' default views (the chapters' still figures): the arrow's drawn tip lies on the
+    ellipse, within two pixels, not a few points short of it (matplotlib's default shrink)"""
+    from armlab import labs
+
+    view = getattr(labs, f"{chapter}_lab")(render=False)
+    artists = view.drawing.artists
+    start, end = artists[arrow]._posA_posB
+    assert ellipse_radius(artists[ellipse], end) == pytest.approx(1, abs=1e-9)
+    tip, pixel = drawn_tip(artists[arrow])
+    assert np.linalg.norm(tip - end) < 2 * pixel, (tip, end, pixel)
