@@ -39,16 +39,22 @@ def external(model, arm, q, tip_force):
     return fext
 
 
-def agree(ours, theirs, tol=TOL):
-    scale = 1.0 + np.max(np.abs(theirs))
+def agree(ours, theirs, tol=TOL, *terms):
+    """Within ``tol`` of the largest value compared, or of the largest of ``terms`` (the
+    quantities the compared ones were computed from, whose rounding they carry)."""
+    scale = 1.0 + max(np.max(np.abs(t)) for t in (theirs, *terms))
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=tol * scale)
 
 
-def agree_accelerations(arm, q, ours, theirs):
-    """Accelerations agree as far as M(q) determines them: 1e-12 in torque, cond(M) 1e-12 in qdd."""
+def agree_accelerations(arm, q, qd, tau, ours, theirs, force=None):
+    """Accelerations agree as far as M(q) determines them: 1e-12 of the torques in the balance
+    M qdd = tau - c - g - J^T F (M qdd may be much smaller than they are), cond(M) 1e-12 in qdd."""
     M = al.mass_matrix(arm, q)
-    agree(M @ ours, M @ theirs)
-    agree(ours, theirs, tol=TOL * np.linalg.cond(M))
+    terms = [tau, al.coriolis_torques(arm, q, qd), al.gravity_torques(arm, q)]
+    if force is not None:
+        terms.append(al.static_torques(arm, q, force))
+    agree(M @ ours, M @ theirs, TOL, *terms)
+    agree(ours, theirs, TOL * np.linalg.cond(M))
 
 
 CASES = settings(max_examples=60, deadline=None)
@@ -75,7 +81,8 @@ def test_tip_force_matches_pinocchio_external_force(case):
     agree(al.rnea(arm, q, qd, qdd, force), theirs)
     agree(al.inverse_dynamics(arm, q, qd, qdd, force), theirs)
     theirs = pin.aba(model, data, q, qd, tau, fext)
-    agree_accelerations(arm, q, al.forward_dynamics(arm, q, qd, tau, force), theirs)
+    agree_accelerations(arm, q, qd, tau, al.forward_dynamics(arm, q, qd, tau, force), theirs,
+                        force)
 
 
 @CASES
@@ -104,7 +111,7 @@ def test_forward_dynamics_matches_aba(case):
     arm, q, qd, _, tau, _ = case
     model, data = model_of(arm)
     theirs = pin.aba(model, data, q, qd, tau)
-    agree_accelerations(arm, q, al.forward_dynamics(arm, q, qd, tau), theirs)
+    agree_accelerations(arm, q, qd, tau, al.forward_dynamics(arm, q, qd, tau), theirs)
 
 
 LONG_ARMS = arm_and_state(min_links=8, max_links=12, friction=False)
@@ -119,11 +126,12 @@ def test_forward_dynamics_of_long_arms_matches_aba(case):
     arm, q, qd, _, tau, force = case
     model, data = model_of(arm)
     theirs = pin.aba(model, data, q, qd, tau)
-    agree_accelerations(arm, q, al.forward_dynamics(arm, q, qd, tau), theirs)
+    agree_accelerations(arm, q, qd, tau, al.forward_dynamics(arm, q, qd, tau), theirs)
     batch = al.forward_dynamics(arm, np.tile(q, (40, 1)), qd, tau)
-    agree_accelerations(arm, q, batch[17], theirs)
+    agree_accelerations(arm, q, qd, tau, batch[17], theirs)
     pushed = pin.aba(model, data, q, qd, tau, external(model, arm, q, force))
-    agree_accelerations(arm, q, al.forward_dynamics(arm, q, qd, tau, force), pushed)
+    agree_accelerations(arm, q, qd, tau, al.forward_dynamics(arm, q, qd, tau, force), pushed,
+                        force)
 
 
 @CASES
