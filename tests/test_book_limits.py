@@ -39,17 +39,20 @@ PAGE = "book/limits"
     ("Without gravity, at rest and without friction", ["0.9", "(0.0, 1.8)", "0.9", "0.8974",
                                                         "(20.0000, 5.1496)",
                                                         "(-0.3967, 1.7255)"]),
-    # seed 000's move in 0.8 s, and slowed to 1.6 s
+    # seed 000's move in 0.8 s, and slowed to 1.6 s: the inertial part's largest magnitude is
+    # the braking -2.9 N m, a quarter of it -0.73
     ("Gravity is the largest part at the shoulder", ["4.0", "6.8", "-2.9", "2.5", "8.8",
-                                                     "1.6", "0.63"]),
+                                                     "1.6", "-2.9", "-0.73"]),
     # Example 3: the shortest move under (8, 2) N m, and its check on a fine grid
     # ... and what binds there: gravity 6.51 + inertia 1.21 + velocity 0.29 = 8 N m, while
-    # gravity's own peak, 6.85 N m, comes later, at 47 % of the way
-    ("The shortest duration is", ["0.975", "22", "0.8", "1", "0.353", "36", "6.51", "1.21",
-                                  "0.29", "6.85", "47"]),
+    # gravity's own peak, 6.85 N m, comes later, at 47 % of the time; the time fractions t/T
+    # (36 %, 47 %) are path fractions s of 25 % and 44 %
+    ("The shortest duration is", ["0.975", "22", "0.8", "1", "0.353", "36", "25", "6.51",
+                                  "1.21", "0.29", "6.85", "47", "44"]),
     ("exactly on the limit; one", ["8.0000", "8.0304"]),
     # the 0.5 kg payload: 8.8 -> 12.1 N m at 0.8 s, gravity's floor, and no fast duration either
-    ("payload in the gripper raises", ["0.5", "0.8", "8.8", "12.1", "47", "9.28", "400", "0.05",
+    ("payload in the gripper raises", ["0.5", "0.8", "8.8", "12.1", "44", "47", "9.28", "400",
+                                       "0.05",
                                        "20", "0.488", "0.975"]),
     # Example 4, seed 004's meanings on the rods
     ("Held horizontal with 25 N m motors", ["(0.2742, 2.0484)", "0.2742",
@@ -58,8 +61,10 @@ PAGE = "book/limits"
     # seed 003's pushes under 20 N m, with and without the arm's weight
     ("With the elbow at 90° the push is", ["50", "50", "2,865", "21.09"]),
     # the capacity map of the table-top arm
-    ("the arm holds itself everywhere", ["0.165", "55", "0.5", "0.237", "47", "14", "28",
-                                         "63"]),
+    # along the path (path fractions s, not t/T): least 0.237 kg at 44 %; 14 % of the joint
+    # space nan under (6, 1.5) N m, the path in it from 14 % to 73 %
+    ("the arm holds itself everywhere", ["0.165", "55", "0.5", "0.237", "44", "14", "14",
+                                         "73"]),
     # Example 5: the worked motor through 50:1, seed 004's sign
     # the time-optimal motion along the same path, its check and its play on the arm
     # the velocity-limit curve: never closer than 2.1 /s to the profile; its lowest point
@@ -69,7 +74,8 @@ PAGE = "book/limits"
     ("The largest torque along the plan", ["(1.000000, 0.815647)"]),
     ("Rescaled uniformly, the cubic", ["0.738", "0.975", "1.151", "0.586", "14"]),
     ("The drives never give more", ["(0.2, 0.1)", "8.35", "23"]),
-    ("no time law works either", ["0.5", "inf", "47", "-2.87"]),
+    # at the floor's pose, s = 0.44 (not s = 0.47, the floor's time fraction)
+    ("no time law works either", ["0.5", "inf", "0.44", "44", "-2.92"]),
     ("An assumed small servo motor", ["4,800"]),
     # the worked motor with a back-EMF line and a continuous rating: the best ratio moves from
     # 79.5:1 (0.624 s) to 64:1 (0.795 s); 50:1 is unchanged, below the 250 rad/s corner; the
@@ -81,12 +87,15 @@ PAGE = "book/limits"
     # (4.00 and 5.03 N m, 1 s each of 3.59 s) 3.39 by hand; cool from 106.8:1 (1.000 s, 5.34)
     ("The heat is another matter", ["64", "5.35", "1.7", "3.2", "5.02", "4.00", "5.03",
                                     "3.59", "3.39", "106.8", "1.000", "5.34", "64"]),
-    ("At the joint the motor gives", ["7.5", "10", "0.05", "0.2", "0.0125", "0.171", "0.246",
-                                      "0.3", "-0.3", "0.3"]),
+    # the shoulder's own inertia: elbow folded 0.096, straight 0.246, at 90 deg 0.171 kg m^2
+    ("At the joint the motor gives", ["7.5", "10", "0.05", "0.2", "0.0125", "0.096", "0.246",
+                                      "0.171", "0.3", "-0.3", "0.3"]),
     ("Is 50:1 a good choice?", ["7.11", "7.5", "1.59"]),
-    # the gear sweep: holds the arm from 46.9:1, fastest where the two curves cross (79.5:1,
-    # 0.624 s); the torque-limited curve falls until 203:1, where the speed allows only 1.60 s
-    ("buys torque, linearly", ["46.9", "0.624", "79.5", "0.032", "203", "0.437", "1.60"]),
+    # the gear sweep: carries the arm up from 46.9:1 (holds it at rest from 45.6:1), fastest
+    # where the two curves cross (79.5:1, 0.624 s); the torque-limited curve falls until 203:1,
+    # where the speed allows only 1.60 s
+    ("buys torque, linearly", ["46.9", "46.9", "45.6", "0.624", "79.5", "0.032", "203",
+                               "0.437", "1.60"]),
 ])
 def test_worked_values_in_the_text(anchor, shown):
     """Each worked value is the computed text in the paragraph that states it"""
