@@ -91,7 +91,12 @@ PAGE = "book/control"
     # windup under the limits chapter's motors, and the clamp
     ("The move asks for up to", ["8.76", "349", "4.849", "0.012", "1.11", "1.606", "0.35",
                                  "0.786", "2.0"]),
-    ("The tick bounds the damping", ["2000", "47", "45", "2560"]),
+    # the per-joint rule (47) against the coupled one (40.7) and the exact sampled loop: largest
+    # eigenvalue magnitude 0.9985 at Kd 40, 1.0123 at 41, unstable from 40.7
+    ("The tick bounds the damping", ["2000", "47", "40.7", "0.9985", "40", "1.0123", "41",
+                                     "40.7", "45", "2560"]),
+    # the stiff, barely damped corner of the PD map: the elbow rings (zeta 0.02) and asks 7.7 N m
+    ("Stiff but barely damped fails too", ["960", "0.35", "0.02", "7.7", "2"]),
     ("The runs are the built-in ones", ["0"]),
     # common mistakes
     ("untick the preload", ["4.95", "7.44"]),
