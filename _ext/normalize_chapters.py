@@ -24,8 +24,8 @@ def normalized(text):
 
 
 def chapters():
-    """Every Markdown page of the book."""
-    return sorted((ROOT / "book").glob("*.md"))
+    """Every Markdown page of the book, a chapter's further pages (book/<chapter>/) included."""
+    return sorted((ROOT / "book").rglob("*.md"))
 
 
 def main():

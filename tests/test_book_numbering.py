@@ -10,13 +10,29 @@ conventions, instructors, API) are not numbered.
 import re
 
 import pytest
+import yaml
 
-from _bookbuild import toc_chapters, toc_pages
+from _bookbuild import ROOT, toc_chapters, toc_pages
 from bookpages import clean, figure_numbers, soup, table_numbers
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
 NUMBERED = {f"book/{name}": k for k, name in enumerate(toc_chapters(), start=1)}
+
+
+def chapter_pages():
+    """``{chapter page: [its pages in reading order]}``: a chapter split into a numbered group
+    of pages lists its further pages as ``sections:`` of its entry in ``_toc.yml``."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    entries = [entry for part in toc["parts"] if part.get("numbered")
+               for entry in part["chapters"]]
+    return {entry["file"]: [entry["file"]] + [sub["file"] for sub in entry.get("sections", [])]
+            for entry in entries}
+
+
+#: every page of a numbered chapter, with its chapter's number
+CHAPTER_OF = {page: NUMBERED[first] for first, pages in chapter_pages().items()
+              for page in pages}
 
 
 def equation_numbers(page):
@@ -33,21 +49,30 @@ def test_equations_figures_and_tables_carry_the_chapter_number(page):
     """Equation k of chapter c shows (c.k), figure k Fig. c.k, table k Table c.k, each
     counted from 1 without a gap; every link to one shows that number"""
     c = NUMBERED[page]
-    equations = equation_numbers(page)
+    pages = chapter_pages()[page]
+    equations, figures, tables = {}, {}, {}
+    for p in pages:                               # counted on across a chapter's pages
+        equations.update(equation_numbers(p))
+        figures.update(figure_numbers(p))
+        tables.update(table_numbers(p))
     assert list(equations.values()) == [f"({c}.{k})" for k in range(1, len(equations) + 1)]
-    for kind, numbers in (("Fig.", figure_numbers(page)), ("Table", table_numbers(page))):
+    for kind, numbers in (("Fig.", figures), ("Table", tables)):
         assert list(numbers.values()) == [f"{kind} {c}.{k}" for k in range(1, len(numbers) + 1)]
-    assert figure_numbers(page) and equations, page
-    shown = {**equations, **figure_numbers(page), **table_numbers(page)}
-    for link in soup(page).find_all("a", href=re.compile(r"^#")):
-        name = link["href"][1:]
-        if name in shown and "headerlink" not in link.get("class", []):
-            assert clean(link.get_text()) == shown[name], (page, name)
+    assert figures and equations, page
+    for p in pages:
+        shown = {**equation_numbers(p), **figure_numbers(p), **table_numbers(p)}
+        for link in soup(p).find_all("a", href=re.compile(r"^#")):
+            name = link["href"][1:]
+            if name in shown and "headerlink" not in link.get("class", []):
+                assert clean(link.get_text()) == shown[name], (p, name)
     title = soup(page).find("h1")
     assert clean(title.find("span", class_="section-number").get_text()) == f"{c}."
+    for p in pages[1:]:                           # a further page: a section of its chapter
+        number = clean(soup(p).find("h1").find("span", class_="section-number").get_text())
+        assert re.fullmatch(rf"{c}\.\d+\.", number), (p, number)
 
 
-@pytest.mark.parametrize("page", [p for p in toc_pages() if p not in NUMBERED])
+@pytest.mark.parametrize("page", [p for p in toc_pages() if p not in CHAPTER_OF])
 def test_pages_around_the_chapters_are_not_numbered(page):
     """The intro, conventions, instructors' and API pages have no section number"""
     assert soup(page).find("span", class_="section-number") is None

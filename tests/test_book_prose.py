@@ -25,7 +25,8 @@ from armlab.grading.testing import ExerciseSet
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 CHAPTERS = toc_chapters()
-PAGES = sorted(p.stem for p in BOOK.glob("*.md"))
+#: every page, a chapter's further pages (book/limits/capacity.md) as "limits/capacity"
+PAGES = sorted(p.relative_to(BOOK).with_suffix("").as_posix() for p in BOOK.rglob("*.md"))
 
 #: Decimals that may stay typed: (page, number, the unit that follows it) -> why.
 #: Keep it short. An entry no page uses any more fails the test too.
@@ -51,8 +52,8 @@ ALLOWED = {
     ("forward_dynamics", "0.1", "°"): "a threshold of disagreement, a setting",
     ("forward_dynamics", "0.3", "m"): "the links of the chains in the solve study, a setting",
     ("limits", "1.5", "N m"): "Example 2's torque limit, its stated setting",
-    ("limits", "1.5", ""): "the elbow motor of the weak set, (6, 1.5) N m, a setting",
-    ("limits", "0.15", "N m"): "the assumed motor's rated torque, its data sheet",
+    ("limits/capacity", "1.5", ""): "the elbow motor of the weak set, (6, 1.5) N m, a setting",
+    ("limits/capacity", "0.15", "N m"): "the assumed motor's rated torque, its data sheet",
     ("control", "0.1", "°"): "the contour lines drawn on the gain maps",
     ("control", "0.012", ""): "an ungraded question's model frictions to try",
     ("control", "0.028", "N m s/rad"): "an ungraded question's model frictions to try",
@@ -138,8 +139,19 @@ def test_scanner_finds_a_typed_number():
 COUNT = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
+def chapter_pages(chapter):
+    """The chapter's pages in reading order: its own, then its ``sections:`` in ``_toc.yml``."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    entry, = [e for part in toc["parts"] if part.get("numbered") for e in part["chapters"]
+              if e["file"] == f"book/{chapter}"]
+    return [chapter] + [sub["file"].removeprefix("book/") for sub in entry.get("sections", [])]
+
+
 def exercise_section(page):
-    text = "\n".join(c.source for c in cells(page) if c.cell_type == "markdown")
+    text = "\n".join(c.source for p in chapter_pages(page) for c in cells(p)
+                     if c.cell_type == "markdown")
     section = text.split("## Exercises", 1)[1]
     return " ".join(section.split("Ungraded", 1)[0].split())
 
@@ -171,8 +183,9 @@ def test_every_figure_and_table_is_referred_to(page):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_links_to_chapters_are_markdown_links(page):
-    """Cross-links use [text](chapter.md), which works in the book and in JupyterLab"""
+    """Cross-links use [text](chapter.md), which works in the book and in JupyterLab; a link
+    from a chapter's further page goes up a folder (../chapter.md)"""
     text = "\n".join(c.source for c in cells(page) if c.cell_type == "markdown")
     assert "{doc}" not in text
-    for target in re.findall(r"\]\(([\w]+\.md)(?:#[\w-]+)?\)", text):
-        assert (BOOK / target).exists(), target
+    for target in re.findall(r"\]\(((?:\.\./)?[\w/]+\.md)(?:#[\w-]+)?\)", text):
+        assert ((BOOK / page).parent / target).exists(), target
