@@ -516,3 +516,12 @@ def test_sampled_pd_eigenvalues_approach_the_continuous_loop():
     lam = al.sampled_pd_eigenvalues(arm, q, kp, kd, dt=dt)
     s = np.log(lam.astype(complex)) / dt
     np.testing.assert_allclose(np.sort_complex(s), np.sort_complex(poles), rtol=1e-2)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"q": [0.1, 0.2, 0.3]}, "q"), ({"kp": [-1.0, 30.0]}, "kp"), ({"kd": [4.0, -1.5]}, "kd"),
+    ({"dt": 0.0}, "dt")])
+def test_sampled_pd_eigenvalues_bad_input_names_the_argument(kwargs, name):
+    args = {"q": [0.1, 0.2], "kp": [60.0, 30.0], "kd": [4.0, 1.5], "dt": 1e-3} | kwargs
+    with pytest.raises(ValueError, match=name):
+        al.sampled_pd_eigenvalues(al.tabletop_arm(), **args)
