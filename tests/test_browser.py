@@ -83,11 +83,17 @@ def open_page(browser, site, path):
 
 #: page: (typeset formulas, figures) it shows at least; a chapter not listed: (20, 4)
 SHOWN = {"intro": (1, 0), "kinematics": (20, 5), "statics": (20, 4), "gravity": (20, 8),
-         "inverse_dynamics": (40, 5), "forward_dynamics": (60, 6), "limits": (20, 5),
-         "control": (60, 6)}
+         "inverse_dynamics": (40, 5), "forward_dynamics": (60, 6), "limits": (20, 3),
+         "limits/capacity": (20, 4), "control": (40, 3), "control/limits": (40, 6)}
 
 
-@pytest.mark.parametrize("name", ["intro", *toc_chapters()])
+def chapter_pages():
+    """Every page of every chapter, a split chapter's further pages (``limits/capacity``) too."""
+    return [page.removeprefix("book/") for page in toc_pages()
+            if any(page == f"book/{c}" or page.startswith(f"book/{c}/") for c in toc_chapters())]
+
+
+@pytest.mark.parametrize("name", ["intro", *chapter_pages()])
 def test_page_reads_offline(browser, site, name):
     """Local MathJax typesets, every image loads, no console error, no off-host request"""
     min_math, min_figures = SHOWN.get(name, (20, 4))
@@ -102,8 +108,9 @@ def test_page_reads_offline(browser, site, name):
         figures = [i for i in images if "_images/" in (i["src"] or "")]
         assert len(figures) >= min_figures, f"{name}: {len(figures)} figures"
         ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-        page.screenshot(path=str(ARTIFACTS / f"{name}-top.png"))
+        shot = name.replace("/", "-")             # a further page: limits-capacity.png
+        page.screenshot(path=str(ARTIFACTS / f"{shot}.png"), full_page=True)
+        page.screenshot(path=str(ARTIFACTS / f"{shot}-top.png"))
         assert not problems, problems
     finally:
         page.close()
