@@ -25,7 +25,7 @@ def normalized(text):
 
 def chapters():
     """Every Markdown page of the book, a chapter's further pages (book/<chapter>/) included."""
-    return sorted((ROOT / "book").rglob("*.md"))
+    return sorted(p for p in (ROOT / "book").rglob("*.md") if ".ipynb_checkpoints" not in p.parts)
 
 
 def main():

@@ -26,7 +26,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 CHAPTERS = toc_chapters()
 #: every page, a chapter's further pages (book/limits/capacity.md) as "limits/capacity"
-PAGES = sorted(p.relative_to(BOOK).with_suffix("").as_posix() for p in BOOK.rglob("*.md"))
+PAGES = sorted(p.relative_to(BOOK).with_suffix("").as_posix() for p in BOOK.rglob("*.md")
+               if ".ipynb_checkpoints" not in p.parts)
 
 #: Decimals that may stay typed: (page, number, the unit that follows it) -> why.
 #: Keep it short. An entry no page uses any more fails the test too.
