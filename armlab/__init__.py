@@ -40,8 +40,8 @@ from armlab.statics import (cartesian_stiffness, force_ellipse, force_error_boun
 from armlab.trajectory import Quintic, quintic
 from armlab.trajectory import TimeScaledPath
 from armlab.tuning import (GainMap, error_bound, error_response, gain_map, lyapunov,
-                           model_error_acceleration, natural_frequency, pd_gains, settled_error,
-                           tracking_summary)
+                           model_error_acceleration, natural_frequency, pd_gains,
+                           sampled_pd_eigenvalues, settled_error, tracking_summary)
 from armlab.urdf import to_urdf
 
 __all__ = [
@@ -73,6 +73,6 @@ __all__ = [
     "DynamicsFit", "fit_dynamics",
     "to_urdf",
     "pd_gains", "natural_frequency", "settled_error", "tracking_summary", "GainMap", "gain_map",
-    "lyapunov", "model_error_acceleration", "error_bound", "error_response",
+    "lyapunov", "sampled_pd_eigenvalues", "model_error_acceleration", "error_bound", "error_response",
 ]
 __version__ = "0.1.0"

@@ -1077,6 +1077,9 @@ class PhaseProfile(NamedTuple):
     plan: object
 
 
+_ROUNDING = 1e-9     # a row of a stage's programme holds to this fraction of its terms' size
+
+
 def _lp_x_range(A, r):
     """Smallest and largest ``x`` over ``{(u, x): A @ (u, x) <= r}`` (rows of A: (a_u, a_x)).
 
@@ -1090,7 +1093,7 @@ def _lp_x_range(A, r):
     u = (r[i] * A[j, 1] - r[j] * A[i, 1]) / det
     x = (A[i, 0] * r[j] - A[j, 0] * r[i]) / det
     slack = A @ np.stack([u, x]) - r[:, None]
-    tol = 1e-9 * (np.abs(A) @ np.abs(np.stack([u, x])) + np.abs(r)[:, None] + 1.0)
+    tol = _ROUNDING * (np.abs(A) @ np.abs(np.stack([u, x])) + np.abs(r)[:, None] + 1.0)
     feasible = (slack <= tol).all(axis=0)
     if not feasible.any():
         return np.nan, np.nan
@@ -1248,21 +1251,38 @@ class _Stages:
 
     def fastest(self, lo_x, hi_x):
         """The forward pass: on each step the largest acceleration that keeps the next point
-        reachable; ``(u, x)`` per step and point, or None when some step has none."""
+        reachable; ``(u, x)`` per step and point, or None when some step has none.
+
+        The next point's reachable range ``[lo_x, hi_x]`` is taken within the backward
+        pass's rounding, in ``x``: the backward pass's vertices hold each row to within
+        ``1e-9`` of its terms' size, and a step's ``x`` row has terms of size ``x``. Where the
+        range is a single point, or its edge a vertex the rounding put just outside the
+        torque rows, a test in ``u`` (``x`` over ``2 ds``, a thousand times finer at 500
+        steps) would find no acceleration at all and give up on a reachable end.
+        """
         N, ds = self.N, self.ds
         x = np.zeros(N + 1)
         u = np.zeros(N)
         for i in range(N):
             A, r = self.rows(i)
-            a_u = np.concatenate([A[:, 0], [2 * ds, -2 * ds]])
-            rhs = np.concatenate([r - A[:, 1] * x[i], [hi_x[i + 1] - x[i], x[i] - lo_x[i + 1]]])
-            with np.errstate(divide="ignore"):
+            a_u, rhs = A[:, 0], r - A[:, 1] * x[i]
+            with np.errstate(divide="ignore", invalid="ignore"):
                 cap = rhs / a_u
             up = np.min(cap[a_u > 0], initial=np.inf)
             down = np.max(cap[a_u < 0], initial=-np.inf)
             if np.any((a_u == 0) & (rhs < -1e-9)) or down > up + 1e-9 * (1 + abs(up)):
+                return None                       # the torque rows alone have no room
+            slack = 1e-9 * (1 + abs(up))
+            room = _ROUNDING * (1.0 + hi_x[i + 1] + x[i]) / (2 * ds)
+            u_hi = (hi_x[i + 1] - x[i]) / (2 * ds)
+            u_lo = (lo_x[i + 1] - x[i]) / (2 * ds)
+            u[i] = min(up, u_hi)
+            if u[i] < down - slack:               # the reach edge just past a torque row
+                u[i] = down
+            if u[i] < u_lo - room:
+                u[i] = u_lo
+            if u[i] > min(up + slack, u_hi + room):
                 return None
-            u[i] = up
             x[i + 1] = max(x[i] + 2 * ds * u[i], 0.0)
         x[N] = 0.0
         return u, x

@@ -12,6 +12,9 @@
   far each run errs and where the motors' limits bind.
 * :func:`lyapunov`: the function ``V = qd^T M qd / 2 + e^T Kp e / 2`` that
   proves PD plus gravity compensation stable, at any state.
+* :func:`sampled_pd_eigenvalues`: the eigenvalues of PD with gravity
+  compensation run on a clock (torque held each tick), at rest at a pose:
+  the loop is stable while they stay inside the unit circle.
 * :func:`model_error_acceleration`, :func:`error_bound` and
   :func:`error_response`: the disturbance a model error puts into computed
   torque's error equation, the largest error a bounded disturbance can cause,
@@ -24,6 +27,7 @@ Conventions: SI units, radians; the error is plan minus measured
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.linalg import expm
 
 from armlab._checks import finite_array, joint_vector, per_joint, positive_scalar
 from armlab.dynamics import gravity_torques, inverse_dynamics, kinetic_energy, mass_matrix
@@ -33,7 +37,8 @@ from armlab.simulation import simulate, tracking_error
 from armlab.trajectory import Quintic
 
 __all__ = ["pd_gains", "natural_frequency", "settled_error", "tracking_summary", "GainMap",
-           "gain_map", "lyapunov", "model_error_acceleration", "error_bound", "error_response"]
+           "gain_map", "lyapunov", "sampled_pd_eigenvalues", "model_error_acceleration",
+           "error_bound", "error_response"]
 
 
 def _positive(name, value, strict=True):
@@ -440,6 +445,81 @@ def lyapunov(arm, q, qd, q_target, kp):
     gains = per_joint(arm.n, "kp", kp, nonnegative=True)
     e = target - q
     return kinetic_energy(arm, q, qd) + 0.5 * np.sum(gains * e * e, axis=-1)
+
+
+def sampled_pd_eigenvalues(arm, q, kp, kd, dt=1e-3):
+    """Eigenvalues of PD with exact gravity compensation run on a clock, near rest at ``q``.
+
+    The controller reads ``(q_k, qd_k)`` at each tick and holds
+    ``tau_k = g(q_k) + Kp (q - q_k) - Kd qd_k`` until the next one, ``dt``
+    later. Linearized about rest at ``q`` (velocity products are quadratic in
+    the speed and drop out), the arm between ticks obeys
+    ``M dq'' = -G dq - B dq' + u`` with ``G = dg/dq``
+    (:func:`armlab.gravity_stiffness`), ``B`` the arm's viscous friction and
+    ``u = (G - Kp) dq_k - Kd dq'_k`` held. That linear equation is solved
+    exactly over the tick (a matrix exponential), which gives the map
+    ``x_{k+1} = P x_k`` of ``x = (dq, dq')``; the loop is stable while every
+    eigenvalue of ``P`` has a magnitude below 1. Coulomb friction is left out
+    (it is not smooth at rest).
+
+    The per-joint reading of the same loop, one damper ``K_d,j`` on the
+    inertia ``1 / (M^-1)_jj`` with the spring left out, says a speed is
+    multiplied by ``1 - dt Kd_j (M^-1)_jj`` each tick and reverses and grows
+    past ``dt Kd_j (M^-1)_jj = 2``; with the joints' coupling the matrix
+    ``dt M^-1 Kd`` takes its place. Both are approximations of this map.
+
+    Parameters
+    ----------
+    arm : PlanarArm
+    q : (n,) array_like
+        The pose held [rad].
+    kp, kd : float or (n,) array_like
+        Per-joint gains [N m/rad], [N m s/rad]; not negative.
+    dt : float, optional
+        The tick [s]. Default 1 ms.
+
+    Returns
+    -------
+    eigenvalues : (2 n,) ndarray
+        Of the map ``P`` over one tick, complex, largest magnitude first [-].
+
+    Examples
+    --------
+    The table-top arm held at (60, -30) deg with the control chapter's gains,
+    Kp = (60, 30) N m/rad and Kd = (4, 1.5) N m s/rad, on a 1 ms tick: well
+    inside the unit circle. The shoulder's Kd at 45 (the elbow's at 3/8 of it)
+    puts an eigenvalue at -1.21: the error reverses and grows each tick.
+
+    >>> from armlab import tabletop_arm
+    >>> arm, q = tabletop_arm(), np.radians([60, -30])
+    >>> lam = sampled_pd_eigenvalues(arm, q, [60, 30], [4, 1.5])
+    >>> round(float(abs(lam[0])), 4)
+    0.9926
+    >>> lam = sampled_pd_eigenvalues(arm, q, [60, 30], [45, 45 * 0.375])
+    >>> round(float(lam[0].real), 2), float(abs(lam[0].imag))
+    (-1.21, 0.0)
+    """
+    q = finite_array("q", q)
+    if q.shape != (arm.n,):
+        raise ValueError(f"q has shape {q.shape} but the arm has {arm.n} joints: one pose")
+    n = arm.n
+    kp = per_joint(n, "kp", kp, nonnegative=True)
+    kd = per_joint(n, "kd", kd, nonnegative=True)
+    dt = positive_scalar("dt", dt, "s", "tick")
+    M_inv = np.linalg.inv(mass_matrix(arm, q))
+    G = gravity_stiffness(arm, q)
+    B = np.diag(np.broadcast_to(arm._constants.arrays["B"], (n,)))
+    # (dq, dq', u)' = [[0, I, 0], [-M^-1 G, -M^-1 B, M^-1], [0, 0, 0]] (dq, dq', u), u held
+    F = np.zeros((3 * n, 3 * n))
+    F[:n, n:2 * n] = np.eye(n)
+    F[n:2 * n, :n] = -M_inv @ G
+    F[n:2 * n, n:2 * n] = -M_inv @ B
+    F[n:2 * n, 2 * n:] = M_inv
+    E = expm(F * dt)
+    held = np.hstack([G - np.diag(kp), -np.diag(kd)])        # u = held @ x
+    P = E[:2 * n, :2 * n] + E[:2 * n, 2 * n:] @ held
+    lam = np.linalg.eigvals(P)
+    return lam[np.argsort(-np.abs(lam), kind="stable")]
 
 
 def model_error_acceleration(arm, model, q, qd, qdd):

@@ -15,7 +15,16 @@ from bookpages import (assert_exercise_section, assert_figures_described,
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
-PAGE = "book/control"
+PAGE = "book/control"                 # the chapter's first page: sections 7.1 to 7.8
+PAGE2 = "book/control/limits"         # its second: what is left, gains and limits, the lab
+PAGES = (PAGE, PAGE2)
+
+
+def page_of(anchor):
+    """The one page of the chapter whose text holds ``anchor``."""
+    pages = [page for page in PAGES if anchor in clean(soup(page).get_text(" "))]
+    assert len(pages) == 1, (anchor, pages)
+    return pages[0]
 
 
 @pytest.mark.parametrize("anchor, shown", [
@@ -91,7 +100,12 @@ PAGE = "book/control"
     # windup under the limits chapter's motors, and the clamp
     ("The move asks for up to", ["8.76", "349", "4.849", "0.012", "1.11", "1.606", "0.35",
                                  "0.786", "2.0"]),
-    ("The tick bounds the damping", ["2000", "47", "45", "2560"]),
+    # the per-joint rule (47) against the coupled one (40.7) and the exact sampled loop: largest
+    # eigenvalue magnitude 0.9985 at Kd 40, 1.0123 at 41, unstable from 40.7
+    ("The tick bounds the damping", ["2000", "47", "40.7", "0.9985", "40", "1.0123", "41",
+                                     "40.7", "45", "2560"]),
+    # the stiff, barely damped corner of the PD map: the elbow rings (zeta 0.02) and asks 7.7 N m
+    ("Stiff but barely damped fails too", ["960", "0.35", "0.02", "7.7", "2"]),
     ("The runs are the built-in ones", ["0"]),
     # common mistakes
     ("untick the preload", ["4.95", "7.44"]),
@@ -108,7 +122,8 @@ PAGE = "book/control"
 ])
 def test_worked_values_in_the_text(anchor, shown):
     """Each worked value is the computed text in the paragraph that states it"""
-    assert evals(PAGE, anchor.replace("'", "\u2019")) == shown
+    anchor = anchor.replace("'", "\u2019")
+    assert evals(page_of(anchor), anchor) == shown
 
 
 def test_comparison_table():
@@ -127,7 +142,7 @@ def test_comparison_table():
 def test_windup_table():
     """Feed-forward + PID on the limits chapter's (8, 2) N m motors: the clamp halves the
     shoulder's overshoot in the hold; the move's lag is the motors' and stays"""
-    rows = table(PAGE, "with the integral free and clamped")
+    rows = table(PAGE2, "with the integral free and clamped")
     assert rows[1:] == [
         ["no limits", "0.012", "0.036", "0.006", "-0.002"],
         ["limits, integral free", "4.849", "1.128", "1.606", "-0.392"],
@@ -137,7 +152,7 @@ def test_windup_table():
 
 def test_causes_table():
     """The cause-separation experiment: friction exact, 10 kHz, both (RK4 plant)"""
-    rows = table(PAGE, "with each cause removed")
+    rows = table(PAGE2, "with each cause removed")
     # the friction cells are computed; get_text(" ") spaces out "(" before a value
     assert [[c.replace("( ", "(") for c in r[:2]] for r in rows[1:]] == [
                                         ["0.016 (20 % low)", "1 kHz"],
@@ -156,7 +171,7 @@ def test_lab_static_table_is_the_labs_default_view():
     """The page's lab table holds the lab's own rows for its default preset"""
     from armlab.labs import control_lab
 
-    rows = table(PAGE, "The lab's table in its default view".replace("'", "\u2019"))
+    rows = table(PAGE2, "The lab's table in its default view".replace("'", "\u2019"))
     values = [r[1] for r in rows[1:]]
     assert values == [b for _, b, _ in control_lab(render=False).table_rows()]
     assert values[0] == "4.95, 1.43"
@@ -164,36 +179,48 @@ def test_lab_static_table_is_the_labs_default_view():
 
 def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
     """Each figure and table has a number, and a {numref} link in the running text with that
-    number points to it at or before the place where it appears"""
+    number points to it at or before the place where it appears, on each of the two pages"""
     assert_numbered_and_referred_to(PAGE, [
-        "fig-control-lyapunov", "fig-control-errors", "fig-control-torques", "fig-control-causes",
-        "fig-control-payload", "fig-control-bound", "fig-control-gain-maps", "fig-control-windup",
-        "fig-control-lab", "tbl-control-compare", "tbl-control-causes", "tbl-control-windup",
+        "fig-control-lyapunov", "fig-control-errors", "fig-control-torques",
+        "tbl-control-compare"])
+    assert_numbered_and_referred_to(PAGE2, [
+        "fig-control-causes", "fig-control-payload", "fig-control-bound", "fig-control-gain-maps",
+        "fig-control-windup", "fig-control-lab", "tbl-control-causes", "tbl-control-windup",
         "tbl-control-lab"])
 
 
 def test_every_figure_has_alt_text():
     """A screen reader gets a description, not a file name"""
-    assert_figures_described(PAGE, 9)
+    assert_figures_described(PAGE, 3)
+    assert_figures_described(PAGE2, 6)
 
 
 def test_static_lab_view_is_introduced_before_the_live_cell():
     """The still view comes first, said truthfully to be what the page shows with no kernel
     behind it (the page was executed when the book was built); the live cell follows it"""
-    intro = block(PAGE, "no kernel runs behind it now")
-    live = block(PAGE, "the same view comes alive")
-    lines = [intro.sourceline, line_of(PAGE, "fig-control-lab"),
-             line_of(PAGE, "tbl-control-lab"), live.sourceline]
+    intro = block(PAGE2, "no kernel runs behind it now")
+    live = block(PAGE2, "the same view comes alive")
+    lines = [intro.sourceline, line_of(PAGE2, "fig-control-lab"),
+             line_of(PAGE2, "tbl-control-lab"), live.sourceline]
     assert lines == sorted(lines) and len(set(lines)) == 4, lines
-    assert "built without a running kernel" not in clean(soup(PAGE).get_text(" "))
+    assert "built without a running kernel" not in clean(soup(PAGE2).get_text(" "))
 
 
 def test_no_word_of_the_sources_on_the_page():
     """The page never names its source documents ("seed 000", "the seed's")"""
-    assert "seed" not in clean(soup(PAGE).get_text(" ")).lower()
+    for page in PAGES:
+        assert "seed" not in clean(soup(page).get_text(" ")).lower(), page
 
 
 def test_links_exercises():
     """The chapter ends with its exercise set: the notebook on GitHub, Binder, and the list
     of its parts with the notebook's points"""
-    assert_exercise_section(PAGE, "control")
+    assert_exercise_section(PAGE2, "control")
+
+
+def test_each_page_is_read_in_a_sitting():
+    """No page of the chapter runs past 9,000 words of main text as built; the first ends by
+    sending the reader on to the second"""
+    for page in PAGES:
+        assert len(soup(page).get_text(" ").split()) <= 9000, page
+    assert "control/limits.html" in [a["href"] for a in soup(PAGE).find_all("a", href=True)]

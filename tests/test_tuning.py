@@ -471,3 +471,57 @@ def test_error_response_bad_input():
                          (dict(kp=[1, 2, 3], kd=1, disturbance=d), "broadcast")]:
         with pytest.raises(ValueError, match=name):
             al.error_response(**kwargs)
+
+
+def _held_pd(kd, duration, substeps):
+    """The table-top arm held at (60, -30) deg by PD + exact gravity on a 1 ms tick, the
+    shoulder's Kd given (the elbow's 3/8 of it), knocked by 1e-9 rad/s: the eigenvalues and the
+    simulated speeds (the nonlinear arm)."""
+    arm, q = al.tabletop_arm(damping=0.02), np.radians([60.0, -30.0])
+    kp, kds = np.array([60.0, 30.0]), kd * np.array([1.0, 0.375])
+    lam = al.sampled_pd_eigenvalues(arm, q, kp, kds)
+    sim = al.simulate(arm, q, duration, al.pd_gravity(arm, q, kp, kds), qd0=[1e-9, -1e-9],
+                      method="rk4", substeps=substeps)
+    return lam, np.linalg.norm(sim.qd, axis=1)
+
+
+def test_sampled_pd_eigenvalue_is_the_simulated_growth_per_tick():
+    """At the shoulder's Kd 45 the largest eigenvalue, -1.21, dominates: the simulated speed
+    grows by its magnitude per tick over ticks 40-60 (to 1e-3), and flips sign each tick"""
+    lam, speed = _held_pd(45.0, 0.06, 50)
+    assert lam[0].real < -1.2 and abs(lam[0].imag) == 0
+    assert (speed[60] / speed[40]) ** (1 / 20) == pytest.approx(abs(lam[0]), abs=1e-3)
+
+
+@pytest.mark.parametrize("kd", [40.0, 41.0])
+def test_sampled_pd_stable_below_the_edge_and_not_above(kd):
+    """The exact sampled loop's edge lies between the shoulder's Kd 40 and 41: over 2 s the
+    simulated knock decays at 40 (largest magnitude 0.9985) and grows past a thousand times at
+    41 (1.0123)"""
+    lam, speed = _held_pd(kd, 2.0, 10)
+    assert (abs(lam[0]) < 1) == (kd == 40.0)
+    assert speed[-1] < speed[0] if kd == 40.0 else speed[-1] > 1e3 * speed[0]
+
+
+def test_sampled_pd_eigenvalues_approach_the_continuous_loop():
+    """On a short tick the map is exp(A dt) of the continuous loop M e'' + Kd e' + (Kp - G + ...)
+    e = 0: its eigenvalues are exp(dt s) of the continuous poles, to O(dt)"""
+    arm, q = al.tabletop_arm(damping=0.02), np.radians([60.0, -30.0])
+    kp, kd = np.array([60.0, 30.0]), np.array([4.0, 1.5])
+    M_inv = np.linalg.inv(al.mass_matrix(arm, q))
+    A = np.block([[np.zeros((2, 2)), np.eye(2)],
+                  [-M_inv @ np.diag(kp), -M_inv @ (np.diag(kd) + 0.02 * np.eye(2))]])
+    poles = np.linalg.eigvals(A)
+    dt = 1e-6
+    lam = al.sampled_pd_eigenvalues(arm, q, kp, kd, dt=dt)
+    s = np.log(lam.astype(complex)) / dt
+    np.testing.assert_allclose(np.sort_complex(s), np.sort_complex(poles), rtol=1e-2)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"q": [0.1, 0.2, 0.3]}, "q"), ({"kp": [-1.0, 30.0]}, "kp"), ({"kd": [4.0, -1.5]}, "kd"),
+    ({"dt": 0.0}, "dt")])
+def test_sampled_pd_eigenvalues_bad_input_names_the_argument(kwargs, name):
+    args = {"q": [0.1, 0.2], "kp": [60.0, 30.0], "kd": [4.0, 1.5], "dt": 1e-3} | kwargs
+    with pytest.raises(ValueError, match=name):
+        al.sampled_pd_eigenvalues(al.tabletop_arm(), **args)

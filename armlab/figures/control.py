@@ -147,5 +147,7 @@ def draw_gain_map(ax, gain_map, *, joint=0, vmin=0.01, vmax=30.0, mark=None):
     ax.set_yscale("log")
     ax.set_xlim(x_edges[0], x_edges[-1])
     ax.set_ylim(y_edges[0], y_edges[-1])
-    ax.legend(handles=handles, loc="lower left", framealpha=0.85)
+    # below the axes: inside, it would hide the map's corners, where the limits bind
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=1,
+              frameon=False)
     return mesh

@@ -131,7 +131,8 @@ def duration_figure(arm, q_start, q_end, limit, durations, rotor_inertia=0.0):
                 mec=plots.COLORS["force"], mew=2, zorder=5)
         ax.annotate(f"the limit binds at T = {best.duration:.3g} s",
                     (best.fraction, best.bound * limit[best.joint]), textcoords="offset points",
-                    xytext=(-8, 12 * best.bound), ha="right", color=plots.COLORS["force"])
+                    xytext=(10, 10 * best.bound), ha="left", va="bottom" if best.bound > 0 else "top",
+                    color=plots.COLORS["force"])
     axes[1].legend(frameon=False, loc="lower right", ncols=2)
     return fig
 
@@ -377,7 +378,7 @@ def motor_figure(motor, cycle, G, sweeps, thermal=None):
     ax_e.set_xlim(-1.05 * v, 1.05 * v)
     ax_e.set_ylim(-1.1 * T, 1.1 * T)
     ax_e.grid(alpha=0.3)
-    ax_e.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2)
+    ax_e.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=1)
     shades = [plots.COLORS["arm"], plots.COLORS["torque"]]
     for (label, sweep), color in zip(sweeps, shades):
         ax_g.plot(sweep["ratios"], sweep["best"], color=color, lw=2, label=label)
@@ -394,5 +395,5 @@ def motor_figure(motor, cycle, G, sweeps, thermal=None):
     ax_g.set_ylabel("shortest move [s]")
     ax_g.set_title("the shortest move, by gear ratio")
     ax_g.grid(alpha=0.3, which="both")
-    ax_g.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2)
+    ax_g.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=1)
     return fig
