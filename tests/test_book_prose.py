@@ -53,11 +53,11 @@ ALLOWED = {
     ("forward_dynamics", "0.1", "°"): "a threshold of disagreement, a setting",
     ("forward_dynamics", "0.3", "m"): "the links of the chains in the solve study, a setting",
     ("limits", "1.5", "N m"): "Example 2's torque limit, its stated setting",
-    ("limits/capacity", "1.5", ""): "the elbow motor of the weak set, (6, 1.5) N m, a setting",
-    ("limits/capacity", "0.15", "N m"): "the assumed motor's rated torque, its data sheet",
-    ("control/limits", "0.1", "°"): "the contour lines drawn on the gain maps",
-    ("control/limits", "0.012", ""): "an ungraded question's model frictions to try",
-    ("control/limits", "0.028", "N m s/rad"): "an ungraded question's model frictions to try",
+    ("limits", "1.5", ""): "the elbow motor of the weak set, (6, 1.5) N m, a setting",
+    ("limits", "0.15", "N m"): "the assumed motor's rated torque, its data sheet",
+    ("control", "0.1", "°"): "the contour lines drawn on the gain maps",
+    ("control", "0.012", ""): "an ungraded question's model frictions to try",
+    ("control", "0.028", "N m s/rad"): "an ungraded question's model frictions to try",
 }
 
 NUMBER = re.compile(r"(?<![\w.])[-−±]?(\d+\.\d+|\d+(?=\s?%))(\s?%)?")
