@@ -94,7 +94,9 @@ def test_the_sandbox_sees_nothing_of_the_machine(builds):
     code = "\n".join([
         "import os, socket, pathlib",
         "print('uid', os.getuid() != 0)",
-        f"print('checkout', sorted(p.name for p in pathlib.Path({str(REPO)!r}).iterdir()))",
+        f"checkout = pathlib.Path({str(REPO)!r})",
+        "print('checkout', sorted(p.name for p in checkout.iterdir()) if checkout.exists() "
+        "else 'absent')",
         "print('home', os.environ.get('HOME'))",
         "print('secret', [k for k in os.environ if 'SECRET' in k])",
         "print('processes', sorted(p for p in os.listdir('/proc') if p.isdigit()))",
@@ -112,9 +114,172 @@ def test_the_sandbox_sees_nothing_of_the_machine(builds):
     ])
     result = _run({"steps": [_cell(code)], "outputs": True}, builds["positions"])
     assert result.fault is None
+    venv = os.path.realpath(sys.prefix)                 # bound where it is on the machine
+    checkout = "['.venv']" if venv.startswith(str(REPO) + os.sep) else "absent"
     assert _printed(result).splitlines() == [
-        "uid True", "checkout ['.venv']", "home /scratch", "secret []", "processes ['1', '2']",
+        "uid True", f"checkout {checkout}", "home /scratch", "secret []", "processes ['1', '2']",
         "network False", "scratch ok"]
+
+
+# ---------------------------------------------------------------- what the kernel refuses
+_SYSCALLS = """
+import ctypes, errno, os, platform, threading
+libc = ctypes.CDLL(None, use_errno=True)
+NR = {"x86_64": {"add_key": 248, "request_key": 249, "keyctl": 250, "clone3": 435},
+      "aarch64": {"add_key": 217, "request_key": 218, "keyctl": 219, "clone3": 435}}[
+      platform.machine()]
+def said(name, r):
+    print(name, 'ok' if r >= 0 else errno.errorcode[ctypes.get_errno()])
+def sys(name, *args):
+    return libc.syscall(NR[name], *args)
+"""
+
+
+@needs_sandbox
+def test_the_kernel_refuses_keys_namespaces_and_new_processes(builds):
+    """A notebook cannot store a key (the kernel's keyrings outlive the run), make a
+    namespace (a nested user namespace has every capability inside) or a process (the
+    memory cap holds per process); threads stay allowed."""
+    code = _SYSCALLS + "\n".join([
+        "said('add_key', sys('add_key', b'user', b'armlab', b'v', 1, -4))",
+        "said('keyctl', sys('keyctl', 0, -3, 0))",              # the session keyring's id
+        "said('request_key', sys('request_key', b'user', b'armlab', None, 0))",
+        "said('unshare user', libc.unshare(0x10000000))",
+        "said('unshare mount', libc.unshare(0x00020000))",
+        "said('clone3', sys('clone3', None, 0))",
+        "try:",
+        "    pid = os.fork()",
+        "    if pid == 0:",
+        "        os._exit(0)",
+        "    print('fork ok')",
+        "except OSError as e:",
+        "    print('fork', errno.errorcode[e.errno])",
+        "import subprocess",
+        "try:",
+        "    subprocess.run(['/usr/bin/true']); print('subprocess ok')",
+        "except OSError as e:",
+        "    print('subprocess', errno.errorcode[e.errno])",
+        "t = threading.Thread(target=print, args=('thread ok',)); t.start(); t.join()",
+    ])
+    result = _run({"steps": [_cell(code)], "outputs": True}, builds["positions"])
+    assert result.fault is None and result.status == {1: "ok"}, result.outputs
+    assert _printed(result).splitlines() == [
+        "add_key EPERM", "keyctl EPERM", "request_key EPERM", "unshare user EPERM",
+        "unshare mount EPERM", "clone3 ENOSYS", "fork EPERM", "subprocess EPERM",
+        "thread ok"]
+
+
+def _key_users():
+    """``{uid: keys}`` of every uid the kernel holds keys for."""
+    rows = pathlib.Path("/proc/key-users").read_text().splitlines()
+    return {int(r.split(":")[0]): int(r.split()[2].split("/")[0]) for r in rows}
+
+
+@needs_sandbox
+def test_no_run_sees_a_key_or_an_ipc_object_of_another(builds):
+    """A key stored (or a SysV segment made) in one run is not there in the next, nor on
+    the machine after it; as root, each run has a uid of its own, no process of which
+    lives after the run."""
+    store = _SYSCALLS + "\n".join([
+        "said('add', sys('add_key', b'user', b'armlab-note', b'cases', 5, -4))",
+        "libc.shmget.restype = ctypes.c_int",
+        "said('shmget', libc.shmget(0x41524d, 4096, 0o1666))",
+        "print('uid', os.getuid())"])
+    read = _SYSCALLS + "\n".join([
+        "said('search', sys('keyctl', 10, -4, b'user', b'armlab-note', 0))",
+        "libc.shmget.restype = ctypes.c_int",
+        "said('shm', libc.shmget(0x41524d, 4096, 0o666))",
+        "print('uid', os.getuid())"])
+    first, second = (_run({"steps": [_cell(code)], "outputs": True}, builds["positions"])
+                     for code in (store, read))
+    said = _printed(first).splitlines() + _printed(second).splitlines()
+    assert said[:2] + said[3:5] == ["add EPERM", "shmget ok", "search EPERM", "shm ENOENT"]
+    uids = {int(said[2].split()[1]), int(said[5].split()[1])}
+    ipc = "".join(pathlib.Path("/proc/sysvipc", k).read_text() for k in ("shm", "sem", "msg"))
+    assert "0x0041524d" not in ipc.lower() and "41524d" not in ipc
+    if os.geteuid() == 0:
+        assert len(uids) == 2 and uids <= set(sandbox.RUN_UIDS)
+        assert not uids & set(_key_users())
+        owners = {os.stat(p).st_uid for p in pathlib.Path("/proc").iterdir()
+                  if p.name.isdigit() and p.exists()}
+        assert not uids & owners
+
+
+@needs_sandbox
+def test_pid_1_and_proc_show_no_path_of_the_grader(builds):
+    """/proc/1/cmdline (bubblewrap's) and every other process's command line, environment
+    and mount table inside name no path of the checkout (the runtime, bound where it is on
+    the machine, aside) and the command lines no path of the build."""
+    code = "\n".join([
+        "import os",
+        "print('pid 1', open('/proc/1/cmdline', 'rb').read().split(b'\\0')[0].decode())",
+        "text = open('/proc/self/mountinfo').read()",
+        "lines = ''",
+        "for pid in [p for p in os.listdir('/proc') if p.isdigit()]:",
+        "    for part in ('cmdline', 'environ'):",
+        "        try:",
+        "            lines += open(f'/proc/{pid}/{part}', 'rb').read().decode()",
+        "        except OSError:",
+        "            pass",
+        "for fd in os.listdir('/proc/self/fd'):",
+        "    try:",
+        "        lines += os.readlink(f'/proc/self/fd/{fd}') + '\\n'",
+        "        lines += open(f'/proc/self/fd/{fd}', 'rb').read(4096).decode('latin-1')",
+        "    except OSError:",
+        "        pass",
+        "import json; print(json.dumps([text, lines]))"])
+    result = _run({"steps": [_cell(code)], "outputs": True}, builds["positions"])
+    head, rest = _printed(result).split("\n", 1)
+    mounts, lines = json.loads(rest)
+    assert head == "pid 1 /usr/bin/bwrap"
+    seen = mounts + lines
+    for path in sandbox._runtime_paths():
+        seen = seen.replace(path, "")
+    assert str(REPO) not in seen
+    assert str(builds["positions"]) not in lines
+    assert "--ro-bind" not in lines
+
+
+@needs_sandbox
+def test_children_together_cannot_pass_the_memory_cap(builds):
+    """Four children of 600 MiB each held 2.4 GB under a cap of 1 GiB per process: now the
+    sandbox is one process, and the cap holds for it whole."""
+    code = "\n".join([
+        "import os, time",
+        "r, w = os.pipe()",
+        "kids = []",
+        "for k in range(4):",
+        "    try:",
+        "        pid = os.fork()",
+        "    except OSError as e:",
+        "        print('fork', e.strerror); break",
+        "    if pid == 0:",
+        "        b = bytearray(600 * 2**20); os.write(w, b'1'); time.sleep(3); os._exit(0)",
+        "    kids.append(pid)",
+        "held = sum(len(os.read(r, 1)) for _ in kids)",
+        "print('held MiB', 600 * held)",
+    ])
+    result = _run({"steps": [_cell(code)], "outputs": True}, builds["positions"],
+                  memory_mb=1024)
+    assert _printed(result).splitlines() == ["fork Operation not permitted", "held MiB 0"]
+
+
+@needs_sandbox
+def test_an_honest_notebook_still_runs(builds):
+    """numpy, matplotlib's Agg backend (its font list asks fc-list in a subprocess, which is
+    refused) and a thread: nothing an honest notebook does is refused."""
+    code = "\n".join([
+        "import threading, numpy as np, matplotlib.pyplot as plt",
+        "x = np.linalg.solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0])",
+        "fig, ax = plt.subplots(); ax.plot([0, 1], x); ax.set_xlabel('t [s]')",
+        "fig.savefig('/scratch/f.png'); print(x.round(6).tolist(), os.path.getsize("
+        "'/scratch/f.png') > 1000)",
+        "box = []; t = threading.Thread(target=box.append, args=(x @ x,)); t.start(); t.join()",
+        "print(round(float(box[0]), 6))"])
+    result = _run({"steps": [_cell("import os\n" + code)], "outputs": True},
+                  builds["positions"])
+    assert result.fault is None and result.status == {1: "ok"}, result.outputs
+    assert _printed(result).splitlines() == ["[0.8, 1.4] True", "2.6"]
 
 
 @needs_sandbox
@@ -126,7 +291,7 @@ def test_limits_hold(builds):
                   builds["positions"], memory_mb=1024, file_mb=16, processes=32)
     errors = [next(o["ename"] for o in result.outputs[k] if o["output_type"] == "error")
               for k in range(3)]
-    assert errors == ["MemoryError", "OSError", "BlockingIOError"], result.outputs
+    assert errors == ["MemoryError", "OSError", "PermissionError"], result.outputs
 
 
 @needs_sandbox
