@@ -448,6 +448,62 @@ def test_available_names_a_missing_bubblewrap(monkeypatch):
     assert not ok and why.startswith("bubblewrap is not installed")
 
 
+def _fake_bwrap(folder, version, run, drop=()):
+    """A ``bwrap`` in ``folder`` that says ``version``, lists the real one's options but
+    ``drop``, and runs the shell code ``run`` (``$LOG``: a file it may write)."""
+    fake = folder / "bwrap"
+    dropped = "".join(f" -e '^ *{o} '" for o in drop) or " -e '^$'"
+    fake.write_text("#!/bin/bash\n"
+                    f"LOG={folder / 'log'}\n"
+                    'case "$1" in\n'
+                    f"  --version) echo 'bubblewrap {version}'; exit 0;;\n"
+                    f"  --help) /usr/bin/bwrap --help | grep -v{dropped}; exit 0;;\n"
+                    "esac\n" + run + "\n")
+    fake.chmod(0o755)
+    return fake
+
+
+@needs_sandbox
+def test_available_uses_only_the_options_bubblewrap_has(monkeypatch, tmp_path):
+    """Gradescope's Ubuntu 22.04 has bubblewrap 0.6.1, without --size (and without
+    --disable-userns): the sandbox is made with what it has."""
+    run = ('echo "$@" > $LOG; [ "$1" = --args ] && tr "\\0" " " < /proc/self/fd/$2 >> $LOG\n'
+           'exec /usr/bin/bwrap "$@"')
+    _fake_bwrap(tmp_path, "0.6.1", run, drop=("--size", "--disable-userns"))
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    assert sandbox.available() == (True, "")
+    said = (tmp_path / "log").read_text()
+    assert "--tmpfs /tmp" in said and "--seccomp" in said
+    assert "--size" not in said and "--disable-userns" not in said
+
+
+def test_available_says_what_bubblewrap_said(monkeypatch, tmp_path):
+    """An option bubblewrap refuses is named as such (it was blamed on namespaces), a
+    bubblewrap too old for the sandbox is named with its version, and a lack of privilege
+    is said as one."""
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    _fake_bwrap(tmp_path, "0.6.1", "echo 'bwrap: Unknown option --size' >&2; exit 1")
+    assert sandbox.available() == (False, "bubblewrap 0.6.1 could not make the sandbox (bwrap: "
+                                          "Unknown option --size); pass --no-sandbox to grade "
+                                          "without isolation")
+    old = tmp_path / "old"
+    old.mkdir()
+    monkeypatch.setenv("PATH", f"{old}:/usr/bin:/bin")
+    _fake_bwrap(old, "0.4.1", "exit 1", drop=("--perms",))
+    assert sandbox.available() == (False, "bubblewrap 0.4.1 lacks --perms, which the sandbox "
+                                          "needs (0.5.0 or later); pass --no-sandbox to grade "
+                                          "without isolation")
+    denied = tmp_path / "denied"
+    denied.mkdir()
+    monkeypatch.setenv("PATH", f"{denied}:/usr/bin:/bin")
+    _fake_bwrap(denied, "0.8.0", "echo 'bwrap: No permissions to create new namespace, likely "
+                                 "because the kernel does not allow non-privileged user "
+                                 "namespaces.' >&2; exit 1")
+    ok, why = sandbox.available()
+    assert not ok and why.startswith("bubblewrap cannot create the sandbox's namespaces here "
+                                     "(bwrap: No permissions to create new namespace")
+
+
 @pytest.mark.slow
 def test_no_sandbox_grades_and_says_so_on_every_row(tmp_path):
     from armlab.grading.autograde import grade
