@@ -205,6 +205,33 @@ def test_no_run_sees_a_key_or_an_ipc_object_of_another(builds):
         assert not uids & owners
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid of its own per run is root's")
+def test_a_uid_is_claimed_by_one_run_at_a_time_and_cleared_first(monkeypatch):
+    """A process left under a uid is killed before the uid is taken again; a uid another run
+    holds is not taken."""
+    uid = sandbox.RUN_UIDS[-1]
+    monkeypatch.setattr(sandbox, "RUN_UIDS", range(uid, uid + 1))
+    left = subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                             "sleep", "60"])
+    try:
+        for _ in range(200):                              # until setpriv has become uid
+            if sandbox._processes_of(uid):
+                break
+            time.sleep(0.01)
+        assert sandbox._processes_of(uid) == [left.pid]
+        taken, lock = sandbox._claim()
+        assert taken == uid and left.wait(timeout=5) == -9 and not sandbox._processes_of(uid)
+        with pytest.raises(sandbox.SandboxUnavailable, match=f"every sandbox uid \\({uid} to "
+                                                             f"{uid}\\) is in use"):
+            sandbox._claim()
+        os.close(lock)
+        taken, lock = sandbox._claim()
+        os.close(lock)
+    finally:
+        left.kill()
+        left.wait()
+
+
 @needs_sandbox
 def test_pid_1_and_proc_show_no_path_of_the_grader(builds):
     """/proc/1/cmdline (bubblewrap's) and every other process's command line, environment

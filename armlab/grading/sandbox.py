@@ -41,19 +41,19 @@ may use) and reports anything else as a fault of the run, never as a score.
 """
 
 import dataclasses
-import errno
 import fcntl
 import functools
 import json
 import os
+import pathlib
 import re
 import secrets
-import pathlib
 import selectors
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 from armlab.grading import runner as _runner
@@ -345,19 +345,29 @@ def _claim():
     """``(uid, lock)``: a uid of :data:`RUN_UIDS` that no other run holds (an
     exclusive ``flock`` on its file in :data:`LOCKS`, held until the run's
     :meth:`_Box.close`) and nothing of which lives (:func:`_clear`), from a random start."""
-    LOCKS.mkdir(mode=0o700, parents=True, exist_ok=True)
+    locks = LOCKS
+    try:
+        locks.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:                                    # no /run: root's own folder in /tmp
+        locks = pathlib.Path(tempfile.gettempdir(), "armlab-sandbox-uids")
+        locks.mkdir(mode=0o700, exist_ok=True)
     start = secrets.randbelow(len(RUN_UIDS))
+    deadline = time.monotonic() + 10.0
     for k in range(len(RUN_UIDS)):
         uid = RUN_UIDS[(start + k) % len(RUN_UIDS)]
-        fd = os.open(LOCKS / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = os.open(locks / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            if _clear(uid, seconds=0.5):
+                return uid, fd
+        except BlockingIOError:                        # another run holds it
+            pass
+        except BaseException:
             os.close(fd)
-            continue
-        if _clear(uid):
-            return uid, fd
+            raise
         os.close(fd)
+        if time.monotonic() > deadline:
+            break
     raise SandboxUnavailable(f"every sandbox uid ({RUN_UIDS[0]} to {RUN_UIDS[-1]}) is in "
                              "use or still owns a process, a key or an IPC object")
 
@@ -379,26 +389,34 @@ def _clear(uid, seconds=5.0):
             return False
         pid = os.fork()
         if pid == 0:                                   # the child: become uid, kill it all
+            code = 2
             try:
                 os.setgroups([])
                 os.setresgid(uid, uid, uid)
                 os.setresuid(uid, uid, uid)
+                code = 0
                 os.kill(-1, signal.SIGKILL)
             finally:
-                os._exit(0)
-        os.waitpid(pid, 0)
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) == 2:
+            raise SandboxUnavailable(f"the grader cannot become the sandbox's uid {uid} (it "
+                                     "runs as root without CAP_SETUID?)")
         time.sleep(0.005)
     return uid not in _key_owners() and uid not in _ipc_owners()
 
 
 def _processes_of(uid):
-    """The pids of the processes whose real, effective or saved uid is ``uid``."""
+    """The pids of the live processes whose real, effective or saved uid is ``uid`` (not
+    the zombies: they run nothing and hold no memory; their parent reaps them)."""
     found = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
                 with open(f"/proc/{entry.name}/status", "rb") as status:
                     for line in status:
+                        if line.startswith(b"State:") and line.split()[1] in (b"Z", b"X"):
+                            break
                         if line.startswith(b"Uid:"):
                             if uid in map(int, line.split()[1:4]):
                                 found.append(int(entry.name))
