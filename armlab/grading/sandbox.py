@@ -17,7 +17,10 @@ A seccomp filter (:mod:`armlab.grading.seccomp`) refuses the kernel's keyrings
 (which belong to a uid and a login session, not to the sandbox), new
 namespaces, new processes, mounts, ptrace and the like. The sandbox is one
 process (threads allowed), so its memory cap, ``RLIMIT_AS``, holds for the
-whole sandbox, on any machine, cgroups or not. Its PID 1 is bubblewrap's own
+whole sandbox, on any machine, cgroups or not; beside it only its ``/tmp`` and
+``/scratch`` hold memory, each at most ``file_mb`` where bubblewrap has ``--size``
+(0.7.0 and later; an older one leaves them at the kernel's default, half the
+machine's memory). Its PID 1 is bubblewrap's own
 reaper, whose command line (``/proc/1/cmdline``) holds no mount's source: the
 options reach bubblewrap through a memory file (``--args``) and the runner is
 copied in (``--ro-bind-data``).
@@ -28,7 +31,7 @@ the virtual environment's packages), the armlab built for the run
 and ``/tmp`` in memory, and nothing else: not the checkout, the solutions, the
 references, the gradebook, the output folder, other submissions, ``$HOME`` or
 the course secret (its environment is cleared). It has no network. Its
-processes are capped in memory, file size, number and CPU seconds, and killed
+process is capped in memory, file size, threads and CPU seconds, and killed
 with the sandbox at the end of the run (``--die-with-parent`` and the PID
 namespace: when its first process ends, every other one is killed).
 
