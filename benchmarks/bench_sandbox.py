@@ -9,6 +9,7 @@ an honest cell (numpy and a matplotlib figure saved), timed by the clock in the 
 
 import argparse
 import datetime
+import json
 import os
 import pathlib
 import statistics
@@ -43,9 +44,9 @@ print(json.dumps(out))
 def sample(tree):
     """Seconds of each cell's run, one fresh grader process, armlab from ``tree``."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, "-c", ONE, __import__("json").dumps(CELLS)],
+    out = subprocess.run([sys.executable, "-c", ONE, json.dumps(CELLS)],
                          capture_output=True, text=True, env=env, cwd="/", check=True)
-    return __import__("json").loads(out.stdout.splitlines()[-1])
+    return json.loads(out.stdout.splitlines()[-1])
 
 
 def _box_cost(runs=50):
@@ -98,9 +99,10 @@ def main(argv=None):
         lines.append(f"| {label} | " + " | ".join(
             f"{statistics.median(times[label][c]):.3f}" for c in CELLS) + " |")
     if args.before:
-        lines += ["", "Ratio this commit / before: " + ", ".join(
-            f"{c} {statistics.median(times['this commit'][c]) / statistics.median(times['before'][c]):.2f}x"
-            for c in CELLS) + "."]
+        ratio = {c: statistics.median(times["this commit"][c])
+                 / statistics.median(times["before"][c]) for c in CELLS}
+        lines += ["", "Ratio this commit / before: "
+                  + ", ".join(f"{c} {r:.2f}x" for c, r in ratio.items()) + "."]
     lines += ["", _box_cost()]
     (HERE / "sandbox.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))

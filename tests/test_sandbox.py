@@ -195,11 +195,12 @@ def test_no_run_sees_a_key_or_an_ipc_object_of_another(builds):
     said = _printed(first).splitlines() + _printed(second).splitlines()
     assert said[:2] + said[3:5] == ["add EPERM", "shmget ok", "search EPERM", "shm ENOENT"]
     uids = {int(said[2].split()[1]), int(said[5].split()[1])}
-    ipc = "".join(pathlib.Path("/proc/sysvipc", k).read_text() for k in ("shm", "sem", "msg"))
-    assert "0x0041524d" not in ipc.lower() and "41524d" not in ipc
+    keys = {row.split()[0] for k in ("shm", "sem", "msg")       # the keys, in decimal
+            for row in pathlib.Path("/proc/sysvipc", k).read_text().splitlines()[1:]}
+    assert str(0x41524d) not in keys
     if os.geteuid() == 0:
         assert len(uids) == 2 and uids <= set(sandbox.RUN_UIDS)
-        assert not uids & set(_key_users())
+        assert not uids & set(_key_users()) and not any(map(sandbox._ipc_objects, uids))
         owners = {os.stat(p).st_uid for p in pathlib.Path("/proc").iterdir()
                   if p.name.isdigit() and p.exists()}
         assert not uids & owners
@@ -207,10 +208,14 @@ def test_no_run_sees_a_key_or_an_ipc_object_of_another(builds):
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="a uid of its own per run is root's")
 def test_a_uid_is_claimed_by_one_run_at_a_time_and_cleared_first(monkeypatch):
-    """A process left under a uid is killed before the uid is taken again; a uid another run
-    holds is not taken."""
+    """A process left under a uid is killed, and a SysV IPC object it owns on the machine
+    removed, before the uid is taken again; a uid another run holds is not taken."""
     uid = sandbox.RUN_UIDS[-1]
     monkeypatch.setattr(sandbox, "RUN_UIDS", range(uid, uid + 1))
+    subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                    sys.executable, "-I", "-c", "import ctypes; ctypes.CDLL(None).shmget(0, "
+                    "4096, 0o1600)"], check=True)
+    assert [kind for kind, _ in sandbox._ipc_objects(uid)] == ["shm"]
     left = subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                              "sleep", "60"])
     try:
@@ -221,6 +226,7 @@ def test_a_uid_is_claimed_by_one_run_at_a_time_and_cleared_first(monkeypatch):
         assert sandbox._processes_of(uid) == [left.pid]
         taken, lock = sandbox._claim()
         assert taken == uid and left.wait(timeout=5) == -9 and not sandbox._processes_of(uid)
+        assert sandbox._ipc_objects(uid) == []
         with pytest.raises(sandbox.SandboxUnavailable, match=f"every sandbox uid \\({uid} to "
                                                              f"{uid}\\) is in use"):
             sandbox._claim()

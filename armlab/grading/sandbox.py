@@ -149,7 +149,8 @@ def available():
     try:
         version, options = _features(exe)
     except (OSError, subprocess.SubprocessError) as exc:
-        return False, f"bubblewrap did not start ({exc}); pass --no-sandbox to grade without isolation"
+        return False, (f"bubblewrap did not start ({exc}); pass --no-sandbox to grade "
+                       "without isolation")
     lacks = [o for o in NEEDED if o not in options]
     if lacks:
         return False, (f"bubblewrap {version} lacks {', '.join(lacks)}, which the sandbox "
@@ -376,9 +377,11 @@ def _claim():
 
 
 def _clear(uid, seconds=5.0):
-    """Kill every process of ``uid`` and say whether nothing of it is left: no process, no
-    key in the kernel's keyrings (``/proc/key-users``), no SysV IPC object on the machine
-    (``/proc/sysvipc``; a run's own are in its IPC namespace and die with it).
+    """Kill every process of ``uid``, remove its SysV IPC objects on the machine (there are
+    none: a run's own are in its IPC namespace and die with it), and say whether nothing of
+    it is left: no process, no key in the kernel's keyrings (``/proc/key-users``; a run
+    cannot make one, and a key cannot be removed for another uid: that uid is not taken),
+    no IPC object.
 
     The killing is ``kill(-1, SIGKILL)`` from a child that has become ``uid``: the kernel
     signals every process the uid may signal at once (holding the process list, so none can
@@ -406,7 +409,9 @@ def _clear(uid, seconds=5.0):
             raise SandboxUnavailable(f"the grader cannot become the sandbox's uid {uid} (it "
                                      "runs as root without CAP_SETUID?)")
         time.sleep(0.005)
-    return uid not in _key_owners() and uid not in _ipc_owners()
+    for kind, ident in _ipc_objects(uid):             # none: a run's IPC is its namespace's
+        _remove_ipc(kind, ident)
+    return uid not in _key_owners() and not _ipc_objects(uid)
 
 
 def _processes_of(uid):
@@ -438,18 +443,33 @@ def _key_owners():
     return {int(r.split(":")[0]) for r in rows if ":" in r}
 
 
-def _ipc_owners():
-    """The uids that own a SysV message queue, semaphore set or shared memory segment."""
-    owners = set()
+def _ipc_objects(uid=None):
+    """``[(kind, id)]`` of the SysV message queues (``msg``), semaphore sets (``sem``) and
+    shared memory segments (``shm``) on the machine whose owner is ``uid`` (any, if None)."""
+    found = []
     for kind in ("msg", "sem", "shm"):
         try:
             rows = pathlib.Path("/proc/sysvipc", kind).read_text().splitlines()
         except OSError:
             continue
         head = rows[0].split() if rows else []
+        ident = {"msg": "msqid", "sem": "semid", "shm": "shmid"}[kind]
         for row in rows[1:]:
-            owners.add(int(dict(zip(head, row.split()))["uid"]))
-    return owners
+            fields = dict(zip(head, row.split()))
+            if uid is None or int(fields["uid"]) == uid:
+                found.append((kind, int(fields[ident])))
+    return found
+
+
+def _remove_ipc(kind, ident):
+    """Remove one SysV IPC object (``IPC_RMID``), as ``ipcrm`` does."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if kind == "sem":
+        libc.semctl(ident, 0, 0)
+    else:
+        getattr(libc, kind + "ctl")(ident, 0, None)
 
 
 def _limits(limits, budget):
