@@ -23,7 +23,9 @@ whole sandbox, on any machine, cgroups or not; beside it only its ``/tmp`` and
 machine's memory). Its PID 1 is bubblewrap's own
 reaper, whose command line (``/proc/1/cmdline``) holds no mount's source: the
 options reach bubblewrap through a memory file (``--args``) and the runner is
-copied in (``--ro-bind-data``).
+copied in (``--ro-bind-data``). (The runner is not PID 1, ``--as-pid-1``: the kernel
+drops a signal whose action is the default sent to a namespace's first process, so its
+soft CPU limit, ``SIGXCPU``, would go unseen until the hard limit's ``SIGKILL``.)
 
 The sandbox sees a read-only runtime (``/usr``, the Python installation and
 the virtual environment's packages), the armlab built for the run
