@@ -94,7 +94,9 @@ def test_the_sandbox_sees_nothing_of_the_machine(builds):
     code = "\n".join([
         "import os, socket, pathlib",
         "print('uid', os.getuid() != 0)",
-        f"print('checkout', sorted(p.name for p in pathlib.Path({str(REPO)!r}).iterdir()))",
+        f"checkout = pathlib.Path({str(REPO)!r})",
+        "print('checkout', sorted(p.name for p in checkout.iterdir()) if checkout.exists() "
+        "else 'absent')",
         "print('home', os.environ.get('HOME'))",
         "print('secret', [k for k in os.environ if 'SECRET' in k])",
         "print('processes', sorted(p for p in os.listdir('/proc') if p.isdigit()))",
@@ -112,9 +114,205 @@ def test_the_sandbox_sees_nothing_of_the_machine(builds):
     ])
     result = _run({"steps": [_cell(code)], "outputs": True}, builds["positions"])
     assert result.fault is None
+    venv = os.path.realpath(sys.prefix)                 # bound where it is on the machine
+    checkout = "['.venv']" if venv.startswith(str(REPO) + os.sep) else "absent"
     assert _printed(result).splitlines() == [
-        "uid True", "checkout ['.venv']", "home /scratch", "secret []", "processes ['1', '2']",
+        "uid True", f"checkout {checkout}", "home /scratch", "secret []", "processes ['1', '2']",
         "network False", "scratch ok"]
+
+
+# ---------------------------------------------------------------- what the kernel refuses
+_SYSCALLS = """
+import ctypes, errno, os, platform, threading
+libc = ctypes.CDLL(None, use_errno=True)
+NR = {"x86_64": {"add_key": 248, "request_key": 249, "keyctl": 250, "clone3": 435},
+      "aarch64": {"add_key": 217, "request_key": 218, "keyctl": 219, "clone3": 435}}[
+      platform.machine()]
+def said(name, r):
+    print(name, 'ok' if r >= 0 else errno.errorcode[ctypes.get_errno()])
+def sys(name, *args):
+    return libc.syscall(NR[name], *args)
+"""
+
+
+@needs_sandbox
+def test_the_kernel_refuses_keys_namespaces_and_new_processes(builds):
+    """A notebook cannot store a key (the kernel's keyrings outlive the run), make a
+    namespace (a nested user namespace has every capability inside) or a process (the
+    memory cap holds per process); threads stay allowed."""
+    code = _SYSCALLS + "\n".join([
+        "said('add_key', sys('add_key', b'user', b'armlab', b'v', 1, -4))",
+        "said('keyctl', sys('keyctl', 0, -3, 0))",              # the session keyring's id
+        "said('request_key', sys('request_key', b'user', b'armlab', None, 0))",
+        "said('unshare user', libc.unshare(0x10000000))",
+        "said('unshare mount', libc.unshare(0x00020000))",
+        "said('clone3', sys('clone3', None, 0))",
+        "try:",
+        "    pid = os.fork()",
+        "    if pid == 0:",
+        "        os._exit(0)",
+        "    print('fork ok')",
+        "except OSError as e:",
+        "    print('fork', errno.errorcode[e.errno])",
+        "import subprocess",
+        "try:",
+        "    subprocess.run(['/usr/bin/true']); print('subprocess ok')",
+        "except OSError as e:",
+        "    print('subprocess', errno.errorcode[e.errno])",
+        "t = threading.Thread(target=print, args=('thread ok',)); t.start(); t.join()",
+    ])
+    result = _run({"steps": [_cell(code)], "outputs": True}, builds["positions"])
+    assert result.fault is None and result.status == {1: "ok"}, result.outputs
+    assert _printed(result).splitlines() == [
+        "add_key EPERM", "keyctl EPERM", "request_key EPERM", "unshare user EPERM",
+        "unshare mount EPERM", "clone3 ENOSYS", "fork EPERM", "subprocess EPERM",
+        "thread ok"]
+
+
+def _key_users():
+    """``{uid: keys}`` of every uid the kernel holds keys for."""
+    rows = pathlib.Path("/proc/key-users").read_text().splitlines()
+    return {int(r.split(":")[0]): int(r.split()[2].split("/")[0]) for r in rows}
+
+
+@needs_sandbox
+def test_no_run_sees_a_key_or_an_ipc_object_of_another(builds):
+    """A key stored (or a SysV segment made) in one run is not there in the next, nor on
+    the machine after it; as root, each run has a uid of its own, no process of which
+    lives after the run."""
+    store = _SYSCALLS + "\n".join([
+        "said('add', sys('add_key', b'user', b'armlab-note', b'cases', 5, -4))",
+        "libc.shmget.restype = ctypes.c_int",
+        "said('shmget', libc.shmget(0x41524d, 4096, 0o1666))",
+        "print('uid', os.getuid())"])
+    read = _SYSCALLS + "\n".join([
+        "said('search', sys('keyctl', 10, -4, b'user', b'armlab-note', 0))",
+        "libc.shmget.restype = ctypes.c_int",
+        "said('shm', libc.shmget(0x41524d, 4096, 0o666))",
+        "print('uid', os.getuid())"])
+    first, second = (_run({"steps": [_cell(code)], "outputs": True}, builds["positions"])
+                     for code in (store, read))
+    said = _printed(first).splitlines() + _printed(second).splitlines()
+    assert said[:2] + said[3:5] == ["add EPERM", "shmget ok", "search EPERM", "shm ENOENT"]
+    uids = {int(said[2].split()[1]), int(said[5].split()[1])}
+    keys = {row.split()[0] for k in ("shm", "sem", "msg")       # the keys, in decimal
+            for row in pathlib.Path("/proc/sysvipc", k).read_text().splitlines()[1:]}
+    assert str(0x41524d) not in keys
+    if os.geteuid() == 0:
+        assert len(uids) == 2 and uids <= set(sandbox.RUN_UIDS)
+        assert not uids & set(_key_users()) and not any(map(sandbox._ipc_objects, uids))
+        owners = {os.stat(p).st_uid for p in pathlib.Path("/proc").iterdir()
+                  if p.name.isdigit() and p.exists()}
+        assert not uids & owners
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid of its own per run is root's")
+def test_a_uid_is_claimed_by_one_run_at_a_time_and_cleared_first(monkeypatch):
+    """A process left under a uid is killed, and a SysV IPC object it owns on the machine
+    removed, before the uid is taken again; a uid another run holds is not taken."""
+    uid = sandbox.RUN_UIDS[-1]
+    monkeypatch.setattr(sandbox, "RUN_UIDS", range(uid, uid + 1))
+    subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                    sys.executable, "-I", "-c", "import ctypes; ctypes.CDLL(None).shmget(0, "
+                    "4096, 0o1600)"], check=True)
+    assert [kind for kind, _ in sandbox._ipc_objects(uid)] == ["shm"]
+    left = subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                             "sleep", "60"])
+    try:
+        for _ in range(200):                              # until setpriv has become uid
+            if sandbox._processes_of(uid):
+                break
+            time.sleep(0.01)
+        assert sandbox._processes_of(uid) == [left.pid]
+        taken, lock = sandbox._claim()
+        assert taken == uid and left.wait(timeout=5) == -9 and not sandbox._processes_of(uid)
+        assert sandbox._ipc_objects(uid) == []
+        with pytest.raises(sandbox.SandboxUnavailable, match=f"every sandbox uid \\({uid} to "
+                                                             f"{uid}\\) is in use"):
+            sandbox._claim()
+        os.close(lock)
+        taken, lock = sandbox._claim()
+        os.close(lock)
+    finally:
+        left.kill()
+        left.wait()
+
+
+@needs_sandbox
+def test_pid_1_and_proc_show_no_path_of_the_grader(builds):
+    """/proc/1/cmdline (bubblewrap's) and every other process's command line, environment
+    and mount table inside name no path of the checkout (the runtime, bound where it is on
+    the machine, aside) and the command lines no path of the build."""
+    code = "\n".join([
+        "import os",
+        "print('pid 1', open('/proc/1/cmdline', 'rb').read().split(b'\\0')[0].decode())",
+        "text = open('/proc/self/mountinfo').read()",
+        "lines = ''",
+        "for pid in [p for p in os.listdir('/proc') if p.isdigit()]:",
+        "    for part in ('cmdline', 'environ'):",
+        "        try:",
+        "            lines += open(f'/proc/{pid}/{part}', 'rb').read().decode()",
+        "        except OSError:",
+        "            pass",
+        "for fd in os.listdir('/proc/self/fd'):",
+        "    try:",
+        "        lines += os.readlink(f'/proc/self/fd/{fd}') + '\\n'",
+        "        lines += open(f'/proc/self/fd/{fd}', 'rb').read(4096).decode('latin-1')",
+        "    except OSError:",
+        "        pass",
+        "import json; print(json.dumps([text, lines]))"])
+    result = _run({"steps": [_cell(code)], "outputs": True}, builds["positions"])
+    head, rest = _printed(result).split("\n", 1)
+    mounts, lines = json.loads(rest)
+    assert head == "pid 1 /usr/bin/bwrap"
+    seen = mounts + lines
+    for path in sandbox._runtime_paths():
+        seen = seen.replace(path, "")
+    assert str(REPO) not in seen
+    assert str(builds["positions"]) not in lines
+    assert "--ro-bind" not in lines
+
+
+@needs_sandbox
+def test_children_together_cannot_pass_the_memory_cap(builds):
+    """Four children of 600 MiB each held 2.4 GB under a cap of 1 GiB per process: now the
+    sandbox is one process, and the cap holds for it whole."""
+    code = "\n".join([
+        "import os, time",
+        "r, w = os.pipe()",
+        "kids = []",
+        "for k in range(4):",
+        "    try:",
+        "        pid = os.fork()",
+        "    except OSError as e:",
+        "        print('fork', e.strerror); break",
+        "    if pid == 0:",
+        "        b = bytearray(600 * 2**20); os.write(w, b'1'); time.sleep(3); os._exit(0)",
+        "    kids.append(pid)",
+        "held = sum(len(os.read(r, 1)) for _ in kids)",
+        "print('held MiB', 600 * held)",
+    ])
+    result = _run({"steps": [_cell(code)], "outputs": True}, builds["positions"],
+                  memory_mb=1024)
+    assert _printed(result).splitlines() == ["fork Operation not permitted", "held MiB 0"]
+
+
+@needs_sandbox
+def test_an_honest_notebook_still_runs(builds):
+    """numpy, matplotlib's Agg backend (its font list asks fc-list in a subprocess, which is
+    refused) and a thread: nothing an honest notebook does is refused."""
+    code = "\n".join([
+        "import threading, numpy as np, matplotlib.pyplot as plt",
+        "x = np.linalg.solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0])",
+        "fig, ax = plt.subplots(); ax.plot([0, 1], x); ax.set_xlabel('t [s]')",
+        "fig.savefig('/scratch/f.png'); print(x.round(6).tolist(), os.path.getsize("
+        "'/scratch/f.png') > 1000)",
+        "box = []; t = threading.Thread(target=box.append, args=(x @ x,)); t.start(); t.join()",
+        "print(round(float(box[0]), 6))"])
+    result = _run({"steps": [_cell("import os\n" + code)], "outputs": True},
+                  builds["positions"])
+    assert result.fault is None and result.status == {1: "ok"}, result.outputs
+    assert _printed(result).splitlines() == ["[0.8, 1.4] True", "2.6"]
 
 
 @needs_sandbox
@@ -126,7 +324,7 @@ def test_limits_hold(builds):
                   builds["positions"], memory_mb=1024, file_mb=16, processes=32)
     errors = [next(o["ename"] for o in result.outputs[k] if o["output_type"] == "error")
               for k in range(3)]
-    assert errors == ["MemoryError", "OSError", "BlockingIOError"], result.outputs
+    assert errors == ["MemoryError", "OSError", "PermissionError"], result.outputs
 
 
 @needs_sandbox
@@ -281,6 +479,62 @@ def test_available_names_a_missing_bubblewrap(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     ok, why = sandbox.available()
     assert not ok and why.startswith("bubblewrap is not installed")
+
+
+def _fake_bwrap(folder, version, run, drop=()):
+    """A ``bwrap`` in ``folder`` that says ``version``, lists the real one's options but
+    ``drop``, and runs the shell code ``run`` (``$LOG``: a file it may write)."""
+    fake = folder / "bwrap"
+    dropped = "".join(f" -e '^ *{o} '" for o in drop) or " -e '^$'"
+    fake.write_text("#!/bin/bash\n"
+                    f"LOG={folder / 'log'}\n"
+                    'case "$1" in\n'
+                    f"  --version) echo 'bubblewrap {version}'; exit 0;;\n"
+                    f"  --help) /usr/bin/bwrap --help | grep -v{dropped}; exit 0;;\n"
+                    "esac\n" + run + "\n")
+    fake.chmod(0o755)
+    return fake
+
+
+@needs_sandbox
+def test_available_uses_only_the_options_bubblewrap_has(monkeypatch, tmp_path):
+    """Gradescope's Ubuntu 22.04 has bubblewrap 0.6.1, without --size (and without
+    --disable-userns): the sandbox is made with what it has."""
+    run = ('echo "$@" > $LOG; [ "$1" = --args ] && tr "\\0" " " < /proc/self/fd/$2 >> $LOG\n'
+           'exec /usr/bin/bwrap "$@"')
+    _fake_bwrap(tmp_path, "0.6.1", run, drop=("--size", "--disable-userns"))
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    assert sandbox.available() == (True, "")
+    said = (tmp_path / "log").read_text()
+    assert "--tmpfs /tmp" in said and "--seccomp" in said
+    assert "--size" not in said and "--disable-userns" not in said
+
+
+def test_available_says_what_bubblewrap_said(monkeypatch, tmp_path):
+    """An option bubblewrap refuses is named as such (it was blamed on namespaces), a
+    bubblewrap too old for the sandbox is named with its version, and a lack of privilege
+    is said as one."""
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    _fake_bwrap(tmp_path, "0.6.1", "echo 'bwrap: Unknown option --size' >&2; exit 1")
+    assert sandbox.available() == (False, "bubblewrap 0.6.1 could not make the sandbox (bwrap: "
+                                          "Unknown option --size); pass --no-sandbox to grade "
+                                          "without isolation")
+    old = tmp_path / "old"
+    old.mkdir()
+    monkeypatch.setenv("PATH", f"{old}:/usr/bin:/bin")
+    _fake_bwrap(old, "0.4.1", "exit 1", drop=("--perms",))
+    assert sandbox.available() == (False, "bubblewrap 0.4.1 lacks --perms, which the sandbox "
+                                          "needs (0.5.0 or later); pass --no-sandbox to grade "
+                                          "without isolation")
+    denied = tmp_path / "denied"
+    denied.mkdir()
+    monkeypatch.setenv("PATH", f"{denied}:/usr/bin:/bin")
+    _fake_bwrap(denied, "0.8.0", "echo 'bwrap: No permissions to create new namespace, likely "
+                                 "because the kernel does not allow non-privileged user "
+                                 "namespaces.' >&2; exit 1")
+    ok, why = sandbox.available()
+    assert not ok and why.startswith("bubblewrap cannot create the sandbox's namespaces here "
+                                     "(bwrap: No permissions to create new namespace")
 
 
 @pytest.mark.slow

@@ -80,14 +80,15 @@ the gradebook nbgrader writes."""
 SETUP_SH = r"""#!/usr/bin/env bash
 # armlab's Gradescope autograder, image setup (Gradescope runs this once, as root, when it
 # builds the autograder's image; https://gradescope-autograders.readthedocs.io/en/latest/specs/).
-# Installs bubblewrap (the sandbox every notebook runs in), Python 3.11 and the book's pinned
-# runtime (requirements.txt) in a virtual environment, and the armlab this zip was built from.
+# Installs bubblewrap (the sandbox every notebook runs in) and libseccomp2 (its system-call
+# filter, through pyseccomp), Python 3.11 and the book's pinned runtime (requirements.txt) in
+# a virtual environment, and the armlab this zip was built from.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VENV="${ARMLAB_GRADESCOPE_VENV:-/opt/armlab/venv}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends bubblewrap util-linux ca-certificates
+apt-get install -y -qq --no-install-recommends bubblewrap libseccomp2 util-linux ca-certificates
 # Python 3.11 (the book's runtime.txt): Ubuntu 22.04 and Debian 12 package it; elsewhere the
 # system's python3 is used if it is 3.11 or newer.
 if apt-get install -y -qq --no-install-recommends python3.11 python3.11-venv; then

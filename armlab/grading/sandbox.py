@@ -6,9 +6,26 @@ Student code never runs in the grader's process. Each run (:func:`run`) starts
 user of its own with no capabilities:
 
 * when the grader runs as root, bubblewrap sets up the mounts and the runner
-  drops to a dedicated uid (:data:`BASE_UID` and up) that owns no file on the
-  machine (a user namespace would map the sandbox's user to root outside);
-* otherwise bubblewrap runs unprivileged, in a user namespace of its own.
+  drops to a uid of the run's own (:data:`RUN_UIDS`, one per run, a rerun
+  included, never one that anything still lives under) that owns no file on the
+  machine (a user namespace would map the sandbox's user to root outside); after
+  the run every process of that uid is killed (:class:`_Box`);
+* otherwise bubblewrap runs unprivileged, in a user namespace of its own, with
+  ``--disable-userns`` where bubblewrap has it (0.8.0 and later).
+
+A seccomp filter (:mod:`armlab.grading.seccomp`) refuses the kernel's keyrings
+(which belong to a uid and a login session, not to the sandbox), new
+namespaces, new processes, mounts, ptrace and the like. The sandbox is one
+process (threads allowed), so its memory cap, ``RLIMIT_AS``, holds for the
+whole sandbox, on any machine, cgroups or not; beside it only its ``/tmp`` and
+``/scratch`` hold memory, each at most ``file_mb`` where bubblewrap has ``--size``
+(0.7.0 and later; an older one leaves them at the kernel's default, half the
+machine's memory). Its PID 1 is bubblewrap's own
+reaper, whose command line (``/proc/1/cmdline``) holds no mount's source: the
+options reach bubblewrap through a memory file (``--args``) and the runner is
+copied in (``--ro-bind-data``). (The runner is not PID 1, ``--as-pid-1``: the kernel
+drops a signal whose action is the default sent to a namespace's first process, so its
+soft CPU limit, ``SIGXCPU``, would go unseen until the hard limit's ``SIGKILL``.)
 
 The sandbox sees a read-only runtime (``/usr``, the Python installation and
 the virtual environment's packages), the armlab built for the run
@@ -16,7 +33,7 @@ the virtual environment's packages), the armlab built for the run
 and ``/tmp`` in memory, and nothing else: not the checkout, the solutions, the
 references, the gradebook, the output folder, other submissions, ``$HOME`` or
 the course secret (its environment is cleared). It has no network. Its
-processes are capped in memory, file size, number and CPU seconds, and killed
+process is capped in memory, file size, threads and CPU seconds, and killed
 with the sandbox at the end of the run (``--die-with-parent`` and the PID
 namespace: when its first process ends, every other one is killed).
 
@@ -29,20 +46,37 @@ may use) and reports anything else as a fault of the run, never as a score.
 """
 
 import dataclasses
+import fcntl
+import functools
 import json
 import os
 import pathlib
+import re
+import secrets
 import selectors
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 from armlab.grading import runner as _runner
+from armlab.grading import seccomp
 
 BASE_UID = 61000
-"""First uid of the sandboxes' users when grading as root (one per worker)."""
+"""The sandboxes' uids when grading as root are :data:`RUN_UIDS` from ``BASE_UID + 1000``
+on (``BASE_UID`` ... ``+ 999`` were the workers' own uids before each run had one)."""
+RUN_UIDS = range(BASE_UID + 1000, BASE_UID + 1000 + 2048)
+"""The uids the runs take theirs from (one per run, held while the run lasts and taken
+again only when nothing of it lives)."""
+LOCKS = pathlib.Path("/run/armlab-sandbox")
+"""Where a run holds the lock of its uid (root only)."""
+NEEDED = ("--args", "--seccomp", "--ro-bind-data", "--die-with-parent", "--new-session",
+          "--clearenv", "--perms", "--unshare-pid", "--unshare-ipc", "--unshare-net",
+          "--unshare-uts")
+"""bubblewrap's options the sandbox cannot do without (``--perms``: 0.5.0 and later);
+``--size`` (0.7.0) and ``--disable-userns`` (0.8.0) are used where bubblewrap has them."""
 
 RUNNER = pathlib.Path(_runner.__file__).resolve()
 MAX_LINE = 8 * 2**20
@@ -57,10 +91,12 @@ class Limits:
     cpu: float = 30.0
     """CPU seconds of one cell or one check (the runner stops it past them)."""
     memory_mb: int = 2048
-    """Address space of every process in the sandbox [MiB]."""
+    """Address space of the sandbox's process, its threads included [MiB] (it can make no
+    other process)."""
     max_chars: int = 20_000
     """Printed characters kept per cell."""
     processes: int = 64
+    """Threads of the sandbox's uid (as root; ``RLIMIT_NPROC``)."""
     file_mb: int = 64
     """Largest file a process may write, and the size of /scratch and /tmp [MiB]."""
     wall_factor: float = 4.0
@@ -102,22 +138,61 @@ class SandboxUnavailable(RuntimeError):
 
 # ---------------------------------------------------------------- can we?
 def available():
-    """``(True, "")`` when bubblewrap can make a sandbox here, else ``(False, reason)``."""
+    """``(True, "")`` when bubblewrap can make a sandbox here, else ``(False, reason)``.
+
+    The reason names what is missing: bubblewrap, libseccomp, an option this bubblewrap
+    lacks (its version said), or the privilege to make namespaces (only when bubblewrap
+    said so).
+    """
     exe = shutil.which("bwrap")
     if exe is None:
         return False, ("bubblewrap is not installed (Debian: apt-get install bubblewrap); "
                        "pass --no-sandbox to grade without isolation")
-    cmd = command(pathlib.Path("/nonexistent-build"), uid=BASE_UID, probe=True)
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+        version, options = _features(exe)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return False, (f"bubblewrap did not start ({exc}); pass --no-sandbox to grade "
+                       "without isolation")
+    lacks = [o for o in NEEDED if o not in options]
+    if lacks:
+        return False, (f"bubblewrap {version} lacks {', '.join(lacks)}, which the sandbox "
+                       "needs (0.5.0 or later); pass --no-sandbox to grade without isolation")
+    try:
+        seccomp.program()
+    except (RuntimeError, OSError, AttributeError) as exc:
+        return False, (f"libseccomp, which builds the sandbox's system-call filter, is not "
+                       f"usable ({exc}; Debian: apt-get install libseccomp2); pass "
+                       "--no-sandbox to grade without isolation")
+    try:
+        box = _Box(pathlib.Path("/nonexistent-build"), probe=True)
+    except SandboxUnavailable as exc:
+        return False, str(exc)
+    try:
+        proc = subprocess.run(box.cmd, capture_output=True, text=True, timeout=30,
+                              pass_fds=box.fds, env=box.env)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, f"bubblewrap did not start ({exc})"
+    finally:
+        box.close()
     if proc.returncode != 0 or proc.stdout.strip() != "ok":
-        why = (proc.stderr.strip().splitlines() or ["no message"])[-1]
-        return False, (f"bubblewrap cannot create the sandbox's namespaces here ({why}): "
-                       "a container needs the privilege to make namespaces; pass "
+        why = (proc.stderr.strip().splitlines() or [proc.stdout.strip() or "no message"])[-1]
+        if re.search(r"namespace|uid map|Operation not permitted|setting up", why, re.I):
+            return False, (f"bubblewrap cannot create the sandbox's namespaces here ({why}): "
+                           "a container needs the privilege to make namespaces; pass "
+                           "--no-sandbox to grade without isolation")
+        return False, (f"bubblewrap {version} could not make the sandbox ({why}); pass "
                        "--no-sandbox to grade without isolation")
     return True, ""
+
+
+@functools.lru_cache(maxsize=4)
+def _features(exe):
+    """``(version, options)`` of the bubblewrap at ``exe``: its version as it says it, and
+    the set of options its ``--help`` lists."""
+    said = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+    version = (said.stdout.split() or ["(unknown version)"])[-1]
+    helped = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=30)
+    return version, frozenset(re.findall(r"^\s+(--[a-z0-9-]+)", helped.stdout, re.M))
 
 
 def _runtime_paths():
@@ -145,27 +220,52 @@ def _system():
     return args
 
 
-def command(build, *, uid=None, limits=Limits(), probe=False, fds=(0, 1)):
-    """The bubblewrap command line of one run (``probe``: one that prints ``ok``)."""
+def _python():
+    """The interpreter's path as the sandbox sees it: its folder resolved (a virtual
+    environment reached through a symlinked folder is bound at its real place), its name
+    kept (a venv's ``python`` finds the venv's ``pyvenv.cfg`` next to it)."""
+    return os.path.join(os.path.realpath(os.path.dirname(sys.executable)),
+                        os.path.basename(sys.executable))
+
+
+def command(build, *, uid=None, limits=Limits(), probe=False, fds=(0, 1), seccomp_fd=None,
+            runner_fd=None):
+    """The bubblewrap command line of one run (``probe``: one that prints ``ok``).
+
+    ``seccomp_fd`` is a file descriptor bubblewrap reads the system-call filter from
+    (:func:`armlab.grading.seccomp.program`), ``runner_fd`` one it reads the runner's source
+    from (copied into the sandbox, so no mount names the checkout); :class:`_Box` makes
+    both and hands the command line itself to bubblewrap through a third (``--args``), so
+    that the sandbox's PID 1, bubblewrap, shows no path of the machine in its
+    ``/proc/1/cmdline``. Only options this bubblewrap has are used (:func:`_features`).
+    """
+    exe = shutil.which("bwrap") or "/usr/bin/bwrap"
+    _, options = _features(exe)
     root = os.geteuid() == 0
     size = str(limits.file_mb * 2**20)
-    args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+    sized = ["--size", size] if "--size" in options else []   # 0.7.0 and later
+    args = [exe, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--clearenv",
-            "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--size", size,
-            "--tmpfs", "/tmp", "--perms", "1777", "--size", size, "--tmpfs", "/scratch",
+            "--dev", "/dev", "--proc", "/proc", "--perms", "1777", *sized,
+            "--tmpfs", "/tmp", "--perms", "1777", *sized, "--tmpfs", "/scratch",
             "--chdir", "/scratch"]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
     args += _system()
     binds = [(path, path) for path in _runtime_paths()]
     if not probe:
-        binds += [(str(build), "/opt/armlab"), (str(RUNNER), "/opt/runner.py")]
+        binds += [(str(build), "/opt/armlab")]
     made = set()
-    for _, dest in binds:                # the folders above each bind, readable by the user
+    for _, dest in binds + [(None, "/opt/runner.py")]:  # the folders above, readable by the user
         for parent in reversed(pathlib.PurePosixPath(dest).parents[:-1]):
             if str(parent) not in made:
                 made.add(str(parent))
                 args += ["--perms", "0755", "--dir", str(parent)]
     for src, dest in binds:
         args += ["--ro-bind", src, dest]
+    if not probe:
+        args += (["--perms", "0444", "--ro-bind-data", str(runner_fd), "/opt/runner.py"]
+                 if runner_fd is not None else ["--ro-bind", str(RUNNER), "/opt/runner.py"])
     installed = pathlib.Path(_runner.__file__).resolve().parent.parent
     if any(str(installed).startswith(p + os.sep) for p in _runtime_paths()):
         args += ["--tmpfs", str(installed)]          # a pip-installed armlab: hide it
@@ -176,17 +276,202 @@ def command(build, *, uid=None, limits=Limits(), probe=False, fds=(0, 1)):
     for key, value in env.items():
         args += ["--setenv", key, value]
     if root:
+        # The uid drop is setpriv's, after bubblewrap's mounts: a user namespace (which
+        # --disable-userns needs as root) would map the sandbox's user to root outside.
+        # Nested namespaces are refused by the seccomp filter instead.
         args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
                  shutil.which("setpriv") or "/usr/bin/setpriv", f"--reuid={uid}",
                  f"--regid={uid}", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all"]
     else:
-        args[1:1] = ["--unshare-user", "--disable-userns"]
+        args[1:1] = ["--unshare-user"] + (["--disable-userns"]
+                                          if "--disable-userns" in options else [])
         args += ["--"]
     if probe:
         hidden = str(RUNNER)                 # the checkout must not be there
-        return args + [sys.executable, "-I", "-c", "import os; print('ok' if os.getuid() and "
+        return args + [_python(), "-I", "-c", "import os; print('ok' if os.getuid() and "
                        "not os.path.exists(" + repr(hidden) + ") else 'no')"]
-    return args + [sys.executable, "-I", "/opt/runner.py", str(fds[0]), str(fds[1])]
+    return args + [_python(), "-I", "/opt/runner.py", str(fds[0]), str(fds[1])]
+
+
+class _Box:
+    """What one sandbox needs beside its command line, made before it starts and undone
+    after it ends.
+
+    * As root, a uid of its own (:func:`_claim`): no run shares a uid with another, a
+      rerun of the same notebook included, and after the run every process of that uid is
+      killed and it is checked to own no key and no SysV IPC object (:func:`_clear`).
+    * The seccomp filter, the runner's source and the command line, in memory files that
+      bubblewrap reads (``--seccomp``, ``--ro-bind-data``, ``--args``): ``cmd`` is
+      ``[bwrap, "--args", fd, "--", setpriv ..., python, "-I", "/opt/runner.py", ...]``,
+      which is all the sandbox's ``/proc/1/cmdline`` shows: no mount's source.
+    * ``env``: bubblewrap starts with an empty environment (``/proc/1/environ``).
+
+    ``fds`` are the descriptors to pass to bubblewrap; :meth:`close` undoes it all.
+    """
+
+    def __init__(self, build, *, limits=Limits(), fds=(0, 1), probe=False):
+        self.fds, self.uid, self._lock = [], None, None
+        self.env = {}
+        try:
+            if os.geteuid() == 0:
+                self.uid, self._lock = _claim()
+            bpf = self._memory("seccomp", seccomp.program())
+            code = None if probe else self._memory("runner", RUNNER.read_bytes())
+            args = command(build, uid=self.uid, limits=limits, probe=probe, fds=fds,
+                           seccomp_fd=bpf, runner_fd=code)
+            cut = args.index("--")         # bubblewrap takes the command itself on its argv
+            listed = self._memory("args", b"".join(a.encode() + b"\0" for a in args[1:cut]))
+        except BaseException:
+            self.close()
+            raise
+        self.cmd = [args[0], "--args", str(listed), *args[cut:]]
+
+    def _memory(self, name, data):
+        """A memory file holding ``data``, read from its start (closed on exec unless passed)."""
+        fd = os.memfd_create(name)
+        self.fds.append(fd)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.lseek(fd, 0, os.SEEK_SET)
+        return fd
+
+    def close(self):
+        """Close the memory files; as root, clear the run's uid and let it go."""
+        for fd in self.fds:
+            os.close(fd)
+        self.fds = []
+        if self._lock is not None:
+            _clear(self.uid)
+            os.close(self._lock)
+            self._lock = None
+
+
+def _claim():
+    """``(uid, lock)``: a uid of :data:`RUN_UIDS` that no other run holds (an
+    exclusive ``flock`` on its file in :data:`LOCKS`, held until the run's
+    :meth:`_Box.close`) and nothing of which lives (:func:`_clear`), from a random start."""
+    locks = LOCKS
+    try:
+        locks.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:                                    # no /run: root's own folder in /tmp
+        locks = pathlib.Path(tempfile.gettempdir(), "armlab-sandbox-uids")
+        locks.mkdir(mode=0o700, exist_ok=True)
+    start = secrets.randbelow(len(RUN_UIDS))
+    deadline = time.monotonic() + 10.0
+    for k in range(len(RUN_UIDS)):
+        uid = RUN_UIDS[(start + k) % len(RUN_UIDS)]
+        fd = os.open(locks / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if _clear(uid, seconds=0.5):
+                return uid, fd
+        except BlockingIOError:                        # another run holds it
+            pass
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+        if time.monotonic() > deadline:
+            break
+    raise SandboxUnavailable(f"every sandbox uid ({RUN_UIDS[0]} to {RUN_UIDS[-1]}) is in "
+                             "use or still owns a process, a key or an IPC object")
+
+
+def _clear(uid, seconds=5.0):
+    """Kill every process of ``uid``, remove its SysV IPC objects on the machine (there are
+    none: a run's own are in its IPC namespace and die with it), and say whether nothing of
+    it is left: no process, no key in the kernel's keyrings (``/proc/key-users``; a run
+    cannot make one, and a key cannot be removed for another uid: that uid is not taken),
+    no IPC object.
+
+    The killing is ``kill(-1, SIGKILL)`` from a child that has become ``uid``: the kernel
+    signals every process the uid may signal at once (holding the process list, so none can
+    fork away from it); then ``/proc`` is read until none of the uid is left.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        if not _processes_of(uid):
+            break
+        if time.monotonic() > deadline:
+            return False
+        pid = os.fork()
+        if pid == 0:                                   # the child: become uid, kill it all
+            code = 2
+            try:
+                os.setgroups([])
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+                code = 0
+                os.kill(-1, signal.SIGKILL)
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) == 2:
+            raise SandboxUnavailable(f"the grader cannot become the sandbox's uid {uid} (it "
+                                     "runs as root without CAP_SETUID?)")
+        time.sleep(0.005)
+    for kind, ident in _ipc_objects(uid):             # none: a run's IPC is its namespace's
+        _remove_ipc(kind, ident)
+    return uid not in _key_owners() and not _ipc_objects(uid)
+
+
+def _processes_of(uid):
+    """The pids of the live processes whose real, effective or saved uid is ``uid`` (not
+    the zombies: they run nothing and hold no memory; their parent reaps them)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/status", "rb") as status:
+                    for line in status:
+                        if line.startswith(b"State:") and line.split()[1] in (b"Z", b"X"):
+                            break
+                        if line.startswith(b"Uid:"):
+                            if uid in map(int, line.split()[1:4]):
+                                found.append(int(entry.name))
+                            break
+            except OSError:                            # it ended meanwhile
+                pass
+    return found
+
+
+def _key_owners():
+    """The uids the kernel holds keys for."""
+    try:
+        rows = pathlib.Path("/proc/key-users").read_text().splitlines()
+    except OSError:
+        return set()
+    return {int(r.split(":")[0]) for r in rows if ":" in r}
+
+
+def _ipc_objects(uid=None):
+    """``[(kind, id)]`` of the SysV message queues (``msg``), semaphore sets (``sem``) and
+    shared memory segments (``shm``) on the machine whose owner is ``uid`` (any, if None)."""
+    found = []
+    for kind in ("msg", "sem", "shm"):
+        try:
+            rows = pathlib.Path("/proc/sysvipc", kind).read_text().splitlines()
+        except OSError:
+            continue
+        head = rows[0].split() if rows else []
+        ident = {"msg": "msqid", "sem": "semid", "shm": "shmid"}[kind]
+        for row in rows[1:]:
+            fields = dict(zip(head, row.split()))
+            if uid is None or int(fields["uid"]) == uid:
+                found.append((kind, int(fields[ident])))
+    return found
+
+
+def _remove_ipc(kind, ident):
+    """Remove one SysV IPC object (``IPC_RMID``), as ``ipcrm`` does."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if kind == "sem":
+        libc.semctl(ident, 0, 0)
+    else:
+        getattr(libc, kind + "ctl")(ident, 0, None)
 
 
 def _limits(limits, budget):
@@ -227,6 +512,9 @@ def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=No
         check of a value has none).
     isolate : bool
         False runs the runner as a plain process of this user (``--no-sandbox``).
+    uid : int
+        Not used: as root each run takes a uid of its own (:func:`_claim`), whatever its
+        worker (kept so that callers that still pass one keep working).
 
     Returns
     -------
@@ -242,21 +530,27 @@ def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=No
     cases = cases or {}
     down_r, down_w = os.pipe()                # grader -> runner
     up_r, up_w = os.pipe()                    # runner -> grader
-    if isolate:
-        cmd = command(build, uid=uid or BASE_UID, limits=limits, fds=(down_r, up_w))
-    else:
-        cmd = [sys.executable, "-I", str(RUNNER), str(down_r), str(up_w)]
-        plan = dict(plan, armlab=str(build))
     result = Result()
     started = time.monotonic()
+    box = None
     try:
+        if isolate:
+            box = _Box(build, limits=limits, fds=(down_r, up_w))
+            cmd = box.cmd
+        else:
+            cmd = [sys.executable, "-I", str(RUNNER), str(down_r), str(up_w)]
+            plan = dict(plan, armlab=str(build))
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, pass_fds=(down_r, up_w),
+                                stderr=subprocess.DEVNULL,
+                                pass_fds=(down_r, up_w, *(box.fds if box else ())),
+                                env=box.env if box else None,
                                 preexec_fn=_limits(limits, budget), start_new_session=True,
                                 cwd="/")
-    except OSError as exc:
+    except (OSError, SandboxUnavailable) as exc:
         for fd in (down_r, down_w, up_r, up_w):
             os.close(fd)
+        if box:
+            box.close()
         result.fault = ("setup", f"the sandbox did not start ({exc})")
         return result
     os.close(down_r)
@@ -276,6 +570,7 @@ def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=No
         except OSError:
             pass
         _end(proc)
+        box and box.close()                  # as root: the run's uid killed and let go
         result.seconds = time.monotonic() - started
     return result
 
