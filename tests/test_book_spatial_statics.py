@@ -94,12 +94,12 @@ def test_ellipsoids_and_the_structures_wrench():
 
 
 def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
-    assert_numbered_and_referred_to(PAGE, ["fig-sp-arm", "fig-sp-load", "fig-sp-sigma",
-                                           "tbl-sp-work"])
+    assert_numbered_and_referred_to(PAGE, ["fig-sp-arm", "fig-sp-load", "fig-sp-ellipsoids",
+                                           "fig-sp-sigma", "tbl-sp-work"])
 
 
 def test_every_figure_has_alt_text():
-    assert_figures_described(PAGE, 3)
+    assert_figures_described(PAGE, 4)
 
 
 def test_one_page_read_in_a_sitting():
