@@ -1,9 +1,9 @@
 """Equations, figures and tables are numbered per chapter, as an exercise text cites them.
 
-The seven chapters are numbered in the table of contents (``_toc.yml``: kinematics 1 ...
-control 7), so Sphinx numbers each chapter's equations (2.1), (2.2), ..., its figures
-Fig. 2.1, ... and its tables Table 2.1, ..., and every ``{eq}`` or ``{numref}`` link
-shows the number of what it points to. The pages around the chapters (intro,
+The chapters are numbered in the table of contents (``_toc.yml``: kinematics 1 ...
+control 7, then the spatial chapters), so Sphinx numbers each chapter's equations (2.1),
+(2.2), ..., its figures Fig. 2.1, ... and its tables Table 2.1, ..., and every ``{eq}`` or
+``{numref}`` link shows the number of what it points to. The pages around the chapters (intro,
 conventions, instructors, API) are not numbered.
 """
 

@@ -18,11 +18,7 @@ def agree(ours, theirs, tol=TOL):
 
 def planar_chain(arm):
     """The planar arm through armlab.to_urdf, with a tip link welded at the last link's end."""
-    text = al.to_urdf(arm).replace(
-        "</robot>", f'<link name="tip"/><joint name="flange" type="fixed">'
-        f'<parent link="link{arm.n - 1}"/><child link="tip"/>'
-        f'<origin xyz="{arm.lengths[-1]!r} 0 0"/></joint></robot>')
-    return sp.load_urdf(text, tip="tip", gravity=[*arm.gravity, 0.0])
+    return sp.planar_chain(arm)
 
 
 PLANAR = [al.tabletop_arm(), al.statics_arm(), al.rod_arm(m2=2.0, gravity=[3.0, -9.0]),

@@ -26,18 +26,18 @@ from armlab.spatial.dynamics import (coriolis_torques, forward_dynamics, gravity
 from armlab.spatial.inertia import mass_properties, spatial_inertia
 from armlab.spatial.kinematics import (body_jacobian, forward_kinematics, joint_poses,
                                        space_jacobian, tip_jacobian)
-from armlab.spatial.robots import panda, so101
+from armlab.spatial.robots import panda, planar_chain, so101
 from armlab.spatial.se3 import ad, adjoint, inverse, transform, twist_cross, wrench_cross
 from armlab.spatial.so3 import rotation, rpy_rotation, skew
 from armlab.spatial.statics import (force_ellipsoid, manipulability, static_torques,
-                                    velocity_ellipsoid)
+                                    velocity_ellipsoid, wrench_limit)
 
 __all__ = [
-    "Chain", "load_urdf", "so101", "panda",
+    "Chain", "load_urdf", "so101", "panda", "planar_chain",
     "skew", "rotation", "rpy_rotation", "transform", "inverse", "adjoint", "ad", "twist_cross",
     "wrench_cross", "spatial_inertia", "mass_properties",
     "joint_poses", "forward_kinematics", "space_jacobian", "body_jacobian", "tip_jacobian",
-    "static_torques", "manipulability", "velocity_ellipsoid", "force_ellipsoid",
+    "static_torques", "wrench_limit", "manipulability", "velocity_ellipsoid", "force_ellipsoid",
     "inverse_dynamics", "mass_matrix", "forward_dynamics", "gravity_torques",
     "coriolis_torques", "kinetic_energy", "potential_energy",
 ]

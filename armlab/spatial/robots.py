@@ -8,8 +8,9 @@ Each arm's joint ``effort`` limits are the URDF's rated torques [N m].
 from pathlib import Path
 
 from armlab.spatial.chain import load_urdf
+from armlab.urdf import to_urdf
 
-__all__ = ["URDF_DIR", "so101", "panda"]
+__all__ = ["URDF_DIR", "so101", "panda", "planar_chain"]
 
 #: Where the copied URDF files are.
 URDF_DIR = Path(__file__).parent / "urdf"
@@ -67,3 +68,37 @@ def panda(gravity=9.81):
     """
     return load_urdf(URDF_DIR / "panda.urdf", base="panda_link0", tip="panda_hand_tcp",
                      gravity=gravity)
+
+
+def planar_chain(arm):
+    """A planar arm of the first chapters as a spatial chain, through :func:`armlab.to_urdf`.
+
+    The joints turn about z; a tip link is welded at the end of the last link,
+    and gravity is the arm's ``(gx, gy, 0)``. The planar functions' numbers are
+    this chain's (the planar force ``F`` is the wrench ``(0, 0, 0, Fx, Fy, 0)``).
+
+    Parameters
+    ----------
+    arm : PlanarArm
+
+    Returns
+    -------
+    Chain
+
+    Examples
+    --------
+    The statics arm pushing a wall with 10 N at q = (30 deg, 60 deg), the
+    statics chapter's (-6.5, -4.0) N m:
+
+    >>> import numpy as np
+    >>> from armlab import statics_arm
+    >>> from armlab.spatial.statics import static_torques
+    >>> chain = planar_chain(statics_arm())
+    >>> static_torques(chain, np.radians([30, 60]), [0, 0, 0, 10, 0, 0]).round(4)
+    array([-6.5, -4. ])
+    """
+    text = to_urdf(arm).replace(
+        "</robot>", f'<link name="tip"/><joint name="flange" type="fixed">'
+        f'<parent link="link{arm.n - 1}"/><child link="tip"/>'
+        f'<origin xyz="{arm.lengths[-1]!r} 0 0"/></joint></robot>')
+    return load_urdf(text, tip="tip", gravity=[*arm.gravity, 0.0])

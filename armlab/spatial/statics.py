@@ -21,9 +21,11 @@ same directions.
 import numpy as np
 
 from armlab._checks import finite_array, joint_vector, positive_scalar
+from armlab.spatial.dynamics import gravity_torques
 from armlab.spatial.kinematics import body_jacobian, tip_jacobian
 
-__all__ = ["static_torques", "manipulability", "velocity_ellipsoid", "force_ellipsoid"]
+__all__ = ["static_torques", "wrench_limit", "manipulability", "velocity_ellipsoid",
+           "force_ellipsoid"]
 
 
 def static_torques(chain, q, wrench, frame="world"):
@@ -72,6 +74,74 @@ def static_torques(chain, q, wrench, frame="world"):
         raise ValueError(f"wrench has shape {W.shape}: expected (..., 6), moment then force")
     J = tip_jacobian(chain, q) if frame == "world" else body_jacobian(chain, q)
     return (W[..., None, :] @ J)[..., 0, :]
+
+
+def wrench_limit(chain, q, wrench, gravity=True):
+    """How many times a wrench the arm can hold at rest within its joints' rated torques.
+
+    The largest ``s >= 0`` with ``|g(q) + s J_t(q)^T W| <= effort`` at every joint
+    (``g`` the gravity torques, or zero with ``gravity=False``; ``effort`` the
+    URDF's limits). Each joint's torque is linear in ``s``, so each joint gives
+    one bound and the smallest bound wins.
+
+    Parameters
+    ----------
+    chain : Chain
+    q : (n,) array_like
+        Joint positions [rad or m].
+    wrench : (6,) array_like
+        The wrench the tip applies to its environment (moment about the tip
+        point [N m], then force [N]), world axes: the direction and unit of the push.
+    gravity : bool, optional
+        Whether the joints also hold the arm's own weight. Default True.
+
+    Returns
+    -------
+    scale : float
+        The largest multiple of ``wrench`` held [-]; ``inf`` if no joint feels it.
+    joint : int
+        The joint that reaches its limit first (-1 when ``scale`` is ``inf``).
+
+    Raises
+    ------
+    ValueError
+        If gravity alone already exceeds a joint's rated torque at ``q``.
+
+    Examples
+    --------
+    The SO-101 reaching out level lifts a load: the tip pushes it up with
+    9.81 N per kilogram. The shoulder (joint 1) gives out first:
+
+    >>> from armlab.spatial.robots import so101
+    >>> kg, joint = wrench_limit(so101(), np.zeros(5), [0, 0, 0, 0, 0, 9.81])
+    >>> round(kg, 4), joint
+    (2.9941, 1)
+
+    The same load as a payload at the flange puts the shoulder at its 10 N m:
+
+    >>> gravity_torques(so101().with_payload(kg), np.zeros(5))[1].round(10)
+    np.float64(-10.0)
+    """
+    q = joint_vector(chain, "q", q)
+    if q.ndim != 1:
+        raise ValueError(f"q has shape {q.shape}: expected one pose ({chain.n},)")
+    W = finite_array("wrench", wrench)
+    if W.shape != (6,):
+        raise ValueError(f"wrench has shape {W.shape}: expected (6,), moment then force")
+    g = gravity_torques(chain, q) if gravity else np.zeros(chain.n)
+    over = np.abs(g) > chain.effort
+    if over.any():
+        raise ValueError(f"q: gravity alone exceeds the rated torque of joint "
+                         f"{int(np.argmax(over))} ({chain.joints[int(np.argmax(over))]})")
+    a = static_torques(chain, q, W)             # torque per unit of s
+    bounds = np.full(chain.n, np.inf)
+    up, down = a > 0, a < 0
+    bounds[up] = (chain.effort[up] - g[up]) / a[up]
+    bounds[down] = (-chain.effort[down] - g[down]) / a[down]
+    joint = int(np.argmin(bounds))
+    if np.isinf(bounds[joint]):
+        return np.inf, -1
+    return float(bounds[joint]), joint
 
 
 def _linear_svd(chain, q):
