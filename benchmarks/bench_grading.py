@@ -453,7 +453,7 @@ def faults_section():
         for label, tree in trees.items():
             env = dict(os.environ, PATH=BIN + os.pathsep + os.environ.get("PATH", ""),
                        PYTHONPATH=str(tree))
-            side = tmp / label.split()[0]
+            side = tmp / ("out-" + label.split()[0])
             side.mkdir()
             cmd = [PY, "-m", "armlab.grading.autograde", "statics", str(export), "--workers",
                    "2", "--out", str(side / "class-out"), "--secret", "bench"]

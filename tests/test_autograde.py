@@ -138,7 +138,7 @@ def test_the_graders_work_is_bounded_and_named(graded):
     expected, summary, out, _ = graded
     assert _details(out, "bigarm") == {
         "armlab.joint_positions was called on an arm of 400 links; the grader computes "
-        "arms of at most 16 (held: not graded as it ran)"}
+        "arms of at most 16 (the call failed at once in the notebook)"}
     page = " ".join((out / "feedback" / "bigarm.html").read_text().split())
     assert "between checks: armlab.mass_matrix is not computed outside the checks" in page
 
@@ -423,3 +423,32 @@ def test_canvas_round_writes_the_file_canvas_imports(graded, tmp_path):
     assert grades["smithann"]["status"] == "review"
     assert json.dumps(sorted(grades)) == '["doejohn", "hyperlink-http-x-y", "o_brien_pat", ' \
                                          '"smithann"]'
+
+
+def test_a_worker_stopped_from_outside_is_replaced_and_named(tmp_path, monkeypatch):
+    """The grader's own failure (its worker killed from outside) is the one thing retried:
+    a new worker grades the student from the start, the grade stands, and the report
+    names the retry."""
+    from armlab.grading import autograde
+
+    real, killed = autograde._start_worker, []
+
+    def start_and_kill_the_first(r, k, shard, logs, env):
+        proc = real(r, k, shard, logs, env)
+        if proc is not None and not killed:
+            proc.kill()
+            killed.append(k)
+        return proc
+
+    monkeypatch.setattr(autograde, "_start_worker", start_and_kill_the_first)
+    export = tmp_path / "export"
+    export.mkdir()
+    (export / "ann_1_1_statics.ipynb").write_text(json.dumps(corpus.filled()))
+    summary = grade("statics", export, out=tmp_path / "out", workers=1, cpu=CPU,
+                    progress=False, secret=SECRET)
+    assert (killed, summary["grades"]["ann"]["total"]) == ([0], corpus.FULL)
+    assert [p for p in summary["problems"] if p[1] == "regraded"] == [
+        ("ann", "regraded", "the worker grading it stopped before reporting it (see logs/): "
+                            "graded again from the start by a new worker")]
+    rows = {r["student"]: r for r in _csv(tmp_path / "out" / "grades.csv")}
+    assert rows["ann"]["status"] == "ok"

@@ -390,7 +390,7 @@ def test_served_calls_are_bounded_while_they_run_and_leave_nothing_behind():
     serve.close()
     assert [f[1] for f in grading.faults] == [
         "armlab.mass_matrix was called on an arm of 17 links; the grader computes arms of at "
-        "most 16 (held: not graded as it ran)"]
+        "most 16 (the call failed at once in the notebook)"]
 
 
 def _spin(name, args, kwargs):

@@ -345,7 +345,8 @@ class Grading:
             try:
                 return server(name, args, kwargs)
             except serving.Bound as exc:
-                self.faults.append(("grading fault", f"{exc} (held: not graded as it ran)"))
+                self.faults.append(("grading fault",
+                                    f"{exc} (the call failed at once in the notebook)"))
                 raise
         bounded.close = server.close
         return bounded
