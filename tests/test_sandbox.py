@@ -356,8 +356,8 @@ def test_a_check_gets_structured_results_and_an_object_in_one_plain_line(tmp_pat
     serve.close()
     assert result.records[0] == [{"kind": "str", "value": execute._NOT_CARRIED.format(
         name="pd_gravity", kind="_PID")[:200]}]
-    forces, moments = runner.decode(serve("joint_reactions", [runner.encode(al_statics_arm()),
-                                                              [0.5, 0.5], [10.0, 0.0]], {}))
+    forces, moments = runner.decode(json.loads(serve(
+        "joint_reactions", [runner.encode(al_statics_arm()), [0.5, 0.5], [10.0, 0.0]], {})))
     serve.close()
     assert (forces.shape, moments.shape, round(float(moments[0]), 4)) == ((2, 2), (2,), 11.423)
 
@@ -385,7 +385,7 @@ def test_served_calls_are_bounded_while_they_run_and_leave_nothing_behind():
     assert time.monotonic() - started < 0.5
     before = dict(_kernels._FACTORIES)
     arm = runner.encode(al.PlanarArm(lengths=[0.1] * 13, masses=[0.1] * 13))
-    assert len(runner.decode(serve("mass_matrix", [arm, [0.0] * 13], {}))) == 13
+    assert len(runner.decode(json.loads(serve("mass_matrix", [arm, [0.0] * 13], {})))) == 13
     assert _kernels._FACTORIES == before            # compiled in the serving process
     serve.close()
     assert [f[1] for f in grading.faults] == [
@@ -416,7 +416,7 @@ def test_a_served_call_is_stopped_while_it_runs_and_the_budget_holds():
     assert time.monotonic() - started < 0.5 * 4 + 10
     with pytest.raises(serving.Bound, match="ran past the grader's bound of 256 MiB"):
         server("hoard", [], {})
-    assert server("other", [], {}) == 1.0
+    assert server("other", [], {}) == "1.0"               # the answer as JSON text
     with pytest.raises(serving.Bound, match="spin: the grader's 0.9 CPU seconds for this "
                                             "notebook's armlab calls are used up"):
         server("spin", [], {})

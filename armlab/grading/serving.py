@@ -28,7 +28,7 @@ holds the row for review.
 
 >>> server = Server(lambda name, args, kwargs: [float(a) * 2 for a in args], Budget(10.0))
 >>> server("double", [1.5, 2.0], {})
-[3.0, 4.0]
+'[3.0, 4.0]'
 >>> server("double", [{"__arm__": {"lengths": [0.1] * 20}}], {})
 Traceback (most recent call last):
 ...
@@ -47,13 +47,18 @@ MAX_LINKS = 16
 """Links of the largest arm the grader computes for a notebook: the book's largest arm (12
 links) with a margin."""
 MAX_NUMBERS = 10_000
-"""Numbers in one call's arguments (what the sandbox's runner lets through, as well)."""
+"""Numbers in one argument of a call (what the sandbox's runner lets through, as well)."""
 MAX_REPLY = 8 * 2**20
 """Bytes of one answer from the serving process."""
 
 
 class Bound(ValueError):
     """A served call went past one of the grader's bounds (the message says which)."""
+
+
+class Raw(str):
+    """An answer as the JSON text the serving process wrote: passed on to the sandbox as
+    it is (:func:`armlab.grading.sandbox._answer`), never parsed and encoded again here."""
 
 
 class Budget:
@@ -69,10 +74,8 @@ class Budget:
 
 def sizes(name, args, kwargs):
     """Raise :class:`Bound` when a call's encoded arguments hold an arm of more than
-    :data:`MAX_LINKS` links or more than :data:`MAX_NUMBERS` numbers."""
-    count = [0]
-
-    def walk(value, depth):
+    :data:`MAX_LINKS` links, or one of them more than :data:`MAX_NUMBERS` numbers."""
+    def walk(value, depth, count):
         if depth > 8:
             raise Bound(f"armlab.{name} was given arguments nested too deep")
         if isinstance(value, dict):
@@ -84,17 +87,19 @@ def sizes(name, args, kwargs):
                     raise Bound(f"armlab.{name} was called on an arm of {links} links; the "
                                 f"grader computes arms of at most {MAX_LINKS}")
             for item in value.values():
-                walk(item, depth + 1)
+                walk(item, depth + 1, count)
         elif isinstance(value, list):
             for item in value:
-                walk(item, depth + 1)
+                walk(item, depth + 1, count)
         else:
             count[0] += 1
             if count[0] > MAX_NUMBERS:
                 raise Bound(f"armlab.{name} was given more than {MAX_NUMBERS:,} numbers in "
-                            "one call")
+                            "one argument")
 
-    walk([args, kwargs], 0)
+    for value in list(args if isinstance(args, list) else [args]) + (
+            list(kwargs.values()) if isinstance(kwargs, dict) else [kwargs]):
+        walk(value, 0, [0])
 
 
 class _OverCPU(BaseException):
@@ -144,13 +149,18 @@ def _serve_forever(compute, rd, wr, call_cpu, memory_mb, cpu_left):
             finally:
                 signal.setitimer(signal.ITIMER_PROF, 0)
             times = os.times()
-            reply["cpu"] = times.user + times.system
-            try:
-                data = json.dumps(reply)
-            except (TypeError, ValueError):
-                data = json.dumps({"error": {"type": "TypeError", "message": "not carried"},
-                                   "cpu": reply["cpu"]})
-            os.write(wr, (data + "\n").encode())   # a pipe takes a large write whole
+            head = {k: v for k, v in reply.items() if k != "value"}
+            head["cpu"] = times.user + times.system
+            body = ""
+            if "value" in reply:
+                try:
+                    body = json.dumps(reply["value"]) + "\n"
+                    head["value"] = True
+                except (TypeError, ValueError):
+                    head["error"] = {"type": "TypeError", "message": "not carried"}
+            data = (json.dumps(head) + "\n" + body).encode()
+            while data:                                # a header line, then the value's
+                data = data[os.write(wr, data):]
     finally:
         os._exit(0)
 
@@ -160,7 +170,8 @@ class Server:
 
     ``compute(name, args, kwargs)`` computes one call from its encoded arguments and
     returns the encoded answer, or raises ``ValueError``/``TypeError`` for the student;
-    calling the server does the same, or raises :class:`Bound`. ``budget`` is the
+    calling the server gives that answer as JSON text (:class:`Raw`), raises the same
+    errors, or raises :class:`Bound`. ``budget`` is the
     submission's :class:`Budget`, shared by the servers of its runs."""
 
     def __init__(self, compute, budget, *, call_cpu=5.0, call_memory_mb=512, wall_factor=4.0):
@@ -185,7 +196,7 @@ class Server:
                                            "cpu": cpu}) + "\n").encode())
         except BrokenPipeError:
             pass                                  # it died: _reply reads its end and says so
-        reply = self._reply(name)
+        reply = json.loads(self._reply(name))
         self.cpu = float(reply.get("cpu", self.cpu))
         if "bound" in reply:
             self.close()                      # what it built goes with it
@@ -198,7 +209,7 @@ class Server:
             error = reply["error"]
             raise (TypeError if error.get("type") == "TypeError" else ValueError)(
                 str(error.get("message", "")))
-        return reply.get("value")
+        return Raw(self._reply(name).decode()) if reply.get("value") else Raw("null")
 
     def _start(self):
         rd, self.to = os.pipe()
@@ -214,7 +225,8 @@ class Server:
         self.pid, self.cpu, self.buffer = pid, 0.0, b""
 
     def _reply(self, name):
-        """The serving process's answer to the call just sent, or :class:`Bound`."""
+        """The serving process's next line (bytes) about the call just sent, or
+        :class:`Bound`."""
         until = time.monotonic() + self.wall
         while b"\n" not in self.buffer:
             left = until - time.monotonic()
@@ -226,7 +238,7 @@ class Server:
             if not ready:
                 continue
             chunk = os.read(self.back, 1 << 16)
-            if not chunk or len(self.buffer) > MAX_REPLY:
+            if not chunk or len(self.buffer) > MAX_REPLY + 4096:
                 status = self.close()
                 if status == -signal.SIGXCPU or self.budget.left() <= 0.5:
                     raise Bound(f"armlab.{name}: the grader's {self.budget.seconds:g} CPU "
@@ -235,7 +247,7 @@ class Server:
                             f"(exit status {status})")
             self.buffer += chunk
         line, self.buffer = self.buffer.split(b"\n", 1)
-        return json.loads(line)
+        return line
 
     def close(self):
         """End the serving process (its CPU counted against the budget); its exit code,
@@ -263,4 +275,4 @@ class Server:
         return status
 
 
-__all__ = ["Server", "Budget", "Bound", "sizes", "MAX_LINKS", "MAX_NUMBERS"]
+__all__ = ["Server", "Budget", "Bound", "Raw", "sizes", "MAX_LINKS", "MAX_NUMBERS"]
