@@ -411,7 +411,90 @@ def _baseline_notebook(old, k):
     return out.stdout
 
 
-SECTIONS = {"sandbox": sandbox_section, "class": class_section, "shards": shards_section}
+FAULTS_BASE = os.environ.get("BENCH_FAULTS_BASE", "359def8")
+"""The commit before issue 31's grading flow (a died run rerun, armlab served between checks,
+the grader's calls unbounded, no cap per submission)."""
+
+
+def _tree(commit, dest):
+    """The repository at ``commit``, as files (no worktree of the repository's own)."""
+    dest.mkdir()
+    archive = subprocess.run(["git", "archive", commit], cwd=REPO, check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    return dest
+
+
+def _corpus_export(tree, dest):
+    """The hostile corpus as ``tree``'s own ``tests/submissions/corpus.py`` builds it."""
+    code = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location("
+            f"'corpus', {str(tree / 'tests' / 'submissions' / 'corpus.py')!r}); "
+            "c = importlib.util.module_from_spec(spec); spec.loader.exec_module(c); "
+            f"c.build({str(dest)!r})")
+    subprocess.run([PY, "-c", code], cwd=tree, check=True, capture_output=True,
+                   env=dict(os.environ, PYTHONPATH=str(tree)))
+
+
+def faults_section():
+    """The honest class and the hostile corpus, each graded by ``FAULTS_BASE`` and by this
+    commit (issue 31: no rerun, nothing served between checks, bounded served calls, a cap
+    per submission). Each side's workers import its own armlab (``PYTHONPATH``)."""
+    subs = submissions()
+    rows = []
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="bench-faults-") as tmp:
+        tmp = pathlib.Path(tmp)
+        trees = {"before (" + FAULTS_BASE + ")": _tree(FAULTS_BASE, tmp / "before"),
+                 "after (this commit)": REPO}
+        export = tmp / "class"
+        export.mkdir()
+        for k, (login, nb) in enumerate(subs.items()):
+            (export / f"{login}_{k}_1_statics.ipynb").write_text(json.dumps(nb))
+        for label, tree in trees.items():
+            env = dict(os.environ, PATH=BIN + os.pathsep + os.environ.get("PATH", ""),
+                       PYTHONPATH=str(tree))
+            side = tmp / ("out-" + label.split()[0])
+            side.mkdir()
+            cmd = [PY, "-m", "armlab.grading.autograde", "statics", str(export), "--workers",
+                   "2", "--out", str(side / "class-out"), "--secret", "bench"]
+            rows.append(("honest class", label, N) + measure(cmd, tree, env))
+            _corpus_export(tree, side / "corpus")
+            n = len(list((side / "corpus").iterdir()))
+            cmd = [PY, "-m", "armlab.grading.autograde", "statics", str(side / "corpus"),
+                   "--workers", "2", "--out", str(side / "corpus-out"), "--secret", "bench",
+                   "--cpu", "5", "--memory-mb", "1536"]
+            if tree == REPO:
+                cmd += ["--submission-seconds", "40"]
+            rows.append(("hostile corpus", label, n) + measure(cmd, tree, env))
+    load_after = os.getloadavg()
+    lines = [
+        "## Faults held, nothing served between checks, the grader's work bounded (issue 31)",
+        "",
+        f"The class of {N} honest statics submissions (two workers, 30 CPU s per cell) and "
+        "the hostile corpus of `tests/submissions/corpus.py` (each side's own corpus; two "
+        "workers, 5 CPU s per cell as its test grades it; this commit's with "
+        "`--submission-seconds 40` as well), graded by " + FAULTS_BASE + " and by this "
+        "commit. CPU is user + sys of the command and the children it waited for.",
+        "",
+        "| round | code | submissions | wall (s) | CPU (s) | peak memory (MiB) |",
+        "| --- | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for round_, label, n, w, c, m in rows:
+        lines.append(f"| {round_} | {label} | {n} | {w:.1f} | {c:.1f} | {m:.0f} |")
+    honest = [r for r in rows if r[0] == "honest class"]
+    lines += [
+        "",
+        f"- Honest class, after against before: wall {honest[1][3] / honest[0][3]:.2f}x, "
+        f"CPU {honest[1][4] / honest[0][4]:.2f}x (target: at most 1.20x).",
+        f"- Load average (1, 5, 15 min) before: {', '.join(f'{x:.2f}' for x in load_before)}; "
+        f"after: {', '.join(f'{x:.2f}' for x in load_after)}.",
+        "",
+    ]
+    return lines
+
+
+SECTIONS = {"sandbox": sandbox_section, "class": class_section, "shards": shards_section,
+            "faults": faults_section}
 
 
 def main(argv=None):

@@ -36,6 +36,9 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not OK, reason=f"no sandbox on this machine: {WHY}")]
 SECRET = corpus.SECRET
 CPU = 5
+WALL = 40
+"""Wall-clock seconds of all runs of one submission in the test's round (honest notebooks of
+the statics set take a few seconds on a busy machine; the sleeper sleeps 45 s)."""
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +53,8 @@ def graded(tmp_path_factory):
         zf.writestr("/abs/evil.txt", b"written at the root?")
     package = _package_files()
     summary = grade("statics", archive, out=root / "out", workers=2, cpu=CPU,
-                    memory_mb=1536, progress=False, secret=SECRET)
+                    memory_mb=1536, progress=False, secret=SECRET, submission_seconds=WALL,
+                    keep_work=True)
     return expected, summary, root / "out", package
 
 
@@ -100,10 +104,54 @@ def test_a_held_row_gives_its_reason_and_no_score(graded):
     assert report[("membomb", "grading fault")] == {
         "push_answer ran past its memory limit of 1536 MiB and was stopped"}
     assert report[("osexit", "grading fault")] == {
-        "the notebook's process ended in sign_answer (exit status 0) (twice); not graded: "
-        "press_pose, stretched, torques_for_reported_force"}
+        "the notebook's process ended in sign_answer (exit status 0): ended by the notebook, "
+        "not run again; not graded: press_pose, stretched, torques_for_reported_force"}
     assert {d.split(":")[0] for d in report[("channel", "suspected tampering")]} == {
         "an unexpected 'result' message in sign_answer"}
+
+
+def _details(out, login):
+    return {r["detail"] for r in _csv(out / "report.csv") if r["student"] == login}
+
+
+def test_a_run_the_notebook_ends_is_held_with_its_cause_and_never_run_again(graded):
+    """The keyring notebook records its cases and ends its run: no second run reads them
+    back (it would have answered them with armlab between checks). One run, no score."""
+    expected, summary, out, _ = graded
+    rows = {r["student"]: r for r in _csv(out / "grades.csv")}
+    assert rows["keyring"]["total"] == ""
+    assert _details(out, "keyring") == {
+        "the notebook's process ended in stretched_answer (exit status 3): ended by the "
+        "notebook, not run again; not graded: stretched"}
+    assert (_cost(out, "keyring")["runs"], _cost(out, "osexit")["runs"]) == (1, 1)
+
+
+def _cost(out, login):
+    graded = sorted(out.glob(f"work/worker*/autograded/{login}/statics/statics.ipynb"))[-1]
+    return json.loads(graded.read_text())["metadata"]["armlab"]["cost"]
+
+
+def test_the_graders_work_is_bounded_and_named(graded):
+    """A 400-link arm: between checks armlab computes nothing (the cell's error says so);
+    in a check that allows joint_positions, the call fails at once past the arm's bound
+    and the row is held with the bound named."""
+    expected, summary, out, _ = graded
+    assert _details(out, "bigarm") == {
+        "armlab.joint_positions was called on an arm of 400 links; the grader computes "
+        "arms of at most 16 (the call failed at once in the notebook)"}
+    page = " ".join((out / "feedback" / "bigarm.html").read_text().split())
+    assert "between checks: armlab.mass_matrix is not computed outside the checks" in page
+
+
+def test_a_submission_past_its_wall_time_is_stopped_and_named(graded):
+    """Three cells each sleeping under their limit, a death after them: the submission's
+    cap stops it, once, and the report names the cap."""
+    expected, summary, out, _ = graded
+    assert {d.split(";")[0] for d in _details(out, "sleeper")} == {
+        f"the submission's runs took more than {WALL} s by the clock in all, and it was "
+        "stopped in reactions_answer"}
+    cost = _cost(out, "sleeper")
+    assert (cost["runs"], cost["seconds"] < WALL + 10) == (1, True)
 
 
 def test_honest_students_keep_full_marks_and_their_feedback(graded):
@@ -381,3 +429,32 @@ def test_canvas_round_writes_the_file_canvas_imports(graded, tmp_path):
     assert grades["smithann"]["status"] == "review"
     assert json.dumps(sorted(grades)) == '["doejohn", "hyperlink-http-x-y", "o_brien_pat", ' \
                                          '"smithann"]'
+
+
+def test_a_worker_stopped_from_outside_is_replaced_and_named(tmp_path, monkeypatch):
+    """The grader's own failure (its worker killed from outside) is the one thing retried:
+    a new worker grades the student from the start, the grade stands, and the report
+    names the retry."""
+    from armlab.grading import autograde
+
+    real, killed = autograde._start_worker, []
+
+    def start_and_kill_the_first(r, k, shard, logs, env):
+        proc = real(r, k, shard, logs, env)
+        if proc is not None and not killed:
+            proc.kill()
+            killed.append(k)
+        return proc
+
+    monkeypatch.setattr(autograde, "_start_worker", start_and_kill_the_first)
+    export = tmp_path / "export"
+    export.mkdir()
+    (export / "ann_1_1_statics.ipynb").write_text(json.dumps(corpus.filled()))
+    summary = grade("statics", export, out=tmp_path / "out", workers=1, cpu=CPU,
+                    progress=False, secret=SECRET)
+    assert (killed, summary["grades"]["ann"]["total"]) == ([0], corpus.FULL)
+    assert [p for p in summary["problems"] if p[1] == "regraded"] == [
+        ("ann", "regraded", "the worker grading it stopped before reporting it (see logs/): "
+                            "graded again from the start by a new worker")]
+    rows = {r["student"]: r for r in _csv(tmp_path / "out" / "grades.csv")}
+    assert rows["ann"]["status"] == "ok"

@@ -32,11 +32,11 @@ def builds(tmp_path_factory):
     return {"positions": root / "positions"}
 
 
-def _run(plan, build, serve=None, isolate=True, cases=None, **limits):
+def _run(plan, build, serve=None, isolate=True, cases=None, deadline=None, **limits):
     def refuse(name, args, kwargs):
         raise TypeError(f"{name} is not served here")
     return sandbox.run(plan, build, serve=serve or refuse, isolate=isolate, cases=cases,
-                       limits=sandbox.Limits(**limits))
+                       limits=sandbox.Limits(**limits), deadline=deadline)
 
 
 def _cell(code, cell=1):
@@ -362,14 +362,26 @@ def _slowly(name, args, kwargs):
 def test_a_cell_that_only_waits_or_only_asks_is_stopped_by_the_clock(builds):
     """No CPU is spent while the runner sleeps, or waits for the grader's answers: the
     wall-clock cap of a step stops both."""
-    for code in ("import time\ntime.sleep(600)",
-                 "import armlab as al\narm = al.statics_arm()\nwhile True:\n"
-                 "    al.tip_position(arm, [0.0, 0.0])"):
-        result = _run({"steps": [_cell(code)], "served": ["tip_position"]}, builds["positions"],
-                      serve=_slowly, cpu=1, wall_factor=1, wall_extra=2)
-        assert result.fault == ("time", "the run spent more than 3 s by the clock in cell 1 "
+    check = {"check": 0, "label": "test_f", "name": "f", "served": ["tip_position"]}
+    for code, where in (("import time\ntime.sleep(600)", "cell 1"),
+                        ("import armlab as al\ndef f(arm, q):\n    while True:\n"
+                         "        al.tip_position(arm, q)", "test_f")):
+        result = _run({"steps": [_cell(code), check]}, builds["positions"], serve=_slowly,
+                      cases={0: [[ARM, [0, 0]]]}, cpu=1, wall_factor=1, wall_extra=2)
+        assert result.fault == ("time", f"the run spent more than 3 s by the clock in {where} "
                                         "and was stopped"), code
         assert result.seconds < 20
+
+
+@needs_sandbox
+def test_the_submissions_cap_stops_a_run_where_it_is(builds):
+    """Cells each under their own cap stop at the submission's deadline, whichever cell
+    is running then."""
+    steps = [_cell("import time\ntime.sleep(1.5)", k) for k in (1, 2, 3)]
+    started = time.monotonic()
+    result = _run({"steps": steps}, builds["positions"], deadline=started + 4.0)
+    assert result.fault == ("wall", "in cell 3")
+    assert result.seconds < 8
 
 
 # ---------------------------------------------------------------- the plan's order
@@ -410,12 +422,23 @@ def test_a_check_may_call_what_its_part_allows_and_the_cases_come_at_its_start()
     assert result.records[0] == [{"kind": "value", "value": 2.0}] and result.fault is None
 
 
-def test_between_checks_every_served_function_and_no_earlier_part():
-    served, result = _calls("import armlab as al\ncached = al.mass_matrix(1, 2)\n"
-                            "def f(arm, q):\n    return 0.0",
+def test_between_checks_nothing_is_served():
+    """A "try it" cell's armlab call gets a sentence that says why; a call written to the
+    channel past the runner's refusal is a protocol fault (the plan names functions as
+    served between checks, and the grader still refuses what its plan does not)."""
+    served, result = _calls("import armlab as al\ndef f(arm, q):\n    return 0.0\n"
+                            "cached = al.mass_matrix(1, 2)",
                             "import armlab._served as s\ns.CALL('@jacobian', (1,), {})")
-    assert served == ["mass_matrix"]
-    assert result.fault[0] == "protocol"             # @jacobian after its check closed
+    assert served == [] and result.fault is None
+    assert [(o["ename"], o["evalue"]) for o in result.outputs[1]
+            if o["output_type"] == "error"] == [("NotServed", runner.NotServed("mass_matrix")
+                                                 .args[0])]
+    assert [o["ename"] for o in result.outputs[2] if o["output_type"] == "error"] == [
+        "NotServed"]
+    served, result = _calls("def f(arm, q):\n    return 0.0",
+                            "import armlab._served as s\ns.CALL.__self__.allowed = {'x'}\n"
+                            "s.CALL('x', (1,), {})")
+    assert served == [] and result.fault[0] == "protocol"
 
 
 def test_in_a_check_nothing_its_part_does_not_allow():
@@ -427,7 +450,7 @@ def test_in_a_check_nothing_its_part_does_not_allow():
     assert result.records[0][0]["kind"] == "error" and result.records[0][0]["type"] == \
         "ArmlabOff"
     served, result = _calls("import armlab._served as s, json, sys\ndef f(arm, q):\n"
-                            "    s.CALL.__self__.allowed = None\n"
+                            "    s.CALL.__self__.allowed = {'mass_matrix'}\n"
                             "    return s.CALL('mass_matrix', (arm, q), {})", "pass")
     assert served == [] and result.fault[0] == "protocol"
 
@@ -553,26 +576,108 @@ def test_no_sandbox_grades_and_says_so_on_every_row(tmp_path):
     assert "GRADED WITHOUT ISOLATION" in (tmp_path / "out" / "report.md").read_text()
 
 
-@needs_sandbox
-def test_a_try_it_cell_gets_structured_results_and_an_object_in_one_plain_line(tmp_path):
-    """Between checks the grader computes armlab for the notebook: a result of arrays of
-    different shapes (joint_reactions' forces and moments) arrives whole; a result that is
-    an object (a controller) cannot, and the cell stops with one line that says why."""
+def _grading(**limits):
+    """What :meth:`execute.Grading.serve` needs of a grading with no checks."""
     import types
 
+    from armlab.grading import serving
+
+    limits = sandbox.Limits(**limits)
+    return types.SimpleNamespace(checks={}, faults=[], limits=limits,
+                                 budget=serving.Budget(limits.served_cpu))
+
+
+@needs_sandbox
+def test_a_check_gets_structured_results_and_an_object_in_one_plain_line(tmp_path):
+    """In a check, the grader computes armlab for the notebook: a result of arrays of
+    different shapes (joint_reactions' forces and moments) arrives whole; a result that is
+    an object (a controller) cannot, and the call fails with one line that says why."""
     shaker.build(tmp_path / "b", keep=(), served={"joint_reactions", "pd_gravity"})
-    serve = execute.Grading.serve(types.SimpleNamespace(checks={}), [])
+    serve = execute.Grading.serve(_grading(), [])
     code = ("import armlab as al\n"
-            "forces, moments = al.joint_reactions(al.statics_arm(), [0.5, 0.5], [10.0, 0.0])\n"
-            "print(forces.shape, moments.shape, round(float(moments[0]), 4))\n"
-            "al.pd_gravity(al.tabletop_arm(), [0.5, 0.5], 100.0, 10.0)")
-    result = _run({"steps": [_cell(code)], "served": ["joint_reactions", "pd_gravity"],
-                   "outputs": True}, tmp_path / "b", serve=serve, isolate=OK)
-    assert _printed(result) == "(2, 2) (2,) 11.423\n"
-    error = [o for o in result.outputs[1] if o["output_type"] == "error"]
-    assert [e["evalue"] for e in error] == [execute._NOT_CARRIED.format(name="pd_gravity",
-                                                                        kind="_PID")]
-    assert "_served.py" not in error[0]["traceback"][0]
+            "def f(arm, q):\n"
+            "    forces, moments = al.joint_reactions(arm, q, [10.0, 0.0])\n"
+            "    try:\n"
+            "        al.pd_gravity(al.tabletop_arm(), [0.5, 0.5], 100.0, 10.0)\n"
+            "    except TypeError as exc:\n"
+            "        return str(exc)\n"
+            "    return [forces.shape, moments.shape, round(float(moments[0]), 4)]")
+    check = {"check": 0, "label": "test_f", "name": "f",
+             "served": ["joint_reactions", "pd_gravity"]}
+    result = _run({"steps": [_cell(code), check], "outputs": True}, tmp_path / "b",
+                  serve=serve, cases={0: [[runner.encode(al_statics_arm()), [0.5, 0.5]]]},
+                  isolate=OK)
+    serve.close()
+    assert result.records[0] == [{"kind": "str", "value": execute._NOT_CARRIED.format(
+        name="pd_gravity", kind="_PID")[:200]}]
+    forces, moments = runner.decode(json.loads(serve(
+        "joint_reactions", [runner.encode(al_statics_arm()), [0.5, 0.5], [10.0, 0.0]], {})))
+    serve.close()
+    assert (forces.shape, moments.shape, round(float(moments[0]), 4)) == ((2, 2), (2,), 11.423)
+
+
+def al_statics_arm():
+    import armlab as al
+
+    return al.statics_arm()
+
+
+def test_served_calls_are_bounded_while_they_run_and_leave_nothing_behind():
+    """An arm past the bound fails before anything is computed; a call past its CPU
+    seconds is stopped while it runs; the compiled kernels a call builds stay in the
+    serving process, not the grader's; each bound is a fault."""
+    import armlab as al
+    from armlab import _kernels
+
+    grading = _grading(call_cpu=0.5)
+    serve = execute.Grading.serve(grading, [])
+    big = runner.encode(al.PlanarArm(lengths=[0.01] * 17, masses=[0.01] * 17))
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="an arm of 17 links; the grader computes arms of at "
+                                         "most 16"):
+        serve("mass_matrix", [big, [0.0] * 17], {})
+    assert time.monotonic() - started < 0.5
+    before = dict(_kernels._FACTORIES)
+    arm = runner.encode(al.PlanarArm(lengths=[0.1] * 13, masses=[0.1] * 13))
+    assert len(runner.decode(json.loads(serve("mass_matrix", [arm, [0.0] * 13], {})))) == 13
+    assert _kernels._FACTORIES == before            # compiled in the serving process
+    serve.close()
+    assert [f[1] for f in grading.faults] == [
+        "armlab.mass_matrix was called on an arm of 17 links; the grader computes arms of at "
+        "most 16 (the call failed at once in the notebook)"]
+
+
+def _spin(name, args, kwargs):
+    if name == "spin":
+        while True:
+            pass
+    if name == "hoard":
+        return len(bytearray(2**30))
+    return 1.0
+
+
+def test_a_served_call_is_stopped_while_it_runs_and_the_budget_holds():
+    """Past its CPU seconds, or its memory, a call is stopped while it runs (not after);
+    the serving process starts again for the next call, until the submission's budget of
+    the grader's CPU is spent, after which every call fails at once."""
+    from armlab.grading import serving
+
+    budget = serving.Budget(0.9)
+    server = serving.Server(_spin, budget, call_cpu=0.5, call_memory_mb=256)
+    started = time.monotonic()
+    with pytest.raises(serving.Bound, match="ran past the grader's bound of 0.5 CPU seconds"):
+        server("spin", [], {})
+    assert time.monotonic() - started < 0.5 * 4 + 10
+    with pytest.raises(serving.Bound, match="ran past the grader's bound of 256 MiB"):
+        server("hoard", [], {})
+    assert server("other", [], {}) == "1.0"               # the answer as JSON text
+    with pytest.raises(serving.Bound, match="spin: the grader's 0.9 CPU seconds for this "
+                                            "notebook's armlab calls are used up"):
+        server("spin", [], {})
+    with pytest.raises(serving.Bound, match="are used up"):
+        server("other", [], {})
+    server.close()
+    assert 0.85 <= budget.spent < 1.2
 
 
 def test_a_served_call_past_the_size_limit_says_the_limit_in_words():
@@ -586,15 +691,17 @@ def test_a_served_call_past_the_size_limit_says_the_limit_in_words():
     import armlab as al
 
     arm = runner.encode(al.tabletop_arm())
-    serve = execute.Grading.serve(types.SimpleNamespace(checks={}), [])
-    with pytest.raises(TypeError) as back:
-        serve("tip_position", [arm, [[0.0, 0.0]] * 6000], {})
+    serve = execute.Grading.serve(_grading(), [])
+    with pytest.raises(TypeError) as back:                # 5,000 numbers in, 15,000 out
+        serve("joint_positions", [arm, [[0.0, 0.0]] * 2500], {})
     assert str(back.value) == (
-        "armlab.tip_position returned more than 10,000 numbers, and at most 10,000 may come "
+        "armlab.joint_positions returned more than 10,000 numbers, and at most 10,000 may come "
         "back from "
         "one call while your notebook is graded (in your own Jupyter there is no limit): ask "
         "it for fewer at a time (a shorter run, a coarser grid, a batch in pieces)")
-    asking = types.SimpleNamespace(allowed=None, send=lambda m: None, receive=lambda: {})
+    serve.close()
+    asking = types.SimpleNamespace(allowed={"tip_position"}, send=lambda m: None,
+                                   receive=lambda: {})
     with pytest.raises(TypeError) as out:
         runner.Runner.call(asking, "tip_position", (arm, np.zeros((6000, 2))), {})
     assert str(out.value) == (

@@ -65,7 +65,8 @@ class Round:
     def __init__(self, assignment, submissions, *, out=None, workers=2, lms="generic",
                  pattern=None, cpu=30, memory_mb=2048, max_chars=20_000, db_url=None,
                  solutions=None, secret=None, progress=True, keep_work=False, lms_column=None,
-                 shard=None, finalize=False, isolate=True, lms_gradebook=None):
+                 shard=None, finalize=False, isolate=True, lms_gradebook=None,
+                 submission_seconds=600.0):
         self.assignment = assignment
         self.submissions = pathlib.Path(submissions)
         if out is None:
@@ -79,6 +80,7 @@ class Round:
         except re.error as exc:
             raise GradingError(f"--pattern is not a regular expression: {exc}") from None
         self.cpu, self.memory_mb, self.max_chars = cpu, memory_mb, max_chars
+        self.submission_seconds = float(submission_seconds)
         self.isolate = isolate
         self.db_url = db_url
         self.solutions = pathlib.Path(solutions or REPO / "solutions")
@@ -522,7 +524,8 @@ def _start_worker(r, k, shard, logs, env):
         return subprocess.Popen(
             [sys.executable, "-m", "armlab.grading.worker", str(wdir), r.assignment, *shard,
              "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb), "--max-chars",
-             str(r.max_chars), "--uid", str(BASE_UID + k)]
+             str(r.max_chars), "--uid", str(BASE_UID + k),
+             "--submission-seconds", str(r.submission_seconds)]
             + ([] if r.isolate else ["--no-sandbox"]),
             stdout=subprocess.PIPE, stderr=err, cwd=str(wdir), env=env, text=True)
 
@@ -556,13 +559,26 @@ def _follow_workers(r, procs):
 
 
 def retry_workers(r):
-    """Grade once more the students whose worker stopped before reporting them."""
+    """Grade once more the students whose worker stopped before reporting them, and say so
+    in the report (``regraded``).
+
+    This is the one retry of the round: a worker is the grader's own process, and one
+    that stops was stopped from outside (a kill, the machine); no student's code runs in
+    it (a notebook runs in sandboxes, and the armlab calls it asks for in processes of
+    their own, :mod:`armlab.grading.serving`). A sandbox's run that ends early is the
+    notebook's doing and is never run again (:meth:`armlab.grading.execute.Grading._run`).
+    The new worker grades the student from the start, in a new uid; a student whose
+    second worker stops too is held (``grading failed``)."""
     from nbgrader.api import Gradebook, MissingEntry
 
     missing = [s for s in r.runnable if s not in r.results]
     if not missing:
         return
     r.say(f"{len(missing)} student(s) without a result: grading them once more")
+    for student in missing:
+        r.problems.add(student, "regraded", "the worker grading it stopped before reporting "
+                                            "it (see logs/): graded again from the start by "
+                                            "a new worker")
     for student in missing:               # what the stopped worker left of them goes
         with Gradebook("sqlite:///" + str(_worker_dir(r, student) / "gradebook.db")) as gb, \
                 warnings.catch_warnings():
@@ -808,6 +824,9 @@ def _parser():
                         help="grade without isolation (where bubblewrap cannot run); every "
                              "row and page says so")
     parser.add_argument("--max-chars", type=int, default=20_000, help="output kept per cell")
+    parser.add_argument("--submission-seconds", type=float, default=600,
+                        help="wall-clock seconds of all the runs of one notebook together; "
+                             "past them it is stopped and held for review")
     parser.add_argument("--db-url", default=os.environ.get("ARMLAB_GRADEBOOK_URL"),
                         help="SQLAlchemy URL of the course gradebook (default: none, SQLite "
                              "in the output)")
@@ -833,6 +852,7 @@ def main(argv=None):
         grade(args.assignment, args.submissions, out=args.out, workers=args.workers,
               lms=args.lms, pattern=args.pattern, cpu=args.cpu, isolate=not args.no_sandbox,
               memory_mb=args.memory_mb, max_chars=args.max_chars, db_url=args.db_url,
+              submission_seconds=args.submission_seconds,
               solutions=args.solutions, secret=args.secret, keep_work=args.keep_work,
               lms_column=args.lms_column, lms_gradebook=args.lms_gradebook, shard=shard,
               finalize=args.finalize)

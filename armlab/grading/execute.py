@@ -11,23 +11,29 @@ penalties, the feedback). It never runs student code in its own process:
    (:func:`armlab.grading.sandbox.run`) whose armlab holds, as code, only the
    arms and what the parts' allowed functions that take or return objects need
    (:mod:`armlab.grading.shaker`); every other public function is a proxy that
-   this process answers: between checks all of them (a "try it" cell works), in
-   a check only those its part allows. Checks whose parts keep different code
+   the grader answers in a check, for those its part allows, and never between
+   checks (a "try it" cell that compares with armlab gets an error saying so:
+   a function computed between checks could answer cases a notebook had
+   seen). Each answer is computed under bounds of size, CPU time and memory,
+   in a process of its own (:mod:`armlab.grading.serving`). Checks whose parts keep different code
    in the sandbox go to runs of their own, so a part's function never reaches
    code another part allows. The runs' outputs are what the feedback shows;
 2. **cases**: each student's fresh cases are drawn here, from the course
    secret and the student's id; a case that cannot be drawn is a fault;
 3. **run**: a check's cases (inputs only) cross into the sandbox when the
-   check begins, and the student's outputs come back as data; a run that dies
-   is run once more, then its unfinished checks are faults; a run that breaks
-   the protocol is held for review;
+   check begins, and the student's outputs come back as data. A run that ends
+   before its plan is done is never run again (:meth:`Grading._run` says
+   why): its unfinished checks are faults, with its cause. A run that breaks
+   the protocol is held for review. All the runs of one submission share a
+   wall-clock cap (``Limits.submission``);
 4. **judge**: the records against the references (:mod:`armlab.grading.judge`),
    in this process; each test cell gets the messages of its checks as outputs
    (an error output when one failed, which nbgrader scores zero).
 
 What went wrong that is not the student's answer (a fault: a run that died,
-ran out of time, or wrote to the grader's channel; a case that could not be
-drawn; an answer past its CPU limit) is never a grade: it is written into the
+ran out of time, or wrote to the grader's channel; a submission past its
+wall-clock cap; a served call past a bound; a case that could not be drawn;
+an answer past its CPU limit) is never a grade: it is written into the
 notebook's metadata (``armlab.faults``), and the round holds that student's
 row for review.
 """
@@ -42,7 +48,7 @@ import time
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool, Float, Integer, Unicode
 
-from armlab.grading import judge, sandbox, shaker
+from armlab.grading import judge, sandbox, serving, shaker
 from armlab.grading.cases import decode, encode, student_key
 from armlab.grading.references import lookup
 
@@ -164,9 +170,9 @@ _NOT_CARRIED = ("armlab.{name} returns a {kind} object: it works in your own Jup
 
 
 def served_anywhere():
-    """armlab's public functions the grader computes for a sandbox (between checks, all of
-    them, so that a notebook's "try it" cells work; in a check, those its part allows):
-    every public function but the arms and those kept as code (:data:`shaker.SERVED_HERE`)."""
+    """armlab's public functions that are proxies in a sandbox's armlab (the grader computes
+    them in a check whose part allows them, never between checks): every public function
+    but the arms and those kept as code (:data:`shaker.SERVED_HERE`)."""
     import armlab
 
     arms = {"PlanarArm", "tabletop_arm", "rod_arm", "statics_arm"}
@@ -227,7 +233,9 @@ class Grading:
         self.nb, self.key, self.limits = nb, key, limits
         self.isolate, self.uid = isolate, uid
         self.faults, self.calls, self.constant = [], [], []
-        self.cost = {"runs": 0, "seconds": 0.0, "cpu": 0.0}
+        self.cost = {"runs": 0, "seconds": 0.0, "cpu": 0.0, "served_cpu": 0.0}
+        self.budget = serving.Budget(limits.served_cpu)
+        self.deadline = None                # the submission's cap, from its first run
         self.checks = []                 # (cell index, spec, ref, cases)
         for index, cell in enumerate(nb.cells):
             if _is_test(cell):
@@ -275,7 +283,7 @@ class Grading:
             else:
                 label = _nbgrader(cell).get("grade_id") or cell.get("id") or f"cell {index}"
                 steps.append({"cell": index, "label": label, "code": cell.source})
-        return {"steps": steps, "served": sorted(served_anywhere()), "outputs": True}
+        return {"steps": steps, "served": [], "outputs": True}    # nothing between checks
 
     def _step(self, k):
         check = self.checks[k]
@@ -297,9 +305,10 @@ class Grading:
         return out
 
     def serve(self, members):
-        """What the grader computes for one run: earlier parts' references (``@name``) and
-        armlab's functions (the sandbox decides nothing: the run's reader only passes on
-        the calls that the open check, or the time between checks, allows)."""
+        """What the grader computes for one run, in a check: earlier parts' references
+        (``@name``) and armlab's functions (the sandbox decides nothing: the run's reader
+        only passes on the calls that the open check allows). A :class:`serving.Server`
+        computes them, bounded; a call past a bound is a fault."""
         import armlab
         from armlab.grading import runner
 
@@ -328,17 +337,40 @@ class Grading:
                     raise TypeError(runner.not_carried(name, str(exc), "out")) from None
                 raise TypeError(_NOT_CARRIED.format(name=name, kind=type(value).__name__)) \
                     from None
-        return answer
+        server = serving.Server(answer, self.budget, call_cpu=self.limits.call_cpu,
+                                call_memory_mb=self.limits.call_memory_mb,
+                                wall_factor=self.limits.wall_factor)
+
+        def bounded(name, args, kwargs):
+            try:
+                return server(name, args, kwargs)
+            except serving.Bound as exc:
+                self.faults.append(("grading fault",
+                                    f"{exc} (the call failed at once in the notebook)"))
+                raise
+        bounded.close = server.close
+        return bounded
 
     def run(self):
         """Every run of the notebook: ``(records, outputs)``, the records of each check by
         its number, the outputs of each other cell by its index (faults noted). A cell's
-        outputs are those of the first run in which it ran without an error."""
+        outputs are those of the first run in which it ran without an error. All runs
+        together end by the submission's cap (``limits.submission`` seconds by the clock
+        from the first)."""
         records, outputs, clean = {}, {}, set()
+        self.deadline = time.monotonic() + self.limits.submission
         for keep, members in self.groups().items():
-            plan = self.plan(members)
-            result = self._run(plan, build_for(keep), self.serve(members),
-                               self._cases(members))
+            missing = sorted({self.checks[k]["spec"]["label"] for k in members})
+            if time.monotonic() >= self.deadline:
+                self.faults.append(("grading fault", self._over_wall("before this run") +
+                                    f"; not graded: {', '.join(missing)}"))
+                continue
+            serve = self.serve(members)
+            try:
+                result = self._run(self.plan(members), build_for(keep), serve,
+                                   self._cases(members))
+            finally:
+                serve.close()
             self._limits_hit(result)
             records.update(result.records)
             for cell, outs in result.outputs.items():
@@ -349,12 +381,27 @@ class Grading:
             if result.fault:
                 missing = sorted({self.checks[k]["spec"]["label"] for k in members
                                   if k not in result.records})
-                kind, detail = result.fault
-                self.faults.append(("suspected tampering" if kind == "protocol"
-                                    else "grading fault",
-                                    f"{detail}{'' if kind == 'protocol' else ' (twice)'}; "
-                                    f"not graded: {', '.join(missing) or 'nothing'}"))
+                kind, detail = self._fault(result.fault)
+                self.faults.append((kind, f"{detail}; not graded: "
+                                          f"{', '.join(missing) or 'nothing'}"))
+        self.cost["served_cpu"] = self.budget.spent
         return records, outputs
+
+    def _over_wall(self, where):
+        return (f"the submission's runs took more than {self.limits.submission:g} s by the "
+                f"clock in all, and it was stopped {where}")
+
+    def _fault(self, fault):
+        """A run's fault as the report's ``(kind, detail)`` (the list of checks not graded
+        goes after it)."""
+        kind, detail = fault
+        if kind == "protocol":
+            return ("suspected tampering", detail)
+        if kind == "wall":
+            return ("grading fault", self._over_wall(detail))
+        if kind == "died":
+            return ("grading fault", f"{detail}: ended by the notebook, not run again")
+        return ("grading fault", detail)
 
     def _limits_hit(self, result):
         """A cell stopped at its CPU or memory limit is a fault until a human says it is the
@@ -368,15 +415,24 @@ class Grading:
                 self.faults.append(("grading fault", f"{name} ran past {what} and was stopped"))
 
     def _run(self, plan, build, serve, cases):
-        """One run, and once more if it died (a fault of the machine, maybe)."""
-        for attempt in range(2):
-            result = sandbox.run(plan, build, serve=serve, cases=cases, limits=self.limits,
-                                 isolate=self.isolate, uid=self.uid)
-            self.cost["runs"] += 1
-            self.cost["seconds"] += result.seconds
-            self.cost["cpu"] += result.cpu
-            if not result.fault or result.fault[0] == "protocol":
-                break
+        """One run, once: a run is never run again.
+
+        A run that ends before its plan is done was ended by what runs in its sandbox:
+        the notebook's code (``exit``, ``os._exit``, a signal it sent, a limit it
+        reached), since this process is alive and reading when it happens. A second run
+        would start where the first left whatever it could leave (a kernel object, a
+        worker's state), and its success would hide the first run's end; so the end is
+        the report's fault, with its cause, and the row is held for a human. The machine
+        itself (the kernel's out-of-memory killer) cannot be told apart from the
+        notebook's own ``kill`` here, and needs the same human look. A failure of the
+        grader itself is a worker that stops before it reports a student: the round
+        grades that student again in a new worker and names it in the report
+        (:func:`armlab.grading.autograde.retry_workers`)."""
+        result = sandbox.run(plan, build, serve=serve, cases=cases, limits=self.limits,
+                             isolate=self.isolate, uid=self.uid, deadline=self.deadline)
+        self.cost["runs"] += 1
+        self.cost["seconds"] += result.seconds
+        self.cost["cpu"] += result.cpu
         return result
 
     def verdicts(self, records):
@@ -502,6 +558,8 @@ class SandboxExecute(Preprocessor):
     memory_mb = Integer(2048, help="address space of the sandbox's processes [MiB]").tag(
         config=True)
     max_chars = Integer(20_000, help="printed characters kept per cell").tag(config=True)
+    submission_seconds = Float(sandbox.Limits.submission, help="wall-clock seconds of all "
+                               "the runs of one submission").tag(config=True)
     isolate = Bool(True, help="run in bubblewrap (False: --no-sandbox)").tag(config=True)
     uid = Integer(sandbox.BASE_UID, help="the sandbox's user when grading as root").tag(
         config=True)
@@ -510,7 +568,7 @@ class SandboxExecute(Preprocessor):
         student = resources.get("nbgrader", {}).get("student", "")
         key = student_key(self.secret, student) if self.secret else ""
         limits = sandbox.Limits(cpu=self.cpu, memory_mb=self.memory_mb,
-                                max_chars=self.max_chars)
+                                max_chars=self.max_chars, submission=self.submission_seconds)
         grading = Grading(nb, key, limits, isolate=self.isolate, uid=self.uid)
         records, outputs = grading.run()
         verdicts = grading.verdicts(records)

@@ -148,7 +148,8 @@ def _commit():
 
 
 def build(assignment, out="autograder.zip", *, secret=None, solutions=None, student_id="email",
-          cpu=30.0, memory_mb=2048, max_chars=20_000, allow_no_sandbox=False):
+          cpu=30.0, memory_mb=2048, max_chars=20_000, allow_no_sandbox=False,
+          submission_seconds=600.0):
     """Write ``autograder.zip`` for ``assignment``; returns its path.
 
     ``secret`` None or '' builds one whose students all get the default fresh cases
@@ -168,7 +169,8 @@ def build(assignment, out="autograder.zip", *, secret=None, solutions=None, stud
     notebook = f"{assignment}.ipynb"
     config = {"assignment": assignment, "student_id": student_id, "cpu": float(cpu),
               "memory_mb": int(memory_mb), "max_chars": int(max_chars),
-              "allow_no_sandbox": bool(allow_no_sandbox), "armlab_commit": _commit()}
+              "allow_no_sandbox": bool(allow_no_sandbox), "armlab_commit": _commit(),
+              "submission_seconds": float(submission_seconds)}
     with tempfile.TemporaryDirectory(prefix="armlab-gradescope-") as tmp:
         course = pathlib.Path(tmp)
         generate(assignment, course, solutions)
@@ -472,7 +474,8 @@ def _run_notebook(path, paths, release_nb, student, key, config, outcome):
         nb = _restore(nbformat.read(str(work), as_version=4), assignment, "sqlite:///" + str(db))
         limits = sandbox.Limits(cpu=float(config.get("cpu", 30)),
                                 memory_mb=int(config.get("memory_mb", 2048)),
-                                max_chars=int(config.get("max_chars", 20_000)))
+                                max_chars=int(config.get("max_chars", 20_000)),
+                                submission=float(config.get("submission_seconds", 600.0)))
         grading = Grading(nb, key, limits, isolate=outcome.isolate, uid=sandbox.BASE_UID)
         verdicts = grading.verdicts(grading.run()[0])
     outcome.review += [f"{kind}: {detail}" for kind, detail in sorted(set(grading.faults))]
@@ -607,6 +610,8 @@ def main(argv=None):
     b.add_argument("--cpu", type=float, default=30)
     b.add_argument("--memory-mb", type=int, default=2048)
     b.add_argument("--max-chars", type=int, default=20_000)
+    b.add_argument("--submission-seconds", type=float, default=600,
+                   help="wall-clock seconds of all the runs of one notebook together")
     b.add_argument("--allow-no-sandbox", action="store_true",
                    help="where the container cannot make the sandbox, grade without isolation "
                         "(every test says so) instead of grading nothing")
@@ -626,7 +631,8 @@ def main(argv=None):
         out = build(args.assignment, args.out, secret=None if args.no_secret else args.secret,
                     solutions=args.solutions, student_id=args.student_id, cpu=args.cpu,
                     memory_mb=args.memory_mb, max_chars=args.max_chars,
-                    allow_no_sandbox=args.allow_no_sandbox)
+                    allow_no_sandbox=args.allow_no_sandbox,
+                    submission_seconds=args.submission_seconds)
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

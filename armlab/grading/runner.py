@@ -44,6 +44,17 @@ class CPULimit(BaseException):
     """Raised in the student's code when a cell has used its CPU seconds."""
 
 
+class NotServed(RuntimeError):
+    """Raised when a cell calls, between checks, an armlab function the grader computes."""
+
+    def __init__(self, name):
+        super().__init__(
+            f"armlab.{name} is not computed outside the checks while your notebook is graded "
+            "(nothing that could compute an answer runs between them); in your own Jupyter "
+            "it works. This cell's output is not graded; a check that allows it still gets it")
+        self.name = name
+
+
 # ---------------------------------------------------------------- values as data
 def plain(value, _depth=0, _count=None):
     """``value`` as JSON data: floats and nested lists of them, or raise ``TypeError`` with
@@ -249,8 +260,11 @@ class Runner:
     def call(self, name, args, kwargs):
         """Ask the grader for a function's value (an earlier part's, or armlab's). In a
         check, a function its part does not allow is refused here, as armlab's stub would
-        be (the grader refuses it too, whatever this process does)."""
-        if self.allowed is not None and name not in self.allowed:
+        be; between checks, every one (the grader refuses them too, whatever this process
+        does)."""
+        if self.allowed is None:
+            raise NotServed(name)
+        if name not in self.allowed:
             from armlab._off import ArmlabOff
 
             raise ArmlabOff(name)

@@ -63,6 +63,7 @@ import time
 
 from armlab.grading import runner as _runner
 from armlab.grading import seccomp
+from armlab.grading import serving as _serving
 
 BASE_UID = 61000
 """The sandboxes' uids when grading as root are :data:`RUN_UIDS` from ``BASE_UID + 1000``
@@ -103,6 +104,15 @@ class Limits:
     wall_extra: float = 30.0
     """The wall-clock cap of one cell or check: ``wall_factor`` times its CPU seconds, plus
     ``wall_extra`` seconds (a loaded machine is slower; code that only waits is stopped)."""
+    submission: float = 600.0
+    """Wall-clock seconds of all the runs of one submission together (cells that each wait
+    just under their own cap cannot take the class's time)."""
+    call_cpu: float = 5.0
+    """CPU seconds the grader spends on one armlab call it computes for a check."""
+    call_memory_mb: int = 512
+    """Memory the grader's process for those calls may add [MiB]."""
+    served_cpu: float = 60.0
+    """CPU seconds the grader spends on all of one submission's calls together."""
 
     def silence(self):
         """Seconds one step of the run (a cell, or a check) may take, by the clock."""
@@ -122,8 +132,8 @@ class Result:
     status: dict = dataclasses.field(default_factory=dict)
     """``{cell: "ok" | "error" | "cpu" | "memory"}``, as the runner said."""
     fault: tuple = None
-    """``(kind, detail)``: ``"died"``, ``"time"``, ``"protocol"`` or ``"setup"``; None if
-    the run ended as planned."""
+    """``(kind, detail)``: ``"died"``, ``"time"``, ``"wall"`` (the submission's cap; the
+    detail is where), ``"protocol"`` or ``"setup"``; None if the run ended as planned."""
     cpu: float = 0.0
     """CPU seconds of the run as its runner counted them (for benchmarks, not for limits:
     the kernel's limits hold whatever the runner says)."""
@@ -492,7 +502,8 @@ def _limits(limits, budget):
 
 
 # ---------------------------------------------------------------- one run
-def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=None):
+def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=None,
+        deadline=None):
     """Run ``plan`` (see :mod:`armlab.grading.runner`) in a fresh sandbox.
 
     Parameters
@@ -515,6 +526,9 @@ def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=No
     uid : int
         Not used: as root each run takes a uid of its own (:func:`_claim`), whatever its
         worker (kept so that callers that still pass one keep working).
+    deadline : float, optional
+        :func:`time.monotonic` time by which the run is stopped (the submission's cap,
+        shared by its runs): a fault ``("wall", where)``.
 
     Returns
     -------
@@ -560,7 +574,7 @@ def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=No
         down.write(json.dumps(plan) + "\n")
         down.flush()
         _follow(result, up_r, down, proc, serve, inside, served, steps, cases,
-                limits.silence())
+                limits.silence(), deadline)
     except BrokenPipeError:
         result.fault = result.fault or ("died", "the notebook's process ended "
                                                 f"{result.where}")
@@ -580,8 +594,10 @@ class _Order:
     each check's begin (answered with its cases) and result, then done. Calls are answered,
     while a check is open, for the functions that check may use (its served armlab
     functions and the earlier parts' references it uses) and, between checks, for the
-    run's served armlab functions: a check's cases are known only from its begin. Any other
-    message is a protocol fault in ``result``."""
+    run's ``served`` functions, which the grader's plans leave empty (nothing that computes
+    an answer is served between checks; the runner refuses such a call itself, so one
+    that arrives was written by the notebook). Any other message is a protocol fault in
+    ``result``."""
 
     def __init__(self, result, down, serve, inside, served, steps, cases):
         self.result, self.down, self.serve = result, down, serve
@@ -637,17 +653,24 @@ def _message(line):
     return msg if isinstance(msg, dict) else None
 
 
-def _follow(result, up_r, down, proc, serve, inside, served, steps, cases, silence):
-    """Read the run's messages until it is done, faulty, or ``silence`` s into one step
-    (a cell, or a check with the calls the grader answers for it), holding the runner to
-    the plan's order (:class:`_Order`)."""
+def _follow(result, up_r, down, proc, serve, inside, served, steps, cases, silence,
+            deadline=None):
+    """Read the run's messages until it is done, faulty, ``silence`` s into one step
+    (a cell, or a check with the calls the grader answers for it) or at ``deadline``,
+    holding the runner to the plan's order (:class:`_Order`)."""
     order = _Order(result, down, serve, inside, served, steps, cases)
     sel = selectors.DefaultSelector()
     sel.register(up_r, selectors.EVENT_READ)
     buffer, total = b"", 0
     heard = time.monotonic()
     while not order.done and result.fault is None:
-        left = silence - (time.monotonic() - heard)
+        now = time.monotonic()
+        if deadline is not None and now >= deadline:
+            result.fault = ("wall", order.here())
+            break
+        left = silence - (now - heard)
+        if deadline is not None:
+            left = min(left, deadline - now + 0.01)
         if left <= 0:
             result.fault = ("time", f"the run spent more than {silence:.0f} s by the clock "
                                     f"{order.here()} and was stopped")
@@ -718,11 +741,14 @@ def _answer(down, serve, msg):
     """Compute one call for the sandbox and send the answer (or the error) back."""
     try:
         value = serve(msg["name"], msg.get("args", []), msg.get("kwargs", {}))
-        reply = {"value": value}
+        # an answer already in JSON (the serving process's, armlab.grading.serving.Raw)
+        # goes on as it is: parsing and writing it again cost more than computing it
+        line = ('{"value": ' + value + "}") if isinstance(value, _serving.Raw) \
+            else json.dumps({"value": value})
     except Exception as exc:              # noqa: BLE001  (the sandbox's data, not the grader)
-        kind = type(exc).__name__ if isinstance(exc, (ValueError, TypeError)) else "ValueError"
-        reply = {"error": {"type": kind, "message": str(exc)[:600]}}
-    down.write(json.dumps(reply) + "\n")
+        kind = "TypeError" if isinstance(exc, TypeError) else "ValueError"   # a bound too
+        line = json.dumps({"error": {"type": kind, "message": str(exc)[:600]}})
+    down.write(line + "\n")
     down.flush()
 
 

@@ -21,7 +21,8 @@ from armlab.grading.sandbox import BASE_UID
 SECRET_ENV = "ARMLAB_GRADING_SECRET"
 
 
-def worker_config(course, *, secret, cpu, memory_mb, max_chars, isolate, uid):
+def worker_config(course, *, secret, cpu, memory_mb, max_chars, isolate, uid,
+                  submission_seconds=600.0):
     """The repository's ``nbgrader_config.py`` (which puts
     :class:`~armlab.grading.execute.SandboxExecute` in place of nbgrader's ``Execute``) for
     ``course``, with this round's secret and limits."""
@@ -35,11 +36,13 @@ def worker_config(course, *, secret, cpu, memory_mb, max_chars, isolate, uid):
     extra.SandboxExecute.max_chars = int(max_chars)
     extra.SandboxExecute.isolate = bool(isolate)
     extra.SandboxExecute.uid = int(uid)
+    extra.SandboxExecute.submission_seconds = float(submission_seconds)
     cfg.merge(extra)
     return cfg
 
 
-def run_worker(assignment, course, students, *, cpu, memory_mb, max_chars, isolate, uid):
+def run_worker(assignment, course, students, *, cpu, memory_mb, max_chars, isolate, uid,
+               submission_seconds=600.0):
     """Autograde and write feedback for ``students`` in ``course``; JSON lines on stdout."""
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
@@ -47,7 +50,8 @@ def run_worker(assignment, course, students, *, cpu, memory_mb, max_chars, isola
     venv_on_path()
     secret = os.environ.pop(SECRET_ENV, "")
     cfg = worker_config(course, secret=secret, cpu=cpu, memory_mb=memory_mb,
-                        max_chars=max_chars, isolate=isolate, uid=uid)
+                        max_chars=max_chars, isolate=isolate, uid=uid,
+                        submission_seconds=submission_seconds)
     api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
     for student in students:
         t0 = time.time()
@@ -72,10 +76,12 @@ def main(argv=None):
     parser.add_argument("--max-chars", type=int, default=20_000)
     parser.add_argument("--no-sandbox", action="store_true")
     parser.add_argument("--uid", type=int, default=BASE_UID)
+    parser.add_argument("--submission-seconds", type=float, default=600.0)
     args = parser.parse_args(argv)
     return run_worker(args.assignment, args.course, args.students, cpu=args.cpu,
                       memory_mb=args.memory_mb, max_chars=args.max_chars,
-                      isolate=not args.no_sandbox, uid=args.uid)
+                      isolate=not args.no_sandbox, uid=args.uid,
+                      submission_seconds=args.submission_seconds)
 
 
 if __name__ == "__main__":
