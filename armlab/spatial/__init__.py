@@ -26,7 +26,9 @@ from armlab.spatial.dynamics import (coriolis_torques, forward_dynamics, gravity
 from armlab.spatial.inertia import mass_properties, spatial_inertia
 from armlab.spatial.kinematics import (body_jacobian, forward_kinematics, joint_poses,
                                        space_jacobian, tip_jacobian)
+from armlab.spatial.payload import payload_capacity, payload_torques
 from armlab.spatial.robots import panda, so101
+from armlab.spatial.simulation import Motion, simulate
 from armlab.spatial.se3 import ad, adjoint, inverse, transform, twist_cross, wrench_cross
 from armlab.spatial.so3 import rotation, rpy_rotation, skew
 from armlab.spatial.statics import (force_ellipsoid, manipulability, static_torques,
@@ -40,4 +42,5 @@ __all__ = [
     "static_torques", "manipulability", "velocity_ellipsoid", "force_ellipsoid",
     "inverse_dynamics", "mass_matrix", "forward_dynamics", "gravity_torques",
     "coriolis_torques", "kinetic_energy", "potential_energy",
+    "payload_torques", "payload_capacity", "Motion", "simulate",
 ]
