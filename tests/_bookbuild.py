@@ -54,6 +54,16 @@ def toc_chapters():
             for part in numbered for entry in part["chapters"]]
 
 
+#: Chapters that have no lab and no exercise set yet (issue 33 asks for them; the spatial
+#: dynamics chapter was written first). The lab and exercise tests skip these and only these.
+WITHOUT_LAB_OR_EXERCISES = ("spatial_dynamics",)
+
+
+def chapters_with_lab_and_exercises():
+    """:func:`toc_chapters` but those of :data:`WITHOUT_LAB_OR_EXERCISES`."""
+    return [c for c in toc_chapters() if c not in WITHOUT_LAB_OR_EXERCISES]
+
+
 def chapter_pages(chapter):
     """A chapter's pages in reading order, as ``_toc.yml`` lists them: the chapter's own page,
     then its sections (``["book/statics", "book/statics/singular", ...]``)."""

@@ -86,7 +86,7 @@ SHOWN = {"intro": (1, 0), "kinematics": (20, 3), "kinematics/workspace": (20, 4)
          "statics": (20, 1), "statics/singular": (20, 5), "statics/stiffness": (5, 1),
          "gravity": (20, 5),
          "inverse_dynamics": (40, 4), "forward_dynamics": (60, 4), "limits": (20, 5),
-         "control": (60, 6)}
+         "control": (60, 6), "spatial_dynamics": (40, 2)}
 
 
 @pytest.mark.parametrize("name", ["intro", *(page.split("/", 1)[1] for chapter in toc_chapters()
