@@ -72,7 +72,10 @@ def swing_figure(t, q, names, errors):
     for j, name in enumerate(names):
         ax_q.plot(t, np.degrees(np.asarray(q)[:, j]), color=JOINT_COLORS[j], lw=2, label=name)
     ax_q.set_ylabel("joint angle [deg]")
-    ax_q.legend(frameon=False, ncol=2, loc="lower left")
+    low, high = ax_q.get_ylim()
+    ax_q.set_ylim(low, high + 0.5 * (high - low))            # room for the legend
+    ax_q.legend(frameon=False, ncol=3, loc="upper left", handlelength=1.2,
+                columnspacing=1.0)
     styles = ["-", "--", "-", "--"]
     colors = ["#D55E00", "#D55E00", "#0072B2", "#0072B2"]
     for (label, te, e), ls, color in zip(errors, styles, colors):
