@@ -6,7 +6,9 @@ functions over the chain, chain first, then the state, as in the planar
 package: forward kinematics and the space, body and tip Jacobians; statics
 (``tau = J^T W`` for a wrench the tip applies, the ellipsoids); dynamics by
 the recursive Newton-Euler, composite-rigid-body and articulated-body
-algorithms, in Featherstone's notation.
+algorithms, in Featherstone's notation; the payload the arm holds within its
+rated torques (:func:`payload_capacity`); a simulation with the book's
+integrators (:func:`simulate`).
 
 Conventions: SI units, radians; twists ``(w, v)`` and wrenches ``(m, f)``,
 angular part first (Modern Robotics and Featherstone); z up, gravity
