@@ -18,14 +18,13 @@ import re
 
 import jupytext
 import pytest
-from _bookbuild import WITHOUT_LAB_OR_EXERCISES, chapter_pages, toc_chapters
+from _bookbuild import chapter_pages, chapters_with_lab_and_exercises
 from shown_code import names_from_removed_cells
 
 from armlab.grading.testing import ExerciseSet
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
-CHAPTERS = toc_chapters()
 PAGES = sorted(p.relative_to(BOOK).with_suffix("").as_posix() for p in BOOK.rglob("*.md")
                if ".ipynb_checkpoints" not in p.parts)
 
@@ -150,7 +149,7 @@ def exercise_section(page):
     return " ".join(section.split("Ungraded", 1)[0].split())
 
 
-@pytest.mark.parametrize("page", [c for c in CHAPTERS if c not in WITHOUT_LAB_OR_EXERCISES])
+@pytest.mark.parametrize("page", chapters_with_lab_and_exercises())
 def test_exercise_list_matches_the_notebook(page):
     """'Its six parts (27 points)' and each part's points are the notebook's"""
     parts = ExerciseSet(page).parts()

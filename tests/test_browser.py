@@ -87,7 +87,7 @@ SHOWN = {"intro": (1, 0), "kinematics": (20, 3), "kinematics/workspace": (20, 4)
          "gravity": (20, 5),
          "inverse_dynamics": (40, 4), "forward_dynamics": (60, 4), "limits": (20, 3),
          "limits/capacity": (20, 4), "control": (40, 3), "control/limits": (40, 6),
-         "spatial_statics": (40, 4)}
+         "spatial_statics": (40, 4), "spatial_dynamics": (40, 2)}
 
 
 @pytest.mark.parametrize("name", ["intro", *(page.split("/", 1)[1] for chapter in toc_chapters()

@@ -6,7 +6,9 @@ functions over the chain, chain first, then the state, as in the planar
 package: forward kinematics and the space, body and tip Jacobians; statics
 (``tau = J^T W`` for a wrench the tip applies, the ellipsoids); dynamics by
 the recursive Newton-Euler, composite-rigid-body and articulated-body
-algorithms, in Featherstone's notation.
+algorithms, in Featherstone's notation; the payload the arm holds within its
+rated torques (:func:`payload_capacity`); a simulation with the book's
+integrators (:func:`simulate`).
 
 Conventions: SI units, radians; twists ``(w, v)`` and wrenches ``(m, f)``,
 angular part first (Modern Robotics and Featherstone); z up, gravity
@@ -26,7 +28,9 @@ from armlab.spatial.dynamics import (coriolis_torques, forward_dynamics, gravity
 from armlab.spatial.inertia import mass_properties, spatial_inertia
 from armlab.spatial.kinematics import (body_jacobian, forward_kinematics, joint_poses,
                                        space_jacobian, tip_jacobian)
+from armlab.spatial.payload import payload_capacity, payload_torques
 from armlab.spatial.robots import panda, planar_chain, so101
+from armlab.spatial.simulation import Motion, simulate
 from armlab.spatial.se3 import ad, adjoint, inverse, transform, twist_cross, wrench_cross
 from armlab.spatial.so3 import rotation, rpy_rotation, skew
 from armlab.spatial.statics import (force_ellipsoid, manipulability, static_torques,
@@ -40,4 +44,5 @@ __all__ = [
     "static_torques", "wrench_limit", "manipulability", "velocity_ellipsoid", "force_ellipsoid",
     "inverse_dynamics", "mass_matrix", "forward_dynamics", "gravity_torques",
     "coriolis_torques", "kinetic_energy", "potential_energy",
+    "payload_torques", "payload_capacity", "Motion", "simulate",
 ]
