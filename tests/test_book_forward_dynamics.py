@@ -334,8 +334,8 @@ def test_pages_read_in_a_sitting():
     assert page_with(PAGES, "The test problem.") == SECOND
     for section in ("a-thousand-falls-how-far-a-trajectory-can-be-trusted",
                     "what-the-book-s-simulations-rest-on"):
-        note = soup(SECOND).find(id=section).find(class_="admonition")
-        assert "Going further" in note.get_text(" "), section
+        lead = soup(SECOND).find(id=section).find("strong")
+        assert lead.get_text() == "Going further.", section
     assert "recomputed: each page runs on its own" in soup(SECOND).find("pre").get_text()
 
 

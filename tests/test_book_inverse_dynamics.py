@@ -203,8 +203,8 @@ def test_pages_read_in_a_sitting():
     counts = {page: word_count(page) for page in PAGES}
     assert all(n <= PAGE_WORDS for n in counts.values()), counts
     assert page_with(PAGES, "The tour joins") == SECOND
-    note = soup(FIRST).find(id="which-matrix-c").find(class_="admonition")
-    assert "Going further" in note.get_text(" ")
+    lead = soup(FIRST).find(id="which-matrix-c").find("strong")
+    assert lead.get_text() == "Going further."
     assert "recomputed: each page runs on its own" in soup(SECOND).find("pre").get_text()
 
 

@@ -85,7 +85,8 @@ def open_page(browser, site, path):
 SHOWN = {"intro": (1, 0), "kinematics": (20, 3), "kinematics/workspace": (20, 4),
          "statics": (20, 1), "statics/singular": (20, 5), "statics/stiffness": (5, 1),
          "gravity": (20, 5),
-         "inverse_dynamics": (40, 4), "forward_dynamics": (60, 4), "limits": (20, 3),
+         "inverse_dynamics": (40, 4), "inverse_dynamics/regressor": (20, 2),
+         "forward_dynamics": (60, 4), "forward_dynamics/stability": (20, 3), "limits": (20, 3),
          "limits/capacity": (20, 4), "control": (40, 3), "control/limits": (40, 6),
          "spatial_statics": (40, 4), "spatial_dynamics": (40, 2)}
 
