@@ -8,7 +8,6 @@ move an arm' print six decimals, 'Arm dynamics' four; the page shows them so.
 import pytest
 
 from _bookbuild import chapter_pages
-from shown_code import names_from_removed_cells
 from bookpages import (PAGE_WORDS, assert_exercise_section, assert_figures_described,
                        assert_numbered_and_referred_to, block, clean, evals_in, page_with, soup,
                        table_in, word_count)
@@ -206,13 +205,6 @@ def test_pages_read_in_a_sitting():
     lead = soup(FIRST).find(id="which-matrix-c").find("strong")
     assert lead.get_text() == "Going further."
     assert "recomputed: each page runs on its own" in soup(SECOND).find("pre").get_text()
-
-
-@pytest.mark.parametrize("page", PAGES)
-def test_shown_code_runs_as_shown(page):
-    """No shown code cell uses a name that only a removed cell defines (such cells are folded
-    instead, or the shown code defines what it uses)"""
-    assert names_from_removed_cells(page) == {}
 
 
 def test_sign_convention_is_a_free_body_statement():

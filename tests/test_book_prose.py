@@ -18,7 +18,7 @@ import re
 
 import jupytext
 import pytest
-from _bookbuild import chapter_pages, chapters_with_lab_and_exercises
+from _bookbuild import chapter_pages, chapters_with_lab_and_exercises, toc_chapters
 from shown_code import names_from_removed_cells
 
 from armlab.grading.testing import ExerciseSet
@@ -185,12 +185,9 @@ def test_links_to_chapters_are_markdown_links(page):
 
 
 # ------------------------------------------------------------------ shown code runs as shown
-#: The chapters whose shown code is checked here (the others check it in their own test files).
-SHOWN_CODE_CHAPTERS = ("kinematics", "statics")
-
-
-@pytest.mark.parametrize("page", [p for p in PAGES if p.split("/")[0] in SHOWN_CODE_CHAPTERS])
+@pytest.mark.parametrize("page", [page for chapter in toc_chapters()
+                                  for page in chapter_pages(chapter)])
 def test_shown_code_uses_no_name_from_a_removed_cell(page):
     """Code shown on the page runs as shown: it reads no name that only a removed cell defines
     (such cells are folded with hide-input, or the shown code defines what it uses)"""
-    assert names_from_removed_cells(f"book/{page}") == {}
+    assert names_from_removed_cells(page) == {}
