@@ -1,4 +1,4 @@
-"""armlab: statics and dynamics of planar robot arms, for the armlab teaching book.
+"""armlab: statics and dynamics of robot arms, for the armlab teaching book.
 
 Plain functions over one immutable :class:`PlanarArm`, arm first, then the
 state, then loads. SI units, radians. Every function broadcasts over leading
