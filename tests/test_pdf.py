@@ -53,10 +53,11 @@ def pdf(tmp_path_factory, built_book):
 
 
 def title(page):
-    """A toc page's title: its first '# ' heading."""
+    """A toc page's title: its first '# ' heading, with an apostrophe printed as Sphinx's
+    smart quotes print it (arm's -> arm’s)."""
     for line in (ROOT / f"{page}.md").read_text(encoding="utf-8").splitlines():
         if line.startswith("# "):
-            return line[2:].strip()
+            return line[2:].strip().replace("'", "’")
     raise AssertionError(f"{page} has no title")
 
 
