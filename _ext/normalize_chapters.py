@@ -17,7 +17,8 @@ KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "nam
 #: What JupyterLab sets in a notebook's metadata from the kernel's info reply as soon as the
 #: kernel starts: ipykernel's ``language_info`` on the venv's Python. A chapter that already
 #: holds it is not marked modified on open (JupyterLab skips a metadata value equal to the one
-#: present); jupytext.toml's ``notebook_metadata_filter`` keeps it in the front matter.
+#: present); the chapter's own ``notebook_metadata_filter`` (in its front matter, so any
+#: jupytext keeps it, with or without this repository's jupytext.toml) keeps it there.
 #: tests/test_chapters_roundtrip.py checks it against the running kernel's.
 #: In the kernel's order, so that a save writes the same bytes whichever of the two it keeps.
 LANGUAGE_INFO = {"name": "python", "version": "3.11.7", "mimetype": "text/x-python",
@@ -33,6 +34,7 @@ def normalized(text):
     if any(cell.cell_type == "code" for cell in nb.cells):
         nb.metadata["kernelspec"] = dict(KERNELSPEC)
         nb.metadata["language_info"] = json.loads(json.dumps(LANGUAGE_INFO))
+        nb.metadata.setdefault("jupytext", {})["notebook_metadata_filter"] = "language_info"
     return jupytext.writes(nb, fmt="md:myst", config=jupytext.config.load_jupytext_config(ROOT))
 
 

@@ -71,6 +71,14 @@ def test_jupyterlab_save_changes_nothing(path):
     assert jupytext.writes(saved, fmt="md:myst", config=CONFIG) == text
 
 
+@pytest.mark.parametrize("path", chapters(), ids=lambda p: str(p.relative_to(ROOT / "book")))
+def test_jupytext_without_this_repository_config_changes_nothing(path):
+    """A chapter opened by a jupytext that does not find jupytext.toml (a downloaded page, a
+    reader's own Jupyter) is written back byte for byte: its front matter carries its filter"""
+    text = path.read_text(encoding="utf-8")
+    assert jupytext.writes(jupytext.reads(text, fmt="md:myst"), fmt="md:myst") == text
+
+
 def test_filter_is_what_keeps_values_out():
     """Without jupytext.toml's filter, a saved chapter would gain the evaluated values"""
     nb = jupytext.reads("Value {eval}`x`.\n", fmt="md:myst")
