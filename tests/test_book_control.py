@@ -16,8 +16,9 @@ from bookpages import (assert_exercise_section, assert_figures_described,
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
 PAGE = "book/control"                 # the chapter's first page: sections 7.1 to 7.8
-PAGE2 = "book/control/limits"         # its second: what is left, gains and limits, the lab
-PAGES = (PAGE, PAGE2)
+PAGE2 = "book/control/limits"         # its second: model errors, gains and limits, the lab
+PAGE3 = "book/control/causes"         # going further: why the rest of the error is there
+PAGES = (PAGE, PAGE2, PAGE3)
 
 
 def page_of(anchor):
@@ -152,7 +153,7 @@ def test_windup_table():
 
 def test_causes_table():
     """The cause-separation experiment: friction exact, 10 kHz, both (RK4 plant)"""
-    rows = table(PAGE2, "with each cause removed")
+    rows = table(PAGE3, "with each cause removed")
     # the friction cells are computed; get_text(" ") spaces out "(" before a value
     assert [[c.replace("( ", "(") for c in r[:2]] for r in rows[1:]] == [
                                         ["0.016 (20 % low)", "1 kHz"],
@@ -179,20 +180,21 @@ def test_lab_static_table_is_the_labs_default_view():
 
 def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
     """Each figure and table has a number, and a {numref} link in the running text with that
-    number points to it at or before the place where it appears, on each of the two pages"""
+    number points to it at or before the place where it appears, on each of its pages"""
     assert_numbered_and_referred_to(PAGE, [
         "fig-control-lyapunov", "fig-control-errors", "fig-control-torques",
         "tbl-control-compare"])
     assert_numbered_and_referred_to(PAGE2, [
-        "fig-control-causes", "fig-control-payload", "fig-control-bound", "fig-control-gain-maps",
-        "fig-control-windup", "fig-control-lab", "tbl-control-causes", "tbl-control-windup",
-        "tbl-control-lab"])
+        "fig-control-payload", "fig-control-bound", "fig-control-gain-maps",
+        "fig-control-windup", "fig-control-lab", "tbl-control-windup", "tbl-control-lab"])
+    assert_numbered_and_referred_to(PAGE3, ["fig-control-causes", "tbl-control-causes"])
 
 
 def test_every_figure_has_alt_text():
     """A screen reader gets a description, not a file name"""
     assert_figures_described(PAGE, 3)
-    assert_figures_described(PAGE2, 6)
+    assert_figures_described(PAGE2, 5)
+    assert_figures_described(PAGE3, 1)
 
 
 def test_static_lab_view_is_introduced_before_the_live_cell():

@@ -87,7 +87,8 @@ SHOWN = {"intro": (1, 0), "kinematics": (20, 3), "kinematics/workspace": (20, 4)
          "gravity": (20, 5),
          "inverse_dynamics": (40, 4), "inverse_dynamics/regressor": (20, 2),
          "forward_dynamics": (60, 4), "forward_dynamics/stability": (20, 3), "limits": (20, 3),
-         "limits/capacity": (20, 4), "control": (40, 3), "control/limits": (40, 6),
+         "limits/capacity": (20, 4), "control": (40, 3), "control/limits": (40, 5),
+         "control/causes": (1, 1),
          "spatial_statics": (40, 4), "spatial_dynamics": (40, 2)}
 
 
