@@ -360,7 +360,7 @@ def gain_map(arm, plan, controller, kp, kd, *, knock=None, duration=None, **simu
     >>> m = gain_map(tabletop_arm(damping=0.02), plan,
     ...              lambda kp, kd: computed_torque(model, plan, kp, kd), [100, 400], [20, 40])
     >>> np.degrees(m.largest[[0, 1], [0, 1], 1]).round(3)
-    array([1.238, 0.383])
+    array([1.231, 0.38 ])
     """
     n = arm.n
     kp_grid = _grid(n, "kp", kp)

@@ -93,7 +93,7 @@ def test_compensation_integral_and_free_drive():
     assert evals_in(PAGES, "The error stays at") == ["0", "3", "5.4148", "0.3174"]
     assert evals_in(PAGES, "what is still missing decays like") == ["(60, 30)"]
     assert evals_in(PAGES, "The time constants are") == ["0.91", "0.98", "3.58", "1", "4.84", "2",
-                                                     "5.41", "5.8", "0.1", "3.6", "0.1",
+                                                     "5.41", "5.9", "0.1", "3.6", "0.1",
                                                      "1.7", "2.1", "1.7", "30", "6"]
     assert evals_in(PAGES, "Left alone, the compensated arm") == ["0", "0.5", "3", "106.5",
                                                               "0.370"]

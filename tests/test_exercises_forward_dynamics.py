@@ -80,10 +80,12 @@ CALLS = {
                             "    return al.forward_dynamics(arm, q, qd, tau)"),
     "step_answer": ("def semi_implicit_step(arm, q, qd, tau, h):\n"
                     "    sim = al.simulate(arm, q, h, lambda t, q_, qd_: tau, qd0=qd,\n"
-                    "                      control_dt=h, substeps=1)\n"
+                    "                      control_dt=h, substeps=1,"
+                    " method='semi_implicit_euler')\n"
                     "    return sim.q[1], sim.qd[1]"),
     "fall_answer": ("def fall(arm, q0, duration, h):\n"
-                    "    return al.simulate(arm, q0, duration, control_dt=h, substeps=1).q[-1]"),
+                    "    return al.simulate(arm, q0, duration, control_dt=h, substeps=1,\n"
+                    "                       method='semi_implicit_euler').q[-1]"),
     "energy_answer": ("def total_energy(arm, q, qd):\n"
                       "    return float(al.kinetic_energy(arm, q, qd)"
                       " + al.potential_energy(arm, q))"),
@@ -104,7 +106,7 @@ CALLS = {
 def _step(arm, q, qd, tau, h):
     """One semi-implicit Euler step by armlab's simulation (one tick of one plant step)."""
     sim = al.simulate(arm, q, h, lambda t, q_, qd_: np.asarray(tau, float), qd0=qd,
-                      control_dt=h, substeps=1)
+                      control_dt=h, substeps=1, method="semi_implicit_euler")
     return sim.q[1], sim.qd[1]
 
 
@@ -194,7 +196,8 @@ def test_the_fresh_swings_are_well_posed():
             arm, q0, duration, tolerance = ref.arguments(case)
             real, h = al.PlanarArm(**arm.fields()), duration / 16
             for _ in range(20):
-                run = al.simulate(real, q0, duration, control_dt=h, substeps=1)
+                run = al.simulate(real, q0, duration, control_dt=h, substeps=1,
+                                  method="semi_implicit_euler")
                 if np.abs(run.energy_error).max() <= tolerance:
                     break
                 h /= 2

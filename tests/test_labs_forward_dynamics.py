@@ -8,6 +8,10 @@ import armlab as al
 labs = pytest.importorskip("armlab.labs")
 
 
+#: The chapter's Example 3 and the lab's first two presets: semi-implicit Euler at 0.1 ms.
+EULER = dict(method="semi_implicit_euler", substeps=10)
+
+
 @pytest.fixture
 def lab():
     return labs.forward_dynamics_lab(render=False)
@@ -34,7 +38,7 @@ def test_default_is_the_zero_torque_fall(lab):
     assert row(lab, "q at t = 0.25 s") == "(-35.4, 98.7)"
     assert v["method"] == "semi_implicit_euler" and v["step"] == 1e-4
     assert row(lab, "plant steps") == "2,500, 2,500"
-    sim = al.simulate(al.tabletop_arm(damping=0.02), np.radians([30, 45]), 0.25)
+    sim = al.simulate(al.tabletop_arm(damping=0.02), np.radians([30, 45]), 0.25, **EULER)
     same_motion(v["sim"], sim)
 
 
@@ -55,7 +59,7 @@ def test_start_slider_resimulates(lab):
     """Moving the start pose changes the simulation, the drawing and the table"""
     before = lab.widgets["table"].value
     lab.widgets["q1"].value = 40.0
-    sim = al.simulate(al.tabletop_arm(damping=0.02), np.radians([40, 45]), 0.25)
+    sim = al.simulate(al.tabletop_arm(damping=0.02), np.radians([40, 45]), 0.25, **EULER)
     same_motion(lab.values["sim"], sim)
     assert lab.widgets["table"].value != before
     assert lab.widgets["preset"].value == labs.CUSTOM
@@ -84,7 +88,7 @@ def test_no_friction_preset(lab):
     assert v["friction_work"] == 0.0
     sim = v["sim"]
     assert v["energy_error_end"] == pytest.approx(sim.energy[-1] - sim.energy[0], abs=1e-15)
-    free = al.simulate(al.tabletop_arm(), np.radians([30, 45]), 1.0)
+    free = al.simulate(al.tabletop_arm(), np.radians([30, 45]), 1.0, **EULER)
     assert np.degrees(v["q_end"]).round(1).tolist() == np.degrees(free.q[-1]).round(1).tolist()
 
 

@@ -72,7 +72,8 @@ def test_semi_implicit_euler_step_by_hand():
     """One step: qd1 = qd0 + h qdd(q0, qd0), q1 = q0 + h qd1"""
     arm = sp.so101()
     q0, qd0, h = np.array([0.1, 0.2, 0.3, 0.4, 0.5]), np.array([1.0, 0, -1, 0, 2]), 1e-3
-    run = sp.simulate(arm, q0, h, h, qd0=qd0, tau=[0.1, 0, 0, 0, 0])
+    run = sp.simulate(arm, q0, h, h, qd0=qd0, tau=[0.1, 0, 0, 0, 0],
+                      method="semi_implicit_euler")
     qd1 = qd0 + h * sp.forward_dynamics(arm, q0, qd0, [0.1, 0, 0, 0, 0])
     np.testing.assert_array_equal(run.qd[-1], qd1)
     np.testing.assert_array_equal(run.q[-1], q0 + h * qd1)

@@ -192,8 +192,8 @@ def test_tracking_summary_reads_the_errors(real, model, plan):
     assert during.sum() == 801                                     # t = 0 ... 0.8 s
     np.testing.assert_array_equal(largest, np.abs(e[during]).max(axis=0))
     np.testing.assert_array_equal(final, e[-1])
-    # seed 000: the full model leaves 0.009 deg at the shoulder
-    assert np.degrees(largest[0]).round(3) == 0.009
+    # the full model leaves 0.012 deg at the shoulder (0.009 with semi-implicit Euler at 0.1 ms)
+    assert np.degrees(largest[0]).round(3) == 0.012
 
 
 def test_tracking_summary_needs_a_move(real):
@@ -221,13 +221,19 @@ def test_cause_table_does_not_depend_on_rk4_substeps(real, plan, build):
 def test_chapter_claim_sampled_damper_without_limits(real, model, plan):
     """The control chapter says: past Kd dt (M^-1)_jj = 2, without torque limits, the PD's
     elbow thrashes through more than a hundred degrees (its gain map's last columns) and
-    computed torque's run diverges (Kd = 2560 1/s at 1 kHz), while just below both track."""
+    computed torque's run diverges (Kd = 2560 1/s at 1 kHz), while just below both track.
+    At 64 N m s/rad the thrash outruns the default plant step: RK4 at one step per tick
+    diverges on 14 of the 16 runs, ten RK4 steps per tick keep every run finite."""
     kp_pd = np.geomspace(15, 960, 16)[:, None] * [1.0, 0.5]
     kd_pd = np.geomspace(0.25, 64, 17)[-3:, None] * [1.0, 0.375]    # 32, 45 and 64 N m s/rad
     pd = al.gain_map(real, plan, lambda kp, kd: al.pd_gravity(model, plan, kp, kd),
                      kp_pd, kd_pd, duration=0.8)
     worst = np.degrees(pd.largest[..., 1]).max(axis=0)
-    assert worst[0] < 5 and (worst[1:] > 100).all() and not pd.diverged.any()
+    assert worst[0] < 5 and worst[1] > 100 and not pd.diverged[:, :2].any()
+    assert pd.diverged[:, 2].sum() == 14
+    fine = al.gain_map(real, plan, lambda kp, kd: al.pd_gravity(model, plan, kp, kd),
+                       kp_pd, kd_pd[2:], duration=0.8, substeps=10)
+    assert not fine.diverged.any() and np.degrees(fine.largest[..., 1]).max() > 100
     ct = al.gain_map(real, plan, lambda kp, kd: al.computed_torque(model, plan, kp, kd),
                      np.geomspace(25, 6400, 17), [1612.7, 2560.0], duration=0.8)
     assert not ct.diverged[:, 0].any() and ct.diverged[:, 1].all()

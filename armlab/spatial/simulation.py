@@ -4,9 +4,10 @@ The same two methods as the planar :func:`armlab.simulate`, on the
 articulated-body algorithm (:func:`armlab.spatial.forward_dynamics`), under
 constant joint torques and without friction:
 
-* ``"semi_implicit_euler"`` (the book's default): ``qd += h qdd(q, qd)``, then
-  ``q += h qd`` with the new speed. First order.
-* ``"rk4"``: the classical fourth-order Runge-Kutta method.
+* ``"rk4"`` (the default, the book's, :data:`armlab.simulation.DEFAULT_METHOD`):
+  the classical fourth-order Runge-Kutta method.
+* ``"semi_implicit_euler"``: ``qd += h qdd(q, qd)``, then ``q += h qd`` with the
+  new speed. First order.
 
 Without friction and motors (``tau = 0``) the total energy stays what it was
 at the start, so what it changes by is the integrator's error: it shrinks
@@ -18,11 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from armlab._checks import joint_vector, positive_scalar
+from armlab.simulation import DEFAULT_METHOD
 from armlab.spatial.dynamics import forward_dynamics, kinetic_energy, potential_energy
 
 __all__ = ["Motion", "simulate"]
 
-METHODS = ("semi_implicit_euler", "rk4")
+METHODS = ("rk4", "semi_implicit_euler")
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ class Motion:
         return self.kinetic + self.potential
 
 
-def simulate(chain, q0, duration, h, *, qd0=None, tau=None, method="semi_implicit_euler"):
+def simulate(chain, q0, duration, h, *, qd0=None, tau=None, method=DEFAULT_METHOD):
     """Step the chain from ``(q0, qd0)`` for ``duration`` seconds at the step ``h``.
 
     Parameters
@@ -68,8 +70,8 @@ def simulate(chain, q0, duration, h, *, qd0=None, tau=None, method="semi_implici
         Initial speeds; default at rest.
     tau : (n,) array_like, optional
         Constant joint torques [N m]; default zero (motors off).
-    method : {"semi_implicit_euler", "rk4"}, optional
-        Default semi-implicit Euler, the book's.
+    method : {"rk4", "semi_implicit_euler"}, optional
+        Default RK4, the book's (:data:`armlab.simulation.DEFAULT_METHOD`).
 
     Returns
     -------
@@ -87,7 +89,7 @@ def simulate(chain, q0, duration, h, *, qd0=None, tau=None, method="semi_implici
     ...     <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
     ...   <joint name="pivot" type="revolute"><parent link="base"/><child link="bob"/>
     ...     <axis xyz="1 0 0"/></joint></robot>''')
-    >>> run = simulate(pendulum, [np.pi / 2], 1.0, 1e-3, method="rk4")
+    >>> run = simulate(pendulum, [np.pi / 2], 1.0, 1e-3)
     >>> run.kinetic.max().round(4), bool(np.abs(run.energy).max() < 1e-9)
     (np.float64(19.62), True)
     """

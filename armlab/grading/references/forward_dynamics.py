@@ -144,7 +144,7 @@ semi_implicit_step.mistake_table(_step, [
 # ---------------------------------------------------------------- Part 3: a short fall
 def _fall(arm, q0, duration, h, extra=0):
     return _plain(simulate(_real(arm), q0, duration + extra * h, control_dt=h,
-                              substeps=1).q[-1])
+                              substeps=1, method="semi_implicit_euler").q[-1])
 
 
 @reference(worked=Case(arm=ARM, q0=deg(30, 45), duration=0.25, h=1e-3,
@@ -236,8 +236,8 @@ def drift(arm, q0, duration, h):
     return float(np.abs(run.energy_error).max())
 
 
-SEARCH = ("is your search simulating semi-implicit Euler, the book's integrator, and does it "
-          "look for the largest step that meets the tolerance?")
+SEARCH = ("is your search simulating semi-implicit Euler, the integrator the part names, and "
+          "does it look for the largest step that meets the tolerance?")
 
 
 def _mj(energy):
