@@ -497,6 +497,34 @@ def test_grading_without_a_sandbox_says_why(monkeypatch, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_choose_says_which_sandbox_and_never_none_at_all(monkeypatch):
+    """Bubblewrap where it runs; else a user of its own where the probe passes (with or
+    without the filter); else no sandbox, said with both reasons: never a run as the
+    grader."""
+    from armlab.grading import uidbox
+
+    monkeypatch.setattr(sandbox, "available", lambda: (False, "bwrap: Creating new "
+                                                              "namespace failed"))
+    for probed, isolate, end in (
+            ((True, ""), "uid", ", the seccomp filter (no network, no new process)"),
+            ((False, ""), "uid-unfiltered", "; the kernel refused the seccomp filter, so the "
+             "notebook has one thread and no new process, and the network")):
+        monkeypatch.setattr(uidbox, "probe", lambda hidden, hide: probed)
+        said = sandbox.choose(["/autograder"])
+        assert said[0] == isolate and said[1].startswith(
+            "bubblewrap cannot run here (bwrap: Creating new namespace failed), so the notebook "
+            "runs as a user of its own (uid 62000-64047, one per run, every process of it "
+            "killed after), without namespaces: not one of the grader's files readable to it "
+            "(checked before grading), limits on memory, CPU, files and processes")
+        assert said[1].endswith(end)
+    monkeypatch.setattr(uidbox, "probe", lambda hidden, hide: (
+        None, "the run could read 3 of the grader's files, /autograder/source/secret first"))
+    assert sandbox.choose(["/autograder"]) == (
+        None, "NO SANDBOX, nothing graded: bubblewrap cannot run here (bwrap: Creating new "
+              "namespace failed), and neither can a sandbox without namespaces (the run could "
+              "read 3 of the grader's files, /autograder/source/secret first)")
+
+
 def test_available_names_a_missing_bubblewrap(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     ok, why = sandbox.available()

@@ -37,6 +37,11 @@ process is capped in memory, file size, threads and CPU seconds, and killed
 with the sandbox at the end of the run (``--die-with-parent`` and the PID
 namespace: when its first process ends, every other one is killed).
 
+Where bubblewrap cannot make its namespaces (a container under Docker's default seccomp
+profile, as Gradescope's are) and the grader is root, :func:`choose` gives the run a
+sandbox without namespaces instead (:mod:`armlab.grading.uidbox`): a uid of its own, the
+same limits and filter, and the grader's folders made unreadable to it and checked so.
+
 Whatever comes out of the sandbox is untrusted data: :func:`run` reads JSON
 lines of bounded size, follows the plan's order (a check's result before the
 next check begins; calls to the grader only for the functions the open check

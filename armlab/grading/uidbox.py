@@ -190,7 +190,26 @@ def remove_files_of(uid, folder):
 
 def hide_paths(paths):
     """Take group's and others' permissions off ``paths`` and all they hold (no link
-    followed); a folder's owner keeps its own. Returns what could not be changed."""
+    followed); the owner keeps its own.
+
+    Parameters
+    ----------
+    paths : iterable of path
+        Files or folders (absent ones are skipped).
+
+    Returns
+    -------
+    list of str
+        What could not be changed, with the reason.
+
+    >>> import tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp()); (folder / "key").write_text("42")
+    2
+    >>> folder.chmod(0o755); (folder / "key").chmod(0o644)
+    >>> hide_paths([folder]), oct(folder.stat().st_mode & 0o777), oct((folder / "key")
+    ...                                                              .stat().st_mode & 0o777)
+    ([], '0o700', '0o600')
+    """
     failed = []
     for top in map(pathlib.Path, paths):
         if not top.exists():
