@@ -626,8 +626,7 @@ def main(argv=None):
     b.add_argument("--student-id", default="email", choices=("email", "id"),
                    help="which field of users[0] in the submission metadata draws the cases")
     b.add_argument("--cpu", type=float, default=30)
-    b.add_argument("--memory-mb", type=int, default=MEMORY_MB,
-                   help="address space of the notebook's process [MiB]")
+    b.add_argument("--memory-mb", type=int, default=MEMORY_MB)
     b.add_argument("--max-chars", type=int, default=20_000)
     b.add_argument("--submission-seconds", type=float, default=600,
                    help="wall-clock seconds of all the runs of one notebook together")
