@@ -267,6 +267,27 @@ def _listed(paths):
     return out
 
 
+def filter_loads():
+    """Whether the kernel lets a process load the seccomp filter (tried in a child)."""
+    try:
+        code = seccomp.program()
+    except (RuntimeError, OSError, AttributeError, ImportError):
+        return False
+    setup = _setup(64, 1, 10, 1, code)
+    pid = os.fork()
+    if pid == 0:                                   # the child: root, so not setup's check
+        status = 1
+        try:
+            os.setresgid(65534, 65534, 65534)
+            os.setresuid(65534, 65534, 65534)
+            setup()
+            status = 0
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
 def probe(hidden, limits=None, hide=False):
     """Whether a run of this mode can start here and reads nothing of ``hidden`` (made
     unreadable first with :func:`hide_paths` when ``hide``): ``(filtered, "")`` with
@@ -281,30 +302,30 @@ def probe(hidden, limits=None, hide=False):
         hide_paths(hidden)
     limits = limits or sandbox.Limits()
     paths = _listed(hidden) + [f"/proc/{os.getpid()}/environ"]
+    filtered = filter_loads()
+    try:
+        box = Box(limits, 30, filtered=filtered)
+    except (OSError, RuntimeError, AttributeError, sandbox.SandboxUnavailable) as exc:
+        return None, f"no uid for the run ({exc})"
     said, why = None, ""
-    for filtered in (True, False):
-        try:
-            box = Box(limits, 30, filtered=filtered)
-        except (OSError, RuntimeError, AttributeError, sandbox.SandboxUnavailable) as exc:
-            return None, f"no uid for the run ({exc})"
-        try:
-            cmd = [sys.executable, "-I", "-c", _PROBE]
-            proc = subprocess.run(cmd, input=json.dumps(paths), capture_output=True, text=True,
-                                  timeout=60, cwd=box.scratch, env=environment(box.scratch),
-                                  user=box.uid, group=box.uid, extra_groups=[],
-                                  preexec_fn=box.setup, start_new_session=True)
-            said = json.loads(proc.stdout) if proc.returncode == 0 else None
-            why = why or (proc.stderr.strip().splitlines() or ["no message"])[-1]
-        except (OSError, subprocess.SubprocessError, ValueError) as exc:
-            why = why or str(exc)
-        finally:
-            box.close()
-        if said is not None:
-            break
+    try:
+        cmd = [sys.executable, "-I", "-c", _PROBE]
+        proc = subprocess.run(cmd, input=json.dumps(paths), capture_output=True, text=True,
+                              timeout=60, cwd=box.scratch, env=environment(box.scratch),
+                              user=box.uid, group=box.uid, extra_groups=[],
+                              preexec_fn=box.setup, start_new_session=True)
+        said = json.loads(proc.stdout) if proc.returncode == 0 else None
+        why = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        why = str(exc)
+    finally:
+        box.close()
     if said is None:
         return None, f"a process of a uid of its own did not start ({why})"
-    if said["uid"] == 0 or said["nnp"] != "1" or int(said["caps"], 16) != 0:
-        return None, "the run kept root's privileges (uid 0, a capability or no no_new_privs)"
+    if said["uid"] == 0 or said["nnp"] != "1" or int(said["caps"], 16) != 0 or (
+            filtered and said["seccomp"] != "2"):
+        return None, ("the run kept root's privileges (uid 0, a capability or no "
+                      "no_new_privs) or lost its filter")
     if said["opened"]:
         return None, (f"the run could read {len(said['opened'])} of the grader's files, "
                       f"{said['opened'][0]} first")
