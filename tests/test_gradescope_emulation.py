@@ -32,7 +32,6 @@ import pathlib
 import shutil
 import subprocess
 import sys
-import tempfile
 
 import pytest
 
