@@ -120,13 +120,14 @@ if seen:
         return -1.0
 """
 
-SUBMISSIONS = ["ref", "onewrongentry", "keyring"]
+SUBMISSIONS = ["onewrongentry", "keyring"]
 
 
 def _cases():
-    """Two honest students, the keyring attack (held: its run ends itself) and one
-    notebook holding the corpus's attacks on the machine (the grader's environment, its
-    files, its parent, processes left behind) and this container's own (CONTAINER)."""
+    """An honest student with one wrong entry, the keyring attack (held: its run ends
+    itself) and one notebook with the full answers and the corpus's attacks on the machine
+    (the grader's environment, its files, its parent, processes left behind) and on this
+    container (CONTAINER): it scores full marks only if none of them saw anything."""
     out = {login: corpus.cases()[login] for login in SUBMISSIONS}
     nb = corpus.filled()
     for gid, code in (("torques_answer", corpus.SECRETS), ("gravity_answer", corpus.WRITES),
@@ -282,6 +283,19 @@ def test_the_build_log_says_which_sandbox(container, zipped, tmp_path_factory):
         0, "armlab: the sandbox works in this image: the notebook runs in bubblewrap 0.6.1's "
            "sandbox: namespaces of its own (none of the grader's files, no network, no other "
            "process), a user of its own, the seccomp filter, limits on memory, CPU and files")
+
+
+def test_bubblewrap_0_6_1_grades_where_namespaces_are_allowed(container, zipped,
+                                                             tmp_path_factory):
+    """A privileged container: the old bubblewrap's sandbox, made with the options it has,
+    grades an honest student to full marks."""
+    root = _root(tmp_path_factory, zipped, {"statics.ipynb": corpus.filled()}, "privileged")
+    proc = container(root, "/autograder/source/run_autograder", namespaces=True)
+    results = json.loads((root / "results" / "results.json").read_text())
+    armlab = results["extra_data"]["armlab"]
+    assert (proc.returncode, results["score"], armlab["status"]) == (0, corpus.FULL, "ok"), (
+        results["output"], proc.stderr[-2000:])
+    assert armlab["sandbox"].startswith("the notebook runs in bubblewrap 0.6.1's sandbox")
 
 
 @pytest.mark.parametrize("login", sorted(_cases()))
