@@ -81,6 +81,9 @@ HIDDEN = "### BEGIN HIDDEN TESTS"
 MEMORY_MB = 512
 """The notebook's address space [MiB] (``RLIMIT_AS``): with the grader (~200 MB) under
 Gradescope's default 768 MB (numpy and matplotlib's Agg reach ~220 MiB)."""
+SUBMISSION_SECONDS = 480.0
+"""Wall-clock seconds of all the runs of one notebook: under Gradescope's default limit of
+10 minutes with the grader's own work (else Gradescope stops it and writes no result)."""
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 """Every member of the zip carries this date, so two builds of one set differ only in
 the gradebook nbgrader writes."""
@@ -156,7 +159,8 @@ def _commit():
 
 
 def build(assignment, out="autograder.zip", *, secret=None, solutions=None, student_id="email",
-          cpu=30.0, memory_mb=MEMORY_MB, max_chars=20_000, submission_seconds=600.0):
+          cpu=30.0, memory_mb=MEMORY_MB, max_chars=20_000,
+          submission_seconds=SUBMISSION_SECONDS):
     """Write ``autograder.zip`` for ``assignment``; returns its path.
 
     ``secret`` None or '' builds one whose students all get the default fresh cases
@@ -628,7 +632,7 @@ def main(argv=None):
     b.add_argument("--cpu", type=float, default=30)
     b.add_argument("--memory-mb", type=int, default=MEMORY_MB)
     b.add_argument("--max-chars", type=int, default=20_000)
-    b.add_argument("--submission-seconds", type=float, default=600,
+    b.add_argument("--submission-seconds", type=float, default=SUBMISSION_SECONDS,
                    help="wall-clock seconds of all the runs of one notebook together")
     r = sub.add_parser("run", help="grade the submission (what run_autograder calls)")
     r.add_argument("--root", default=os.environ.get(ROOT_ENV, "/autograder"))
