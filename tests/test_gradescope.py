@@ -303,25 +303,28 @@ def test_the_schema_refuses_what_the_specification_does_not_allow():
             jsonschema.validate(bad, schema)
 
 
-def test_without_a_sandbox_nothing_is_graded_unless_the_zip_allows_it(zipped, tmp_path,
-                                                                       monkeypatch):
-    monkeypatch.setattr(sandbox, "available", lambda: (False, "bubblewrap cannot create the "
-                                                              "sandbox's namespaces here"))
+def test_without_a_sandbox_nothing_is_graded_whatever_the_zip_says(zipped, tmp_path,
+                                                                   monkeypatch):
+    """No mode runs a notebook as root beside the answer key: a zip built with the former
+    ``allow_no_sandbox`` grades nothing either."""
+    said = ("NO SANDBOX, nothing graded: bubblewrap cannot run here (bubblewrap cannot create "
+            "the sandbox's namespaces here)")
+    monkeypatch.setattr(sandbox, "choose", lambda hidden: (None, said))
     root = tmp_path / "autograder"
     _layout(root, zipped, {"statics.ipynb": corpus.filled()}, _metadata())
     paths = gradescope.Paths(root)
-    results = gradescope.grade_submission(paths)
-    jsonschema.validate(results, _schema())
-    assert results["score"] == 0
-    assert results["tests"][-1]["tags"] == ["review"]
-    assert "no sandbox for the notebook in this container: bubblewrap cannot create" in \
-        results["tests"][-1]["output"]
     config = json.loads((root / "source" / "assignment" / "config.json").read_text())
-    results = gradescope.grade_submission(paths, config=dict(config, allow_no_sandbox=True))
-    assert (results["score"], results["extra_data"]["armlab"]["isolated"]) == (corpus.FULL,
-                                                                              False)
-    assert "graded WITHOUT ISOLATION" in results["output"]
-    assert all(t["output"].endswith("(graded without isolation)") for t in results["tests"])
+    assert "allow_no_sandbox" not in config
+    for config in (config, dict(config, allow_no_sandbox=True)):
+        results = gradescope.grade_submission(paths, config=config)
+        jsonschema.validate(results, _schema())
+        assert results["score"] == 0
+        assert results["tests"][-1]["tags"] == ["review"]
+        assert f"no sandbox for the notebook in this container: {said}" in \
+            results["tests"][-1]["output"]
+        assert results["extra_data"]["armlab"]["sandbox"] == said
+    with pytest.raises(SystemExit):
+        gradescope.main(["build", "statics", "--allow-no-sandbox"])
 
 
 # ---------------------------------------------------------------- run_autograder

@@ -100,11 +100,10 @@ def test_the_sandbox_sees_nothing_of_the_machine(builds):
         "print('home', os.environ.get('HOME'))",
         "print('secret', [k for k in os.environ if 'SECRET' in k])",
         "print('processes', sorted(p for p in os.listdir('/proc') if p.isdigit()))",
-        "s = socket.socket()",
         "try:",
-        "    s.connect(('127.0.0.1', 22)); print('network', True)",
-        "except OSError:",
-        "    print('network', False)",
+        "    socket.socket().connect(('127.0.0.1', 22)); print('network', True)",
+        "except OSError as e:",
+        "    print('network', False, e.strerror)",
         "for path in ('/opt/armlab/x', '/usr/x', os.path.dirname(os.__file__) + '/x'):",
         "    try:",
         "        open(path, 'w'); print('wrote', path)",
@@ -118,7 +117,7 @@ def test_the_sandbox_sees_nothing_of_the_machine(builds):
     checkout = "['.venv']" if venv.startswith(str(REPO) + os.sep) else "absent"
     assert _printed(result).splitlines() == [
         "uid True", f"checkout {checkout}", "home /scratch", "secret []", "processes ['1', '2']",
-        "network False", "scratch ok"]
+        "network False Address family not supported by protocol", "scratch ok"]
 
 
 # ---------------------------------------------------------------- what the kernel refuses
@@ -498,6 +497,34 @@ def test_grading_without_a_sandbox_says_why(monkeypatch, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_choose_says_which_sandbox_and_never_none_at_all(monkeypatch):
+    """Bubblewrap where it runs; else a user of its own where the probe passes (with or
+    without the filter); else no sandbox, said with both reasons: never a run as the
+    grader."""
+    from armlab.grading import uidbox
+
+    monkeypatch.setattr(sandbox, "available", lambda: (False, "bwrap: Creating new "
+                                                              "namespace failed"))
+    for probed, isolate, end in (
+            ((True, ""), "uid", ", the seccomp filter (no network, no new process)"),
+            ((False, ""), "uid-unfiltered", "; the kernel refused the seccomp filter, so the "
+             "notebook has one thread and no new process, and the network")):
+        monkeypatch.setattr(uidbox, "probe", lambda hidden, hide: probed)
+        said = sandbox.choose(["/autograder"])
+        assert said[0] == isolate and said[1].startswith(
+            "bubblewrap cannot run here (bwrap: Creating new namespace failed), so the notebook "
+            "runs as a user of its own (uid 62000-64047, one per run, every process of it "
+            "killed after), without namespaces: not one of the grader's files readable to it "
+            "(checked before grading), limits on memory, CPU, files and processes")
+        assert said[1].endswith(end)
+    monkeypatch.setattr(uidbox, "probe", lambda hidden, hide: (
+        None, "the run could read 3 of the grader's files, /autograder/source/secret first"))
+    assert sandbox.choose(["/autograder"]) == (
+        None, "NO SANDBOX, nothing graded: bubblewrap cannot run here (bwrap: Creating new "
+              "namespace failed), and neither can a sandbox without namespaces (the run could "
+              "read 3 of the grader's files, /autograder/source/secret first)")
+
+
 def test_available_names_a_missing_bubblewrap(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     ok, why = sandbox.available()
@@ -540,15 +567,13 @@ def test_available_says_what_bubblewrap_said(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
     _fake_bwrap(tmp_path, "0.6.1", "echo 'bwrap: Unknown option --size' >&2; exit 1")
     assert sandbox.available() == (False, "bubblewrap 0.6.1 could not make the sandbox (bwrap: "
-                                          "Unknown option --size); pass --no-sandbox to grade "
-                                          "without isolation")
+                                          "Unknown option --size)")
     old = tmp_path / "old"
     old.mkdir()
     monkeypatch.setenv("PATH", f"{old}:/usr/bin:/bin")
     _fake_bwrap(old, "0.4.1", "exit 1", drop=("--perms",))
     assert sandbox.available() == (False, "bubblewrap 0.4.1 lacks --perms, which the sandbox "
-                                          "needs (0.5.0 or later); pass --no-sandbox to grade "
-                                          "without isolation")
+                                          "needs (0.5.0 or later)")
     denied = tmp_path / "denied"
     denied.mkdir()
     monkeypatch.setenv("PATH", f"{denied}:/usr/bin:/bin")

@@ -42,10 +42,15 @@ row for review in ``make grade``) is one more test, of score 0, whose output say
 submission is held for a human; a summary of the whole is the top-level ``output``.
 A results.json is written whatever happens, a crash of this module included.
 
-Where the container cannot make the sandbox (Docker's default seccomp profile refuses
-the namespaces bubblewrap needs), nothing is graded: every test scores 0 and says why,
-unless the zip was built with ``--allow-no-sandbox``; then the notebook runs without
-isolation (the container is still Gradescope's, one per submission) and every test says so.
+The notebook runs in bubblewrap's sandbox where the container lets bubblewrap make its
+namespaces; where it does not (Docker's default seccomp profile refuses them, and
+Gradescope's containers are not privileged), it runs as a user of its own
+(:mod:`armlab.grading.uidbox`): ``/autograder`` and the installed armlab are made
+unreadable to that user, and a process of it is seen to open none of their files before
+anything is graded. Where neither can run, nothing is graded: every test scores 0 and
+says why. There is no mode in which the notebook runs as root beside the answer key.
+``setup.sh``'s build log, every results.json's ``output`` and its
+``extra_data.armlab.sandbox`` say which (:func:`armlab.grading.sandbox.choose`).
 
 The paths are Gradescope's; ``ARMLAB_GRADESCOPE_ROOT`` moves ``/autograder`` elsewhere
 (tests), and ``ARMLAB_GRADESCOPE_PYTHON`` the interpreter ``run_autograder`` starts.
@@ -73,6 +78,12 @@ SECRET_ENV = "ARMLAB_GRADING_SECRET"
 VENV = "/opt/armlab/venv"
 """Where ``setup.sh`` puts the runtime in Gradescope's image."""
 HIDDEN = "### BEGIN HIDDEN TESTS"
+MEMORY_MB = 512
+"""The notebook's address space [MiB] (``RLIMIT_AS``): with the grader (~200 MB) under
+Gradescope's default 768 MB (numpy and matplotlib's Agg reach ~220 MiB)."""
+SUBMISSION_SECONDS = 480.0
+"""Wall-clock seconds of all the runs of one notebook: under Gradescope's default limit of
+10 minutes with the grader's own work (else Gradescope stops it and writes no result)."""
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 """Every member of the zip carries this date, so two builds of one set differ only in
 the gradebook nbgrader writes."""
@@ -148,8 +159,8 @@ def _commit():
 
 
 def build(assignment, out="autograder.zip", *, secret=None, solutions=None, student_id="email",
-          cpu=30.0, memory_mb=2048, max_chars=20_000, allow_no_sandbox=False,
-          submission_seconds=600.0):
+          cpu=30.0, memory_mb=MEMORY_MB, max_chars=20_000,
+          submission_seconds=SUBMISSION_SECONDS):
     """Write ``autograder.zip`` for ``assignment``; returns its path.
 
     ``secret`` None or '' builds one whose students all get the default fresh cases
@@ -169,7 +180,7 @@ def build(assignment, out="autograder.zip", *, secret=None, solutions=None, stud
     notebook = f"{assignment}.ipynb"
     config = {"assignment": assignment, "student_id": student_id, "cpu": float(cpu),
               "memory_mb": int(memory_mb), "max_chars": int(max_chars),
-              "allow_no_sandbox": bool(allow_no_sandbox), "armlab_commit": _commit(),
+              "armlab_commit": _commit(),
               "submission_seconds": float(submission_seconds)}
     with tempfile.TemporaryDirectory(prefix="armlab-gradescope-") as tmp:
         course = pathlib.Path(tmp)
@@ -379,7 +390,7 @@ class _Outcome:
 
     def __init__(self, config, assignment):
         self.config, self.assignment = config, assignment
-        self.notes, self.review, self.isolate = [], [], None
+        self.notes, self.review, self.isolate, self.sandbox = [], [], None, ""
         self.started = time.monotonic()
 
     def results(self, tests, summary):
@@ -395,6 +406,7 @@ class _Outcome:
                                           "status": "review" if self.review else "ok",
                                           "review": self.review, "notes": self.notes,
                                           "isolated": bool(self.isolate),
+                                          "sandbox": self.sandbox,
                                           "armlab_commit": self.config.get("armlab_commit",
                                                                            "")}}}
 
@@ -424,20 +436,29 @@ def _submitter(paths, config, outcome):
     return student
 
 
-def _isolation(config, outcome, isolate):
-    """Whether the notebook runs in the sandbox (None: it cannot, and nothing is graded)."""
+def hidden(paths):
+    """What the notebook must not read where it runs without namespaces: Gradescope's
+    ``/autograder`` (the answer key, the secret, the other files) and the installed armlab
+    (its references are the answers)."""
+    import armlab
+
+    return [paths.root, pathlib.Path(armlab.__file__).resolve().parent]
+
+
+def _isolation(paths, outcome, isolate):
+    """The sandbox the notebook runs in (:func:`armlab.grading.sandbox.choose`; None: there
+    is none, and nothing is graded), said in ``outcome``."""
     from armlab.grading import sandbox
 
     if isolate is not None:
         return isolate
-    ok, why = sandbox.available()
-    if ok:
-        return True
-    if config.get("allow_no_sandbox"):
-        outcome.notes.append(f"graded WITHOUT ISOLATION: {why}")
-        return False
-    outcome.review.append(f"no sandbox for the notebook in this container: {why}")
-    return None
+    isolate, said = sandbox.choose(hidden(paths))
+    outcome.sandbox = said
+    if isolate is None:
+        outcome.review.append(f"no sandbox for the notebook in this container: {said}")
+    else:
+        outcome.notes.append(f"sandbox: {said}")
+    return isolate
 
 
 def _run_notebook(path, paths, release_nb, student, key, config, outcome):
@@ -540,7 +561,7 @@ def grade_submission(paths, *, secret=None, config=None, isolate=None):
                                f"Nothing graded: {note}. Score 0 / {max_total:g}.")
     if note:
         outcome.notes.append(note)
-    outcome.isolate = _isolation(config, outcome, isolate)
+    outcome.isolate = _isolation(paths, outcome, isolate)
     if outcome.isolate is None:
         return outcome.results(_unscored(source_nb, "Not graded: this container cannot make "
                                                     "the sandbox your notebook runs in."),
@@ -588,9 +609,10 @@ def check():
     """For setup.sh's log: can this image make the sandbox?"""
     from armlab.grading import sandbox
 
-    ok, why = sandbox.available()
-    print("armlab: the sandbox works in this image" if ok else f"armlab: NO SANDBOX: {why}")
-    return 0 if ok else 1
+    isolate, said = sandbox.choose(hidden(Paths(os.environ.get(ROOT_ENV, "/autograder"))))
+    print(f"armlab: {said}" if isolate is None else f"armlab: the sandbox works in this "
+          f"image: {said}")
+    return 0 if isolate is not None else 1
 
 
 def main(argv=None):
@@ -608,13 +630,10 @@ def main(argv=None):
     b.add_argument("--student-id", default="email", choices=("email", "id"),
                    help="which field of users[0] in the submission metadata draws the cases")
     b.add_argument("--cpu", type=float, default=30)
-    b.add_argument("--memory-mb", type=int, default=2048)
+    b.add_argument("--memory-mb", type=int, default=MEMORY_MB)
     b.add_argument("--max-chars", type=int, default=20_000)
-    b.add_argument("--submission-seconds", type=float, default=600,
+    b.add_argument("--submission-seconds", type=float, default=SUBMISSION_SECONDS,
                    help="wall-clock seconds of all the runs of one notebook together")
-    b.add_argument("--allow-no-sandbox", action="store_true",
-                   help="where the container cannot make the sandbox, grade without isolation "
-                        "(every test says so) instead of grading nothing")
     r = sub.add_parser("run", help="grade the submission (what run_autograder calls)")
     r.add_argument("--root", default=os.environ.get(ROOT_ENV, "/autograder"))
     sub.add_parser("check", help="say whether the sandbox works here")
@@ -631,7 +650,6 @@ def main(argv=None):
         out = build(args.assignment, args.out, secret=None if args.no_secret else args.secret,
                     solutions=args.solutions, student_id=args.student_id, cpu=args.cpu,
                     memory_mb=args.memory_mb, max_chars=args.max_chars,
-                    allow_no_sandbox=args.allow_no_sandbox,
                     submission_seconds=args.submission_seconds)
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -37,6 +37,11 @@ process is capped in memory, file size, threads and CPU seconds, and killed
 with the sandbox at the end of the run (``--die-with-parent`` and the PID
 namespace: when its first process ends, every other one is killed).
 
+Where bubblewrap cannot make its namespaces (a container under Docker's default seccomp
+profile, as Gradescope's are) and the grader is root, :func:`choose` gives the run a
+sandbox without namespaces instead (:mod:`armlab.grading.uidbox`): a uid of its own, the
+same limits and filter, and the grader's folders made unreadable to it and checked so.
+
 Whatever comes out of the sandbox is untrusted data: :func:`run` reads JSON
 lines of bounded size, follows the plan's order (a check's result before the
 next check begins; calls to the grader only for the functions the open check
@@ -78,6 +83,9 @@ NEEDED = ("--args", "--seccomp", "--ro-bind-data", "--die-with-parent", "--new-s
           "--unshare-uts")
 """bubblewrap's options the sandbox cannot do without (``--perms``: 0.5.0 and later);
 ``--size`` (0.7.0) and ``--disable-userns`` (0.8.0) are used where bubblewrap has them."""
+
+UID_MODES = ("uid", "uid-unfiltered")
+"""The values of :func:`run`'s ``isolate`` for the sandbox without namespaces."""
 
 RUNNER = pathlib.Path(_runner.__file__).resolve()
 MAX_LINE = 8 * 2**20
@@ -156,23 +164,20 @@ def available():
     """
     exe = shutil.which("bwrap")
     if exe is None:
-        return False, ("bubblewrap is not installed (Debian: apt-get install bubblewrap); "
-                       "pass --no-sandbox to grade without isolation")
+        return False, ("bubblewrap is not installed (Debian: apt-get install bubblewrap)")
     try:
         version, options = _features(exe)
     except (OSError, subprocess.SubprocessError) as exc:
-        return False, (f"bubblewrap did not start ({exc}); pass --no-sandbox to grade "
-                       "without isolation")
+        return False, (f"bubblewrap did not start ({exc})")
     lacks = [o for o in NEEDED if o not in options]
     if lacks:
         return False, (f"bubblewrap {version} lacks {', '.join(lacks)}, which the sandbox "
-                       "needs (0.5.0 or later); pass --no-sandbox to grade without isolation")
+                       "needs (0.5.0 or later)")
     try:
         seccomp.program()
     except (RuntimeError, OSError, AttributeError) as exc:
         return False, (f"libseccomp, which builds the sandbox's system-call filter, is not "
-                       f"usable ({exc}; Debian: apt-get install libseccomp2); pass "
-                       "--no-sandbox to grade without isolation")
+                       f"usable ({exc}; Debian: apt-get install libseccomp2)")
     try:
         box = _Box(pathlib.Path("/nonexistent-build"), probe=True)
     except SandboxUnavailable as exc:
@@ -188,11 +193,44 @@ def available():
         why = (proc.stderr.strip().splitlines() or [proc.stdout.strip() or "no message"])[-1]
         if re.search(r"namespace|uid map|Operation not permitted|setting up", why, re.I):
             return False, (f"bubblewrap cannot create the sandbox's namespaces here ({why}): "
-                           "a container needs the privilege to make namespaces; pass "
-                           "--no-sandbox to grade without isolation")
-        return False, (f"bubblewrap {version} could not make the sandbox ({why}); pass "
-                       "--no-sandbox to grade without isolation")
+                           "a container needs the privilege to make namespaces")
+        return False, f"bubblewrap {version} could not make the sandbox ({why})"
     return True, ""
+
+
+def choose(hidden=()):
+    """The sandbox this machine gives a notebook: ``(isolate, message)``.
+
+    ``isolate`` is what :func:`run` takes: True for bubblewrap; where bubblewrap cannot
+    make its namespaces and the grader is root (a container under Docker's default
+    profile, Gradescope's), ``"uid"`` (``"uid-unfiltered"`` where the kernel refuses a
+    seccomp filter): a uid of the run's own (:mod:`armlab.grading.uidbox`), once
+    ``hidden`` (the folders that hold the answer key, the references, the secret) is
+    made unreadable to it and a process of such a uid was seen to open not one file
+    there; None when neither holds: nothing may run. There is no mode in which a
+    notebook runs as the grader. ``message`` says which, and why, in one paragraph.
+    """
+    ok, why = available()
+    if ok:
+        version = _features(shutil.which("bwrap"))[0]
+        return True, (f"the notebook runs in bubblewrap {version}'s sandbox: namespaces of "
+                      "its own (none of the grader's files, no network, no other process), "
+                      "a user of its own, the seccomp filter, limits on memory, CPU and files")
+    from armlab.grading import uidbox
+
+    filtered, whynot = uidbox.probe(hidden, hide=True)
+    if filtered is None:
+        return None, (f"NO SANDBOX, nothing graded: bubblewrap cannot run here ({why}), and "
+                      f"neither can a sandbox without namespaces ({whynot})")
+    users = f"uid {RUN_UIDS[0]}-{RUN_UIDS[-1]}"
+    said = (f"bubblewrap cannot run here ({why}), so the notebook runs as a user of its own "
+            f"({users}, one per run, every process of it killed after), without namespaces: "
+            "not one of the grader's files readable to it (checked before grading), limits "
+            "on memory, CPU, files and processes")
+    if filtered:
+        return "uid", said + ", the seccomp filter (no network, no new process)"
+    return "uid-unfiltered", (said + "; the kernel refused the seccomp filter, so the "
+                              "notebook has one thread and no new process, and the network")
 
 
 @functools.lru_cache(maxsize=4)
@@ -521,8 +559,10 @@ def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=No
     cases : dict
         ``{check: [encoded arguments of each case]}``, sent when the check begins (a
         check of a value has none).
-    isolate : bool
-        False runs the runner as a plain process of this user (``--no-sandbox``).
+    isolate : bool or str
+        True: bubblewrap; ``"uid"`` (``"uid-unfiltered"``: no seccomp filter): a uid of
+        the run's own where namespaces are refused (:mod:`armlab.grading.uidbox`, as
+        root); False runs the runner as a plain process of this user (``--no-sandbox``).
     uid : int
         Not used: as root each run takes a uid of its own (:func:`_claim`), whatever its
         worker (kept so that callers that still pass one keep working).
@@ -548,19 +588,26 @@ def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=No
     started = time.monotonic()
     box = None
     try:
-        if isolate:
-            box = _Box(build, limits=limits, fds=(down_r, up_w))
-            cmd = box.cmd
-        else:
-            cmd = [sys.executable, "-I", str(RUNNER), str(down_r), str(up_w)]
+        if isolate in UID_MODES:                  # no namespaces: a uid of its own
+            from armlab.grading import uidbox
+
+            box = uidbox.Box(limits, budget, filtered=isolate == "uid")
             plan = dict(plan, armlab=str(build))
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL,
-                                pass_fds=(down_r, up_w, *(box.fds if box else ())),
-                                env=box.env if box else None,
-                                preexec_fn=_limits(limits, budget), start_new_session=True,
-                                cwd="/")
-    except (OSError, SandboxUnavailable) as exc:
+            proc = box.popen((down_r, up_w), (down_r, up_w))
+        else:
+            if isolate:
+                box = _Box(build, limits=limits, fds=(down_r, up_w))
+                cmd = box.cmd
+            else:
+                cmd = [sys.executable, "-I", str(RUNNER), str(down_r), str(up_w)]
+                plan = dict(plan, armlab=str(build))
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL,
+                                    pass_fds=(down_r, up_w, *(box.fds if box else ())),
+                                    env=box.env if box else None,
+                                    preexec_fn=_limits(limits, budget),
+                                    start_new_session=True, cwd="/")
+    except (OSError, SandboxUnavailable, subprocess.SubprocessError) as exc:
         for fd in (down_r, down_w, up_r, up_w):
             os.close(fd)
         if box:

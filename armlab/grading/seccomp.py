@@ -16,6 +16,9 @@ refusals). The filter refuses, with an error the notebook sees as an ``OSError``
 * **new processes** (``fork``, ``vfork``, ``clone`` without ``CLONE_THREAD``): the
   memory cap (``RLIMIT_AS``) holds per process, so with one process it holds for
   the whole sandbox; threads share their process's address space and stay allowed;
+* **sockets other than local ones** (``socket`` of any family but ``AF_UNIX``, with
+  ``EAFNOSUPPORT``): the network, which a container that refuses namespaces
+  (:mod:`armlab.grading.uidbox`) cannot take away otherwise, and the kernel's netlink;
 * the **mount table** and root (``mount``, ``umount2``, ``pivot_root``, ``chroot``
   and the new mount API ``fsopen`` ... ``mount_setattr``);
 * **other processes' memory** and the kernel's introspection (``ptrace``,
@@ -47,6 +50,7 @@ compiler) rather than as BPF written here.
 
 import errno
 import functools
+import socket
 
 CLONE_THREAD = 0x00010000
 NAMESPACES = {"CLONE_NEWNS": 0x00020000, "CLONE_NEWCGROUP": 0x02000000,
@@ -112,6 +116,9 @@ def program():
     for flag in NAMESPACES.values():                                        # a namespace
         f.add_rule(refuse, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+    # sockets other than local ones: the network (no namespace hides it in a container
+    # that refuses them, armlab.grading.uidbox) and the kernel's netlink and packet ones
+    f.add_rule(sc.ERRNO(errno.EAFNOSUPPORT), "socket", sc.Arg(0, sc.NE, socket.AF_UNIX))
     with tempfile.TemporaryFile() as out:
         f.export_bpf(out)
         out.seek(0)
