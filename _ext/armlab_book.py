@@ -160,7 +160,30 @@ def _binder_git_link(app, pagename, templatename, context, doctree):
                             f"{query_sep}{query}"
 
 
+# -- the spatial labs' 3-D view ------------------------------------------------------------
+#
+# armlab/labs/static/armlab_view3d.js draws and turns the spatial labs' 3-D view. The book
+# serves it from its own _static folder (copied there at build time: no CDN, no server) and
+# loads it only on the pages that show the view, those whose HTML holds an armlab-view3d div.
+
+_VIEW3D = "armlab_view3d.js"
+
+
+def _view3d_static_path(app, config):
+    import pathlib
+
+    folder = pathlib.Path(__file__).resolve().parents[1] / "armlab" / "labs" / "static"
+    config.html_static_path.append(str(folder))
+
+
+def _view3d_script(app, pagename, templatename, context, doctree):
+    if "armlab-view3d" in (context.get("body") or ""):
+        app.add_js_file(_VIEW3D)
+
+
 def setup(app):
+    app.connect("config-inited", _view3d_static_path)
+    app.connect("html-page-context", _view3d_script)
     app.connect("config-inited", _site_substitutions)
     app.connect("config-inited", _site_launch_buttons)
     app.connect("html-page-context", _drop_thebe, priority=900)
