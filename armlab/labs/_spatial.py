@@ -237,8 +237,8 @@ class SpatialLab(Lab):
         """The table as ``(quantity, value, unit)`` rows of text."""
         v, names = self.values, self.arm.joints
 
-        def vec(x, spec=".4f"):
-            return "(" + ", ".join(format(round(float(t), 6) + 0.0, spec) for t in x) + ")"
+        def vec(x):                     # rounded first: no "-0.0000"
+            return "(" + ", ".join(f"{round(float(t), 4) + 0.0:.4f}" for t in x) + ")"
 
         worst = int(np.argmax(np.abs(v["tau"]) / v["effort"]))
         share = abs(v["tau"][worst]) / v["effort"][worst]
