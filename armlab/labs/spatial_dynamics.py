@@ -20,7 +20,8 @@ SPATIAL_DYNAMICS_PRESETS = {
 
 
 class SpatialDynamicsLab(SpatialLab):
-    """The spatial dynamics chapter's lab; see :class:`armlab.labs._spatial.SpatialLab`."""
+    """The spatial dynamics chapter's lab: the spatial statics lab
+    (:class:`armlab.labs.spatial_statics.SpatialStaticsLab`) on this chapter's presets."""
 
     presets = SPATIAL_DYNAMICS_PRESETS
     default_preset = "worked pose, holding itself"

@@ -23,7 +23,8 @@ SPATIAL_STATICS_PRESETS = {
 
 
 class SpatialStaticsLab(SpatialLab):
-    """The spatial statics chapter's lab; see :class:`armlab.labs._spatial.SpatialLab`."""
+    """The spatial statics chapter's lab: the 3-D view, the torque bars and the table that
+    :func:`spatial_statics_lab` describes, on the chapter's presets."""
 
     presets = SPATIAL_STATICS_PRESETS
     default_preset = "work pose: press and twist"
