@@ -176,7 +176,7 @@ class SpatialLab(Lab):
         """The 3-D view's scene for the values ``v``."""
         from armlab import plots
 
-        s = Scene(center=(0.12, 0.0, 0.15), radius=0.32)
+        s = Scene(center=(0.12, 0.0, 0.12), radius=0.27, pitch=25.0)
         grid = np.linspace(-0.2, 0.4, 7)
         for a in grid:                                 # the table top, z = 0, 10 cm squares
             s.line([[a, -0.3, 0], [a, 0.3, 0]], color="#dddddd")
