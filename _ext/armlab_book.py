@@ -13,6 +13,8 @@ dead weight in the HTML, so it is dropped too; the downloadable notebook keeps i
 """
 
 import importlib
+import pathlib
+import shutil
 
 
 def _drop_thebe(app, pagename, templatename, context, doctree):
@@ -169,11 +171,20 @@ def _binder_git_link(app, pagename, templatename, context, doctree):
 _VIEW3D = "armlab_view3d.js"
 
 
-def _view3d_static_path(app, config):
-    import pathlib
+_VIEW3D_FOLDER = pathlib.Path(__file__).resolve().parents[1] / "armlab" / "labs" / "static"
 
-    folder = pathlib.Path(__file__).resolve().parents[1] / "armlab" / "labs" / "static"
-    config.html_static_path.append(str(folder))
+
+def _view3d_static_path(app, config):
+    config.html_static_path.append(str(_VIEW3D_FOLDER))
+
+
+def _view3d_copy(app, exception):
+    # Sphinx copies the static files only when some page is rewritten: a change to the
+    # script alone must reach the built book too.
+    if exception is None and app.builder.format == "html":
+        target = pathlib.Path(app.outdir) / "_static"
+        if target.is_dir():
+            shutil.copyfile(_VIEW3D_FOLDER / _VIEW3D, target / _VIEW3D)
 
 
 def _view3d_script(app, pagename, templatename, context, doctree):
@@ -184,6 +195,7 @@ def _view3d_script(app, pagename, templatename, context, doctree):
 def setup(app):
     app.connect("config-inited", _view3d_static_path)
     app.connect("html-page-context", _view3d_script)
+    app.connect("build-finished", _view3d_copy)
     app.connect("config-inited", _site_substitutions)
     app.connect("config-inited", _site_launch_buttons)
     app.connect("html-page-context", _drop_thebe, priority=900)
