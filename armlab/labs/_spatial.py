@@ -131,8 +131,7 @@ class SpatialLab(Lab):
             ax.hlines(sign * arm.effort, x - 0.45, x + 0.45, colors=plots.COLORS["limit"],
                       linestyles="--", lw=1.2)
         ax.set_xlim(-0.6, arm.n - 0.4)
-        texts = [ax.text(i, 0, "", ha="center") for i in x]
-        self.artists = {"bars": list(bars), "bar_labels": texts}
+        self.artists = {"bars": list(bars)}         # their values are the table's first rows
         self._ax = ax
         self.scene = Scene(center=(0, 0, 0), radius=1.0)
         self.widgets["view"] = view_widget(self.scene)
@@ -211,12 +210,8 @@ class SpatialLab(Lab):
         new scene."""
         from armlab import plots
 
-        for bar, text, t in zip(self.artists["bars"], self.artists["bar_labels"], v["tau"]):
-            bar.set_height(t)
-            text.set_position((bar.get_x() + bar.get_width() / 2, t))
-            text.set_text(f"{t:.2f}")
-            text.set_va("bottom" if t >= 0 else "top")
         for bar, t, e in zip(self.artists["bars"], v["tau"], v["effort"]):
+            bar.set_height(t)
             bar.set_color(plots.COLORS["force"] if abs(t) > e else plots.COLORS["torque"])
         top = axis_top(1.2 * max(v["effort"].max(), np.abs(v["tau"]).max()))
         if top != self._top:
