@@ -230,3 +230,18 @@ def test_widget_has_controls_view_table_and_bars(lab):
 def test_bad_arm():
     with pytest.raises(ValueError, match="arm"):
         labs.SpatialStaticsLab(arm=sp.panda(), render=False)
+
+
+def test_captions_state_the_drawing_scales():
+    """The chapters' captions type the view's scales (jupyterlab-myst evaluates no {eval} in
+    a glue figure's caption): they must be the lab's"""
+    import pathlib
+
+    from armlab.labs import _spatial
+
+    book = pathlib.Path(__file__).resolve().parents[1] / "book"
+    statics = " ".join((book / "spatial_statics.md").read_text().split())
+    dynamics = " ".join((book / "spatial_dynamics.md").read_text().split())
+    assert f"(orange, {100 * _spatial.FORCE_SCALE:.0f} cm per N)" in statics
+    assert f"two heads, {100 * _spatial.MOMENT_SCALE:.0f} cm per N m)" in statics
+    assert f"(grey, {100 * _spatial.FORCE_SCALE:.0f} cm per N)" in dynamics
