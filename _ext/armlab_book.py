@@ -13,6 +13,8 @@ dead weight in the HTML, so it is dropped too; the downloadable notebook keeps i
 """
 
 import importlib
+import pathlib
+import shutil
 
 
 def _drop_thebe(app, pagename, templatename, context, doctree):
@@ -160,7 +162,40 @@ def _binder_git_link(app, pagename, templatename, context, doctree):
                             f"{query_sep}{query}"
 
 
+# -- the spatial labs' 3-D view ------------------------------------------------------------
+#
+# armlab/labs/static/armlab_view3d.js draws and turns the spatial labs' 3-D view. The book
+# serves it from its own _static folder (copied there at build time: no CDN, no server) and
+# loads it only on the pages that show the view, those whose HTML holds an armlab-view3d div.
+
+_VIEW3D = "armlab_view3d.js"
+
+
+_VIEW3D_FOLDER = pathlib.Path(__file__).resolve().parents[1] / "armlab" / "labs" / "static"
+
+
+def _view3d_static_path(app, config):
+    config.html_static_path.append(str(_VIEW3D_FOLDER))
+
+
+def _view3d_copy(app, exception):
+    # Sphinx copies the static files only when some page is rewritten: a change to the
+    # script alone must reach the built book too.
+    if exception is None and app.builder.format == "html":
+        target = pathlib.Path(app.outdir) / "_static"
+        if target.is_dir():
+            shutil.copyfile(_VIEW3D_FOLDER / _VIEW3D, target / _VIEW3D)
+
+
+def _view3d_script(app, pagename, templatename, context, doctree):
+    if "armlab-view3d" in (context.get("body") or ""):
+        app.add_js_file(_VIEW3D)
+
+
 def setup(app):
+    app.connect("config-inited", _view3d_static_path)
+    app.connect("html-page-context", _view3d_script)
+    app.connect("build-finished", _view3d_copy)
     app.connect("config-inited", _site_substitutions)
     app.connect("config-inited", _site_launch_buttons)
     app.connect("html-page-context", _drop_thebe, priority=900)

@@ -91,14 +91,26 @@ def test_planar_table():
 
 
 def test_figures_and_tables_are_numbered_and_referred_to():
-    assert_numbered_and_referred_to(PAGE, ["fig-sd-payload", "fig-sd-swing", "tbl-sd-planar"])
-    assert_figures_described(PAGE, 2)
+    assert_numbered_and_referred_to(PAGE, ["fig-sd-payload", "fig-sd-swing", "tbl-sd-planar",
+                                           "fig-sd-lab-view", "tbl-sd-lab"])
+    assert_figures_described(PAGE, 3)
 
 
 def test_one_page_read_in_a_sitting_with_no_promises():
-    """One page under 9,000 words; no lab or exercise set is promised, no working notes"""
+    """One page under 9,000 words; no exercise set is promised, no working notes"""
     assert word_count(PAGE) <= PAGE_WORDS
     assert chapter_pages("spatial_dynamics") == [PAGE]
     text = clean(soup(PAGE).get_text(" ")).lower()
-    for word in ("seed", "exercise", " lab "):
+    for word in ("seed", "exercise"):
         assert word not in text, word
+
+
+def test_lab_view_and_table():
+    """The lab's 3-D view and its torques at the worked pose with 1 kg: g(q_w) of Example 2
+    plus the payload's share"""
+    values = [r[1] for r in table(PAGE, "table at the worked pose with a 1 kg payload")[1:]]
+    assert values[3] == G_W                                     # Example 2
+    assert values[1] == "(0.0000, -1.9103, -2.6024, -1.0218, -0.0011)"
+    assert values[6] == "4.354 (elbow_flex)"                    # Example 6
+    views = soup(PAGE).find_all("div", class_="armlab-view3d")
+    assert len(views) == 1 and views[0].find_parent("figure")["id"] == "fig-sd-lab-view"

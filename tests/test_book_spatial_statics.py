@@ -6,9 +6,9 @@ Slow: needs the built book (``_bookbuild.build_book``, shared with test_book.py)
 
 import pytest
 
-from _bookbuild import chapter_pages
-from bookpages import (PAGE_WORDS, assert_figures_described, assert_numbered_and_referred_to,
-                       evals_in, table_in, word_count)
+from _bookbuild import HTML, chapter_pages
+from bookpages import (PAGE_WORDS, assert_figures_described, assert_lab_view_before_live_cell,
+                       assert_numbered_and_referred_to, evals_in, soup, table_in, word_count)
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
@@ -95,13 +95,30 @@ def test_ellipsoids_and_the_structures_wrench():
 
 def test_every_figure_and_table_is_numbered_and_referred_to_before_it():
     assert_numbered_and_referred_to(PAGE, ["fig-sp-arm", "fig-sp-load", "fig-sp-ellipsoids",
-                                           "fig-sp-sigma", "tbl-sp-work"])
+                                           "fig-sp-sigma", "tbl-sp-work", "fig-sp-lab-view",
+                                           "fig-sp-lab-bars", "tbl-sp-lab"])
 
 
 def test_every_figure_has_alt_text():
-    assert_figures_described(PAGE, 4)
+    assert_figures_described(PAGE, 6)
 
 
 def test_one_page_read_in_a_sitting():
     assert PAGES == [PAGE]
     assert word_count(PAGE) <= PAGE_WORDS
+
+
+def test_lab_view_table_and_live_cell():
+    """The lab's static 3-D view (its scene in the page, turned by the book's own script), its
+    bars and its table (Example 4's torques) come before the live cell"""
+    assert_lab_view_before_live_cell(PAGE, "fig-sp-lab-bars", "fig-sp-lab-view", "tbl-sp-lab",
+                                     intro="the sliders cannot move here")
+    values = [r[1] for r in table_in(PAGES, "table at its default case, Example 4")[1:]]
+    assert values[1] == values[5] == TAU_A                      # tau, all of it J^T W
+    assert values[6] == "4.095 (elbow_flex)"                    # Example 5 at the work pose
+    assert values[8] == "0.3826, 0.2626, 0.1022"                # Example 6's sigma
+    page = soup(PAGE)
+    views = page.find_all("div", class_="armlab-view3d")
+    assert len(views) == 1 and views[0].find_parent("figure")["id"] == "fig-sp-lab-view"
+    head = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
+    assert '<script src="../_static/armlab_view3d.js?' in head

@@ -212,3 +212,56 @@ def test_figures_are_shown_at_the_size_drawn(browser, site, name):
         assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
     finally:
         page.close()
+
+
+# ------------------------------------------------------------------ the spatial labs' 3-D view
+CANVAS_PIXELS = """() => {
+  const c = document.querySelector('div.armlab-view3d canvas');
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let inked = 0;
+  for (let i = 0; i < d.length; i += 4) if (d[i] < 250 || d[i + 1] < 250 || d[i + 2] < 250) inked++;
+  return {inked: inked, png: c.toDataURL('image/png'), width: c.width, height: c.height};
+}"""
+
+
+def canvas_array(shot):
+    from PIL import Image
+    import numpy as np
+
+    data = base64.b64decode(shot["png"].split(",", 1)[1])
+    return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+
+
+@pytest.mark.parametrize("name", ["spatial_statics", "spatial_dynamics"])
+def test_lab_view_turns_when_dragged(browser, site, name):
+    """The lab's static 3-D view is drawn by the book's own script (no server, nothing from
+    another host); a mouse drag turns it, and so does an arrow key: the canvas's pixels change"""
+    import numpy as np
+
+    page, problems = open_page(browser, site, f"book/{name}.html")
+    try:
+        canvas = page.locator("div.armlab-view3d canvas")
+        assert canvas.count() == 1
+        canvas.scroll_into_view_if_needed()
+        before = page.evaluate(CANVAS_PIXELS)
+        assert before["width"] >= 400 and before["inked"] > 3000, before["inked"]
+        box = canvas.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 120, y + 40, steps=8)
+        page.mouse.up()
+        dragged = page.evaluate(CANVAS_PIXELS)
+        changed = np.any(canvas_array(before) != canvas_array(dragged), axis=-1).mean()
+        assert changed > 0.01, changed
+        assert float(canvas.get_attribute("data-yaw")) == pytest.approx(-60 * np.pi / 180 - 1.2,
+                                                                        abs=1e-3)
+        canvas.focus()
+        page.keyboard.press("ArrowLeft")
+        turned = page.evaluate(CANVAS_PIXELS)
+        assert np.any(canvas_array(dragged) != canvas_array(turned), axis=-1).mean() > 0.01
+        ARTIFACTS.mkdir(exist_ok=True)
+        canvas.screenshot(path=str(ARTIFACTS / f"{name}-view3d.png"))
+        assert not problems, problems
+    finally:
+        page.close()

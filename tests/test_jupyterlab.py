@@ -223,6 +223,31 @@ def shown_tables(page):
             c => c.textContent.replace(/\\s+/g, ' ').trim())))""")
 
 
+def assert_view3d_turns(page):
+    """The live lab's 3-D view (anywidget, from the kernel's scene) is drawn in the notebook;
+    a drag turns it; a slider set from the kernel redraws it"""
+    canvas = page.locator(f"{NOTEBOOK} canvas.armlab-view3d-canvas")
+    canvas.first.wait_for(timeout=30000)
+    assert canvas.count() == 1
+    canvas.scroll_into_view_if_needed()
+    draws = int(canvas.get_attribute("data-draws"))
+    box = canvas.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 100, y + 30, steps=5)
+    page.mouse.up()
+    dragged = int(canvas.get_attribute("data-draws"))
+    assert dragged > draws
+    yaw = canvas.get_attribute("data-yaw")
+    page.evaluate(f"""async () => {{
+        const kernel = {CURRENT}.sessionContext.session.kernel;
+        await kernel.requestExecute({{code: 'lab.widgets["q2"].value = 30.0'}}).done; }}""")
+    page.wait_for_function(f"document.querySelector('{NOTEBOOK} canvas.armlab-view3d-canvas')"
+                           f".getAttribute('data-draws') > {dragged}", timeout=30000)
+    assert canvas.get_attribute("data-yaw") == yaw        # the reader's turn is kept
+
+
 def assert_not_modified_on_open(page, page_name):
     """Once the kernel has answered (JupyterLab then sets the notebook's kernel spec and
     language info), the chapter's tab shows no modified mark and its model is clean."""
@@ -259,6 +284,8 @@ def test_chapter_runs_and_reads_like_the_book(browser, lab, page_name):
             assert columns.count(values) == 1, (page_name, values, columns)
         for anchor, expected in WORKED.get(page_name, []):
             assert expected in paragraph_text(page, anchor)
+        if page_name.startswith("book/spatial_"):
+            assert_view3d_turns(page)
         hidden = sum(1 for c in jupytext.read(ROOT / path).cells
                      if c.metadata.get("jupyter", {}).get("source_hidden"))
         assert page.locator(f"{NOTEBOOK} .jp-Cell .jp-InputPlaceholder").count() == hidden
