@@ -144,6 +144,9 @@ def encode(value):
     """An argument or a result as JSON data: arms as their fields, arrays as lists."""
     if isinstance(value, dict):
         return {"__dict__": {str(k): encode(v) for k, v in value.items()}}
+    if type(value).__name__ in ("Chain", "ChainData") and hasattr(value, "inertias"):
+        return {"__chain__": {k: list(getattr(value, k)) if k == "kinds" else
+                              plain(getattr(value, k)) for k in CHAIN_FIELDS}}
     if hasattr(value, "lengths") and hasattr(value, "masses") and hasattr(value, "gear_ratio"):
         return {"__arm__": {k: plain(getattr(value, k)) for k in (
             "lengths", "masses", "com", "inertia", "gravity", "damping", "coulomb",
@@ -190,6 +193,8 @@ def decode(data):
             import armlab
 
             return armlab.PlanarArm(**data["__arm__"])
+        if "__chain__" in data:
+            return chain(data["__chain__"])
         if "__seq__" in data:
             items = [decode(v) for v in data["__seq__"]]
             return tuple(items) if data.get("tuple") else items
@@ -206,6 +211,23 @@ def decode(data):
     if isinstance(data, bool) or data is None or isinstance(data, str):
         return data
     return float(data)
+
+
+CHAIN_FIELDS = ("kinds", "origins", "axes", "inertias", "tip", "gravity", "effort", "velocity")
+"""A spatial chain's data as it crosses (:data:`armlab.grading.cases.CHAIN_FIELDS`)."""
+
+
+def chain(fields):
+    """A spatial chain's data as the student's function gets it: an
+    :class:`armlab.spatial.Chain` (its joint names ``joint0``, ..., no position limits)."""
+    import numpy
+    from armlab.spatial.chain import Chain
+
+    n = len(fields["kinds"])
+    arrays = {k: numpy.array(fields[k], dtype=float) for k in CHAIN_FIELDS[1:]}
+    return Chain(name="chain", joints=tuple(f"joint{i}" for i in range(n)),
+                 kinds=tuple(str(k) for k in fields["kinds"]), lower=numpy.full(n, -numpy.inf),
+                 upper=numpy.full(n, numpy.inf), **arrays)
 
 
 def student_args(args):

@@ -38,8 +38,9 @@ import shutil
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent
 """The real armlab package."""
 
-ALWAYS = ("armlab.arm", "armlab._checks")
-"""Modules kept whole in every build: the arms and their presets, and input checking."""
+ALWAYS = ("armlab.arm", "armlab._checks", "armlab.spatial.chain")
+"""Modules kept whole in every build: the arms and their presets, the spatial chain (a
+check's chain reaches a student's function as one), and input checking."""
 
 SERVED_HERE = frozenset({"quintic", "Quintic", "simulate", "Simulation", "tracking_error"})
 """Allowed names kept as code in the sandbox (they take controllers or return objects that
@@ -306,6 +307,11 @@ def public(name, mods=None):
     ``"PlanarArm.with_payload"`` (its class), or a module (``"kinematics"``: all of it)."""
     mods = mods or _modules(PACKAGE)
     head = name.split(".")[0]
+    if name.startswith("spatial.") and f"armlab.{name}" not in mods:   # spatial.mass_matrix
+        hit = _resolve(mods, "armlab.spatial", name.split(".", 1)[1])
+        if hit is None or hit[0] == "module":
+            raise ValueError(f"armlab.spatial has no public name {name!r}")
+        return [hit]
     if f"armlab.{name}" in mods:
         return [(f"armlab.{name}", n) for n in mods[f"armlab.{name}"].defines]
     hit = _resolve(mods, "armlab", head)
