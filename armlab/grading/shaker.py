@@ -38,9 +38,8 @@ import shutil
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent
 """The real armlab package."""
 
-ALWAYS = ("armlab.arm", "armlab._checks", "armlab.spatial.chain")
-"""Modules kept whole in every build: the arms and their presets, the spatial chain (a
-check's chain reaches a student's function as one), and input checking."""
+ALWAYS = ("armlab.arm", "armlab._checks")
+"""Modules kept whole in every build: the arms and their presets, and input checking."""
 
 SERVED_HERE = frozenset({"quintic", "Quintic", "simulate", "Simulation", "tracking_error"})
 """Allowed names kept as code in the sandbox (they take controllers or return objects that

@@ -311,7 +311,7 @@ def _load_case(chain, r, label=None):
 
 @design(worked=Case(chain=SO101, r=0.25, mass=4.5,
                     label="the SO-101 on a table, 4.5 kg at 25 cm from the base's axis"),
-        allow=("spatial.forward_kinematics", "spatial.payload_capacity",
+        allow=("spatial.Chain", "spatial.forward_kinematics", "spatial.payload_capacity",
                "spatial.gravity_torques", "spatial.payload_torques", "spatial.so3",
                "spatial.se3"), units=UNITS,
         advice="the payload's weight makes a moment about each horizontal joint axis; "
