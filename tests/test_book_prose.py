@@ -18,7 +18,7 @@ import re
 
 import jupytext
 import pytest
-from _bookbuild import chapter_pages, chapters_with_lab_and_exercises, toc_chapters
+from _bookbuild import chapter_pages, chapters_with_exercises, toc_chapters
 from shown_code import names_from_removed_cells
 
 from armlab.grading.testing import ExerciseSet
@@ -149,7 +149,7 @@ def exercise_section(page):
     return " ".join(section.split("Ungraded", 1)[0].split())
 
 
-@pytest.mark.parametrize("page", chapters_with_lab_and_exercises())
+@pytest.mark.parametrize("page", chapters_with_exercises())
 def test_exercise_list_matches_the_notebook(page):
     """'Its six parts (27 points)' and each part's points are the notebook's"""
     parts = ExerciseSet(page).parts()

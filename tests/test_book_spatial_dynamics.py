@@ -9,8 +9,8 @@ and each is checked there a second way.
 import pytest
 
 from _bookbuild import chapter_pages
-from bookpages import (PAGE_WORDS, assert_figures_described, assert_numbered_and_referred_to,
-                       clean, evals, soup, table, word_count)
+from bookpages import (PAGE_WORDS, assert_exercise_section, assert_figures_described,
+                       assert_numbered_and_referred_to, clean, evals, soup, table, word_count)
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
@@ -102,3 +102,7 @@ def test_one_page_read_in_a_sitting_with_no_promises():
     text = clean(soup(PAGE).get_text(" ")).lower()
     for word in ("seed", "exercise", " lab "):
         assert word not in text, word
+
+
+def test_exercise_section_links_the_notebook_and_lists_its_parts():
+    assert_exercise_section(PAGE, "spatial_dynamics")

@@ -7,8 +7,8 @@ Slow: needs the built book (``_bookbuild.build_book``, shared with test_book.py)
 import pytest
 
 from _bookbuild import chapter_pages
-from bookpages import (PAGE_WORDS, assert_figures_described, assert_numbered_and_referred_to,
-                       evals_in, table_in, word_count)
+from bookpages import (PAGE_WORDS, assert_exercise_section, assert_figures_described,
+                       assert_numbered_and_referred_to, evals_in, table_in, word_count)
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
@@ -105,3 +105,7 @@ def test_every_figure_has_alt_text():
 def test_one_page_read_in_a_sitting():
     assert PAGES == [PAGE]
     assert word_count(PAGE) <= PAGE_WORDS
+
+
+def test_exercise_section_links_the_notebook_and_lists_its_parts():
+    assert_exercise_section(PAGE, "spatial_statics")

@@ -8,7 +8,7 @@ an arm change, a rescale). The chapters' own values are in ``test_labs_<chapter>
 
 import numpy as np
 import pytest
-from _bookbuild import chapters_with_lab_and_exercises
+from _bookbuild import chapters_with_lab
 
 from labtests import change
 
@@ -41,8 +41,8 @@ BLITS = [(name, states) for name, (_, _, blits) in LABS.items() for states in bl
 
 def test_every_chapter_has_its_lab():
     """Each chapter of the toc has ``armlab.labs.<chapter>_lab`` and its entry here."""
-    assert sorted(LABS) == sorted(chapters_with_lab_and_exercises())
-    for chapter in chapters_with_lab_and_exercises():
+    assert sorted(LABS) == sorted(chapters_with_lab())
+    for chapter in chapters_with_lab():
         assert LABS[chapter][0] is getattr(labs, f"{chapter}_lab")
 
 

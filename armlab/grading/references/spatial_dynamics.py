@@ -332,16 +332,20 @@ def shortest(chain, q_start, q_end):
     return float(max(np.sqrt(need.max()), speed.max()))
 
 
-def _move_case(rng, chain, label=None):
+def _move_case(rng, chain, label=None, rate=False):
+    """A move within the chain's rated torques held still; ``rate=True`` (a random chain):
+    its rated torques are set to 1.5 times gravity's largest torque along the move plus
+    1 N m, in whole N m, so that the move can be made."""
+    ch = real(chain)
     for _ in range(50):
-        if chain is SO101 or chain.n == 5:
-            a, b = deg(*rng.vector(5, -90, 90, 1)), deg(*rng.vector(5, -90, 90, 1))
-        else:
-            a = [deg(rng.integer(-120, 120))[0] for _ in range(chain.n)]
-            b = [deg(rng.integer(-120, 120))[0] for _ in range(chain.n)]
-        ch = real(chain)
-        g = sp.gravity_torques(ch, a + np.outer(SAMPLES, np.subtract(b, a)))
-        if np.all(np.abs(g) < 0.8 * ch.effort):
+        a = deg(*rng.vector(ch.n, -90, 90, 1))
+        b = deg(*rng.vector(ch.n, -90, 90, 1))
+        g = np.abs(sp.gravity_torques(ch, a + np.outer(SAMPLES, np.subtract(b, a))))
+        if rate:
+            effort = np.ceil(1.5 * g.max(axis=0) + 1.0).tolist()
+            chain = ChainData(**{**chain.fields(), "effort": effort}, label=label)
+            return Case(chain=chain, q_start=a, q_end=b)
+        if np.all(g < 0.8 * ch.effort):
             return Case(chain=chain, q_start=a, q_end=b, label=label)
     raise RuntimeError("no move within the rated torques")
 
@@ -381,9 +385,9 @@ def move_duration(chain, q_start, q_end, answer):
 def _move_cases(rng):
     cases = [_move_case(rng, SO101)]
     heavy = rng.uniform(0.5, 2.0, 0.1)
-    loaded = ChainData.from_chain(sp.so101().with_payload(heavy),
+    loaded = ChainData.from_chain(real(SO101).with_payload(heavy),
                                   f"the SO-101 carrying {heavy:g} kg at its tip")
     cases.append(_move_case(rng, loaded))
     for _ in range(2):
-        cases.append(_move_case(rng, random_chain(rng, prismatic=False)))
+        cases.append(_move_case(rng, random_chain(rng, prismatic=False), rate=True))
     return cases
