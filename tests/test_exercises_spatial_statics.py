@@ -13,6 +13,8 @@ constants earn at most the visible checks, and a call of an armlab function the 
 not allow earns nothing for it.
 """
 
+import json
+
 import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
@@ -150,7 +152,10 @@ def test_design_judge_passes_the_graders_design_and_not_the_worked_one():
     for key in ("", "x"):
         for case in ref.cases("fresh", key=key):
             chain, r, mass = ref.arguments(case)
-            assert ref(chain, r, mass, REFS.best_capacity(chain, r)[1])[0] == 1.0
+            best, q_best = REFS.best_capacity(chain, r)
+            assert ref(chain, r, mass, q_best)[0] == 1.0
+            assert ref(chain, r, 1.4 * best, q_best)[0] == 0.0       # the load is judged
+            assert ref(chain, r + 0.03, mass, q_best)[0] == 0.0      # and the reach
             misses += ref(chain, r, mass, WORKED_POSE)[0] < 1.0
     assert misses >= 3
 
@@ -187,3 +192,106 @@ def test_exercises_equal_a_fresh_release():
 @pytest.mark.slow
 def test_the_set_grades_fairly(tmp_path):
     SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
+
+
+# ---------------------------------------------------------------- chains as hostile data
+def test_a_chain_from_the_sandbox_is_checked_before_the_grader_uses_it():
+    """A chain a notebook sends back (to a stand-in of an earlier part) is rebuilt only from
+    numbers of the right shapes: too many joints, text, deep nesting, unknown fields and
+    wrong shapes are refused with ValueError; the serving bounds count a chain's joints."""
+    from armlab.grading import cases, serving
+
+    good = cases.encode(REFS.SO101)
+    assert cases.decode(good).n == 5
+    fields = good["__chain__"]
+    bad = [
+        {**fields, "kinds": ["revolute"] * 13},
+        {**fields, "origins": "__import__('os')"},
+        {**fields, "axes": [[[[[1.0]]]]] * 5},
+        {**fields, "extra": [1.0]},
+        {**fields, "tip": [[1.0, 0.0], [0.0, 1.0]]},
+        {**fields, "kinds": ["revolute", "helical", "revolute", "revolute", "revolute"]},
+        {**fields, "effort": [True] * 5},
+    ]
+    for data in bad:
+        with pytest.raises(ValueError):
+            cases.decode({"__chain__": data})
+    big = {"__chain__": {**fields, "kinds": ["revolute"] * 20}}
+    with pytest.raises(serving.Bound):
+        serving.sizes("mass_matrix", [big], {})
+
+
+def test_a_students_chain_cannot_be_changed_for_the_next_case():
+    """The chain a student's function gets holds read-only arrays (a function that writes
+    into them fails, and cannot change the case the next call sees)."""
+    from armlab.grading.runner import student_args
+
+    chain = student_args([cases_encode(REFS.SO101)])[0]
+    with pytest.raises(ValueError):
+        chain.origins[0][0, 3] = 1.0
+    with pytest.raises(AttributeError):
+        REFS.SO101.kinds = ()
+
+
+def cases_encode(value):
+    from armlab.grading.cases import encode
+
+    return encode(value)
+
+
+def test_the_sandbox_holds_no_spatial_code_a_part_does_not_allow(tmp_path):
+    """Built for Part 1 (rotations only), the sandbox's armlab.spatial has stubs for the
+    adjoint and the dynamics, and a chain reaches the student as plain data; built for the
+    design part, a chain is an armlab.spatial.Chain, payload_capacity runs and forward
+    dynamics is still a stub."""
+    import subprocess
+    import sys
+
+    from armlab.grading import execute, runner, shaker
+
+    script = (
+        "import importlib.util, json, sys, numpy as np\n"
+        f"spec = importlib.util.spec_from_file_location('runner', {str(runner.__file__)!r})\n"
+        "runner = importlib.util.module_from_spec(spec); spec.loader.exec_module(runner)\n"
+        "import armlab.spatial as sp\n"
+        "chain = runner.decode(json.loads(sys.stdin.read()))\n"
+        "out = [type(chain).__name__]\n"
+        "for f in (lambda: sp.adjoint(np.eye(4)),\n"
+        "          lambda: sp.forward_dynamics(chain, np.zeros(5), np.zeros(5), np.zeros(5)),\n"
+        "          lambda: float(sp.payload_capacity(chain, np.zeros(5))[0])):\n"
+        "    try:\n"
+        "        out.append(repr(f())[:20])\n"
+        "    except Exception as exc:\n"
+        "        out.append(type(exc).__name__)\n"
+        "try:\n"
+        "    chain.origins[0][0, 3] = 1.0\n"
+        "    out.append('written')\n"
+        "except ValueError:\n"
+        "    out.append('read-only')\n"
+        "print(json.dumps(out))\n")
+    data = json.dumps(cases_encode(REFS.SO101))
+    seen = {}
+    for quantity in ("tip_wrench", "strong_pose"):
+        keep, _ = execute._split(lookup(f"{CHAPTER}.{quantity}").allow)
+        shaker.build(tmp_path / quantity, keep=keep)
+        done = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, "
+                               f"{str(tmp_path / quantity)!r})\n" + script], input=data,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        seen[quantity] = json.loads(done.stdout)
+    assert seen["tip_wrench"] == ["SimpleNamespace", "ArmlabOff", "ArmlabOff", "ArmlabOff",
+                                  "read-only"]
+    assert seen["strong_pose"][0] == "Chain" and seen["strong_pose"][3].startswith("2.99")
+    assert seen["strong_pose"][2] == "ArmlabOff" and seen["strong_pose"][4] == "read-only"
+
+
+def test_a_disallowed_spatial_call_fails_in_ones_own_kernel_too():
+    """While a part is checked in a student's kernel, armlab.spatial's names the part does
+    not allow are switched off (as the sandbox has stubs), and switched on again after."""
+    from armlab.grading import check_function
+
+    namespace = {"np": np, "sp": sp}
+    exec(CALLS["tool_answer"], namespace)
+    with pytest.raises(AssertionError, match="not available"):
+        check_function(namespace["tool_jacobian"], f"{CHAPTER}.tool_jacobian", "worked")
+    assert sp.tip_jacobian(sp.so101(), np.zeros(5)).shape == (6, 5)
