@@ -71,8 +71,8 @@ CALLS = {
                        "    j = int(j)\n"
                        "    H = sp.mass_matrix(chain, q0)\n"
                        "    e = np.eye(chain.n)[j] * 1e-6\n"
-                       "    k = (sp.potential_energy(chain, q0 + e) - 2 * sp.potential_energy(chain, q0)\n"
-                       "         + sp.potential_energy(chain, q0 - e)) / 1e-12\n"
+                       "    V = lambda x: sp.potential_energy(chain, x)\n"
+                       "    k = (V(q0 + e) - 2 * V(q0) + V(q0 - e)) / 1e-12\n"
                        "    return 2 * np.pi * np.sqrt(H[j, j] / k)"),
     "simulate_answer": None,         # below: the solution with forward_dynamics of joint j
     "move_answer": None,             # below: the solution with g from the potential energy

@@ -80,7 +80,8 @@ MORE_MISTAKES = [
      "tool_answer": ("np.cross(axes[j], p_c - points[j])", "np.cross(p_c - points[j], axes[j])",
                      "a_j x (p_c - p_j), not (p_c - p_j) x a_j"),
      "work_answer": (" + W[:3] @ dtheta) / (2 * h)", ") / (2 * h)", "the moment does work too")},
-    {"tool_answer": ("J[:3, j] = axes[j]\n            J[3:, j] = np.cross(axes[j], p_c - points[j])",
+    {"tool_answer": ("J[:3, j] = axes[j]\n"
+                     "            J[3:, j] = np.cross(axes[j], p_c - points[j])",
                      "J[:3, j] = chain.axes[j]\n"
                      "            J[3:, j] = np.cross(chain.axes[j], p_c - points[j])",
                      "in joint j's own frame")},
@@ -103,7 +104,8 @@ CALLS = {
                     "        Tp = sp.joint_poses(chain, q + e)[-1] @ chain.tip\n"
                     "        Tm = sp.joint_poses(chain, q - e)[-1] @ chain.tip\n"
                     "        dth = Rotation.from_matrix(Tp[:3, :3] @ Tm[:3, :3].T).as_rotvec()\n"
-                    "        tau.append((W[3:] @ (Tp[:3, 3] - Tm[:3, 3]) + W[:3] @ dth) / (2 * h))\n"
+                    "        dp = Tp[:3, 3] - Tm[:3, 3]\n"
+                    "        tau.append((W[3:] @ dp + W[:3] @ dth) / (2 * h))\n"
                     "    return np.array(tau)"),
     "strong_answer": None,            # filled below: the solution with joint_poses for the pose
 }

@@ -352,7 +352,8 @@ def _move_case(rng, chain, label=None, rate=False):
 
 @design(worked=Case(chain=SO101, q_start=Q_W, q_end=_statics.Q_WORK,
                     label="the SO-101 from the worked pose to the statics chapter's work pose"),
-        allow=("spatial.Chain", "spatial.inverse_dynamics", "spatial.mass_matrix", "spatial.coriolis_torques",
+        allow=("spatial.Chain", "spatial.inverse_dynamics", "spatial.mass_matrix",
+               "spatial.coriolis_torques",
                "spatial.gravity_torques"), units=UNITS,
         advice="the torques are A(s) / T² + g(s) along the path: gravity does not shrink "
                "with a longer move, the rest falls as 1/T²")

@@ -1,4 +1,5 @@
-"""Grading references for the spatial kinematics and statics chapter (``solutions/spatial_statics``).
+"""Grading references for the spatial kinematics and statics chapter
+(``solutions/spatial_statics``).
 
 The chains cross into a sandbox as data (:class:`~armlab.grading.cases.ChainData`) and reach
 a student's function as :class:`armlab.spatial.Chain`. The expected values are armlab's where
@@ -29,7 +30,8 @@ Q_WORK = [0.4, -0.3, 0.5, 0.6, 0.2]
 """The chapter's work pose [rad]."""
 W_EXAMPLE = [0.0, 0.0, 0.2, 0.0, 0.0, -10.0]
 """Example 1's wrench: the tip presses down with 10 N and twists with 0.2 N m [N m, N]."""
-UNITS = {"q": "rad or m", "T": "", "T_ts": "", "F_sensor": "N m, N", "W": "N m, N", "c": "m", "h": "rad or m",
+UNITS = {"q": "rad or m", "T": "", "T_ts": "", "F_sensor": "N m, N", "W": "N m, N", "c": "m",
+         "h": "rad or m",
          "r": "m", "mass": "kg"}
 
 
@@ -126,7 +128,8 @@ def _tip_wrench_cases(rng):
              for _ in range(4)]
     cases.append(Case(T=_pose(rng), T_ts=_pose(rng, rotate=False, reach=0.05),
                       F_sensor=rng.vector(6, -10, 10, 0.5), label="a sensor with the tip's axes"))
-    cases.append(Case(T=_pose(rng), T_ts=_pose(rng, reach=0.0), F_sensor=rng.vector(6, -10, 10, 0.5),
+    cases.append(Case(T=_pose(rng), T_ts=_pose(rng, reach=0.0),
+                      F_sensor=rng.vector(6, -10, 10, 0.5),
                       label="a sensor turned about the tip point itself"))
     return cases
 
@@ -358,8 +361,10 @@ SHOULDER = ChainData(**{**SO101.fields(), "effort": [10.0, 6.0, 10.0, 10.0, 10.0
 
 @strong_pose.fresh
 def _strong_cases(rng):
-    return [_load_case(SO101, rng.choice(REACHES[3:])), _load_case(SO101, rng.choice(REACHES[:3])),
-            _load_case(WEAK, rng.choice(REACHES[1:])), _load_case(SHOULDER, rng.choice(REACHES[1:]))]
+    return [_load_case(SO101, rng.choice(REACHES[3:])),
+            _load_case(SO101, rng.choice(REACHES[:3])),
+            _load_case(WEAK, rng.choice(REACHES[1:])),
+            _load_case(SHOULDER, rng.choice(REACHES[1:]))]
 
 
 REACHES = (0.12, 0.16, 0.2, 0.24, 0.28, 0.32)
