@@ -54,10 +54,10 @@ def toc_chapters():
             for part in numbered for entry in part["chapters"]]
 
 
-#: Chapters that have no lab yet, and no exercise set yet (issue 33 asks for them). The lab
-#: tests skip the first and only those, the exercise tests the second.
+#: Chapters that have no lab yet, and no exercise set yet. The lab tests skip the first and
+#: only those, the exercise tests the second.
 WITHOUT_LAB = ()
-WITHOUT_EXERCISES = ("spatial_statics", "spatial_dynamics")
+WITHOUT_EXERCISES = ()
 
 
 def chapters_with_lab():

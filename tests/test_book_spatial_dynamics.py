@@ -9,8 +9,8 @@ and each is checked there a second way.
 import pytest
 
 from _bookbuild import chapter_pages
-from bookpages import (PAGE_WORDS, assert_figures_described, assert_numbered_and_referred_to,
-                       clean, evals, soup, table, word_count)
+from bookpages import (PAGE_WORDS, assert_exercise_section, assert_figures_described,
+                       assert_numbered_and_referred_to, clean, evals, soup, table, word_count)
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
@@ -97,11 +97,11 @@ def test_figures_and_tables_are_numbered_and_referred_to():
 
 
 def test_one_page_read_in_a_sitting_with_no_promises():
-    """One page under 9,000 words; no exercise set is promised, no working notes"""
+    """One page under 9,000 words, no working notes"""
     assert word_count(PAGE) <= PAGE_WORDS
     assert chapter_pages("spatial_dynamics") == [PAGE]
     text = clean(soup(PAGE).get_text(" ")).lower()
-    for word in ("seed", "exercise"):
+    for word in ("seed",):
         assert word not in text, word
 
 
@@ -114,3 +114,7 @@ def test_lab_view_and_table():
     assert values[6] == "4.354 (elbow_flex)"                    # Example 6
     views = soup(PAGE).find_all("div", class_="armlab-view3d")
     assert len(views) == 1 and views[0].find_parent("figure")["id"] == "fig-sd-lab-view"
+
+
+def test_exercise_section_links_the_notebook_and_lists_its_parts():
+    assert_exercise_section(PAGE, "spatial_dynamics")

@@ -7,8 +7,9 @@ Slow: needs the built book (``_bookbuild.build_book``, shared with test_book.py)
 import pytest
 
 from _bookbuild import HTML, chapter_pages
-from bookpages import (PAGE_WORDS, assert_figures_described, assert_lab_view_before_live_cell,
-                       assert_numbered_and_referred_to, evals_in, soup, table_in, word_count)
+from bookpages import (PAGE_WORDS, assert_exercise_section, assert_figures_described,
+                       assert_lab_view_before_live_cell, assert_numbered_and_referred_to,
+                       evals_in, soup, table_in, word_count)
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("built_book")]
 
@@ -122,3 +123,7 @@ def test_lab_view_table_and_live_cell():
     assert len(views) == 1 and views[0].find_parent("figure")["id"] == "fig-sp-lab-view"
     head = (HTML / f"{PAGE}.html").read_text(encoding="utf-8")
     assert '<script src="../_static/armlab_view3d.js?' in head
+
+
+def test_exercise_section_links_the_notebook_and_lists_its_parts():
+    assert_exercise_section(PAGE, "spatial_statics")

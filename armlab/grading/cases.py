@@ -33,7 +33,7 @@ import os as _os
 
 from armlab.grading.purepy import fmt, pi
 
-__all__ = ["ArmData", "Case", "Rng", "describe", "case_key", "student_key", "UNITS"]
+__all__ = ["ArmData", "ChainData", "Case", "Rng", "describe", "case_key", "student_key", "UNITS"]
 
 _MASK = (1 << 64) - 1
 DEFAULT_G = 9.81
@@ -134,6 +134,95 @@ class ArmData:
         return f"ArmData({self.describe()})"
 
 
+CHAIN_FIELDS = ("kinds", "origins", "axes", "inertias", "tip", "gravity", "effort", "velocity")
+"""What a spatial chain carries into a sandbox: the attributes of
+:class:`armlab.spatial.Chain` that its functions read (its names and position limits stay
+out)."""
+
+
+class ChainData:
+    """A spatial chain as plain floats, for the spatial chapters' checks.
+
+    Attribute for attribute like :class:`armlab.spatial.Chain`: ``kinds`` (a tuple of
+    ``"revolute"``/``"prismatic"``), ``origins`` (n, 4, 4), ``axes`` (n, 3), ``inertias``
+    (n, 6, 6), ``tip`` (4, 4), ``gravity`` (3,), ``effort`` and ``velocity`` (n,), as
+    nested tuples. ``label`` names it in messages ("the SO-101"); without one it is
+    described by its joints.
+    """
+
+    __slots__ = CHAIN_FIELDS + ("label",)
+
+    def __init__(self, kinds, origins, axes, inertias, tip, gravity=(0.0, 0.0, -DEFAULT_G),
+                 effort=None, velocity=None, label=None):
+        kinds = tuple(str(k) for k in kinds)
+        n = len(kinds)
+        if n not in range(1, 13) or set(kinds) - {"revolute", "prismatic"}:
+            raise ValueError("a chain has 1 to 12 revolute or prismatic joints")
+
+        def nested(value, shape, name):
+            if len(shape) == 1:
+                value = tuple(_number(x, name) for x in value)
+            else:
+                value = tuple(nested(v, shape[1:], name) for v in value)
+            if len(value) != shape[0]:
+                raise ValueError(f"chain.{name} does not have the shape {shape}")
+            return value
+
+        inf = float("inf")
+        values = dict(kinds=kinds, origins=nested(origins, (n, 4, 4), "origins"),
+                      axes=nested(axes, (n, 3), "axes"),
+                      inertias=nested(inertias, (n, 6, 6), "inertias"),
+                      tip=nested(tip, (4, 4), "tip"), gravity=nested(gravity, (3,), "gravity"),
+                      effort=nested([inf] * n if effort is None else effort, (n,), "effort"),
+                      velocity=nested([inf] * n if velocity is None else velocity, (n,),
+                                      "velocity"), label=label)
+        for key, value in values.items():
+            object.__setattr__(self, key, value)
+
+    def __setattr__(self, key, value):
+        raise AttributeError("ChainData is immutable")
+
+    @property
+    def n(self):
+        """Number of joints."""
+        return len(self.kinds)
+
+    @classmethod
+    def from_chain(cls, chain, label=None):
+        """Copy an :class:`armlab.spatial.Chain` (or anything with its attributes)."""
+        return cls(**{k: _plain(getattr(chain, k)) for k in CHAIN_FIELDS}, label=label)
+
+    def fields(self):
+        """The chain's data by name, as nested lists (the keywords that rebuild it)."""
+        return {k: _plain(getattr(self, k)) for k in CHAIN_FIELDS}
+
+    def relabel(self, label):
+        """The same chain under another label."""
+        return ChainData(label=label, **self.fields())
+
+    def describe(self):
+        """The chain in words: its label, or its joints' kinds."""
+        if self.label:
+            return self.label
+        count = {k: self.kinds.count(k) for k in ("revolute", "prismatic")}
+        words = " and ".join(f"{v} {k}" for k, v in count.items() if v)
+        return f"a chain of {self.n} joints ({words})"
+
+    def __repr__(self):
+        return f"ChainData({self.describe()})"
+
+
+def _plain(value):
+    """Nested tuples, lists or arrays as nested lists (strings and numbers kept)."""
+    if isinstance(value, str):
+        return value
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
 def _vec(values, digits=4):
     return "(" + ", ".join(fmt(float(v), digits) for v in values) + ")"
 
@@ -181,7 +270,7 @@ def describe(case, params, units=None):
     words, arms = [], []
     for name in params:
         value = case.args[name]
-        if isinstance(value, ArmData):
+        if isinstance(value, (ArmData, ChainData)):
             arms.append(value.describe())
             continue
         unit = table.get(name, "")
@@ -331,6 +420,8 @@ def encode(value):
     """A case's argument as it crosses into a sandbox (JSON data): an arm as its fields."""
     if isinstance(value, ArmData):
         return {"__arm__": {k: list(v) for k, v in value.fields().items()}}
+    if isinstance(value, ChainData):
+        return {"__chain__": value.fields()}
     if isinstance(value, (list, tuple)):
         return [encode(v) for v in value]
     return value
@@ -347,6 +438,31 @@ def arm_from(fields, label="the arm"):
     if len(values.get("lengths", ())) not in range(1, 13):
         raise ValueError("an arm has 1 to 12 links")
     return ArmData(label=label, **values)
+
+
+def chain_from(fields, label="the chain"):
+    """A :class:`ChainData` from a dict of a chain's fields, checked (``ValueError``)."""
+    if not isinstance(fields, dict) or set(fields) != set(CHAIN_FIELDS):
+        raise ValueError("the chain's data are not a chain's")
+    kinds = fields["kinds"]
+    if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+        raise ValueError("chain.kinds is not a list of joint kinds")
+    for key in CHAIN_FIELDS[1:]:
+        _numbers_only(fields[key], f"chain.{key}", 0)
+    try:
+        return ChainData(label=label, **fields)
+    except TypeError:
+        raise ValueError("the chain's data are not a chain's") from None
+
+
+def _numbers_only(value, name, depth):
+    if isinstance(value, list):
+        if depth > 3 or len(value) > 16:
+            raise ValueError(f"{name} is not a small array of numbers")
+        for v in value:
+            _numbers_only(v, name, depth + 1)
+    else:
+        _number(value, name)
 
 
 _FIELDS = ("lengths", "masses", "com", "inertia", "gravity", "damping", "coulomb", "gear_ratio")
@@ -369,6 +485,8 @@ def decode(data, name="an argument", _depth=0):
     numbers as floats, lists of them; anything else raises ``ValueError``."""
     if isinstance(data, dict) and "__arm__" in data:
         return arm_from(data["__arm__"])
+    if isinstance(data, dict) and "__chain__" in data:
+        return chain_from(data["__chain__"])
     if isinstance(data, list):
         if _depth > 3 or len(data) > 10_000:
             raise ValueError(f"{name} is too large or too deeply nested")

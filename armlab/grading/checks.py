@@ -22,6 +22,7 @@ A passing check prints one line (``✓ jacobian(arm, q) gives the book's value a
 ``AssertionError`` whose message is all the notebook shows.
 """
 
+import sys
 import warnings
 
 import armlab
@@ -59,6 +60,7 @@ class _Checking:
 
     def __init__(self, ref, func):
         self.allowed = {a.split(".")[0] for a in ref.allow}
+        self.spatial = {a.split(".", 1)[1] for a in ref.allow if a.startswith("spatial.")}
         self.uses = dict(ref.uses)
         self.namespace = getattr(func, "__globals__", None)
         self.saved, self.swapped = {}, {}
@@ -72,6 +74,16 @@ class _Checking:
             if name not in self.allowed and name not in arms:
                 self.saved[name] = getattr(armlab, name)
                 setattr(armlab, name, _off(name))
+        spatial = sys.modules.get("armlab.spatial")
+        if spatial is not None:                   # its names, as "spatial.<name or module>"
+            allowed = {"Chain", "load_urdf", "so101", "panda", "planar_chain"}
+            for item in self.spatial:
+                module = sys.modules.get(f"armlab.spatial.{item}")
+                allowed.update(getattr(module, "__all__", ()) if module else (item,))
+            for name in spatial.__all__:
+                if name not in allowed:
+                    self.saved["spatial." + name] = getattr(spatial, name)
+                    setattr(spatial, name, _off("spatial." + name))
         if isinstance(self.namespace, dict):
             for key, ref in self.uses.items():
                 self.swapped[key] = self.namespace.get(key, _MISSING)
@@ -81,7 +93,10 @@ class _Checking:
     def __exit__(self, *exc):
         self.warnings.__exit__(*exc)
         for name, value in self.saved.items():
-            setattr(armlab, name, value)
+            if name.startswith("spatial."):
+                setattr(sys.modules["armlab.spatial"], name[8:], value)
+            else:
+                setattr(armlab, name, value)
         for key, value in self.swapped.items():
             if value is _MISSING:
                 self.namespace.pop(key, None)

@@ -154,6 +154,9 @@ def _split(allow):
     keep, served = set(), set()
     for item in allow:
         head = item.split(".")[0]
+        if head == "spatial":                  # armlab.spatial's names are kept as code
+            keep.add(item)
+            continue
         value = getattr(armlab, head, None)
         if head in shaker.SERVED_HERE or isinstance(value, type) or value is None:
             keep.add(head)

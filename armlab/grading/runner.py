@@ -144,6 +144,9 @@ def encode(value):
     """An argument or a result as JSON data: arms as their fields, arrays as lists."""
     if isinstance(value, dict):
         return {"__dict__": {str(k): encode(v) for k, v in value.items()}}
+    if all(hasattr(value, k) for k in ("kinds", "origins", "inertias", "tip")):  # a chain
+        return {"__chain__": {k: list(getattr(value, k)) if k == "kinds" else
+                              plain(getattr(value, k)) for k in CHAIN_FIELDS}}
     if hasattr(value, "lengths") and hasattr(value, "masses") and hasattr(value, "gear_ratio"):
         return {"__arm__": {k: plain(getattr(value, k)) for k in (
             "lengths", "masses", "com", "inertia", "gravity", "damping", "coulomb",
@@ -190,6 +193,8 @@ def decode(data):
             import armlab
 
             return armlab.PlanarArm(**data["__arm__"])
+        if "__chain__" in data:
+            return chain(data["__chain__"])
         if "__seq__" in data:
             items = [decode(v) for v in data["__seq__"]]
             return tuple(items) if data.get("tuple") else items
@@ -206,6 +211,34 @@ def decode(data):
     if isinstance(data, bool) or data is None or isinstance(data, str):
         return data
     return float(data)
+
+
+CHAIN_FIELDS = ("kinds", "origins", "axes", "inertias", "tip", "gravity", "effort", "velocity")
+"""A spatial chain's data as it crosses (:data:`armlab.grading.cases.CHAIN_FIELDS`)."""
+
+
+def chain(fields):
+    """A spatial chain's data as the student's function gets it: an
+    :class:`armlab.spatial.Chain` (its joint names ``joint0``, ..., no position limits).
+
+    In a sandbox whose part does not allow ``spatial.Chain`` (nor a function that needs
+    it), the class is a stub: the chain is then a plain namespace with the same data
+    attributes and ``n``, so the sandbox holds no code the part does not allow."""
+    import numpy
+    import types
+    from armlab.spatial.chain import Chain
+
+    n = len(fields["kinds"])
+    arrays = {k: numpy.array(fields[k], dtype=float) for k in CHAIN_FIELDS[1:]}
+    kinds = tuple(str(k) for k in fields["kinds"])
+    for a in arrays.values():
+        a.flags.writeable = False
+    try:
+        return Chain(name="chain", joints=tuple(f"joint{i}" for i in range(n)), kinds=kinds,
+                     lower=numpy.full(n, -numpy.inf), upper=numpy.full(n, numpy.inf),
+                     **arrays)
+    except Exception:                     # noqa: BLE001 (the stub's ArmlabOff)
+        return types.SimpleNamespace(name="chain", kinds=kinds, n=n, **arrays)
 
 
 def student_args(args):

@@ -79,9 +79,9 @@ def sizes(name, args, kwargs):
         if depth > 8:
             raise Bound(f"armlab.{name} was given arguments nested too deep")
         if isinstance(value, dict):
-            arm = value.get("__arm__")
+            arm = value.get("__arm__", value.get("__chain__"))
             if isinstance(arm, dict):
-                lengths = arm.get("lengths")
+                lengths = arm.get("lengths", arm.get("kinds"))
                 links = len(lengths) if isinstance(lengths, list) else 1
                 if links > MAX_LINKS:
                     raise Bound(f"armlab.{name} was called on an arm of {links} links; the "

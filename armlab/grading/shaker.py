@@ -306,6 +306,11 @@ def public(name, mods=None):
     ``"PlanarArm.with_payload"`` (its class), or a module (``"kinematics"``: all of it)."""
     mods = mods or _modules(PACKAGE)
     head = name.split(".")[0]
+    if name.startswith("spatial.") and f"armlab.{name}" not in mods:   # spatial.mass_matrix
+        hit = _resolve(mods, "armlab.spatial", name.split(".", 1)[1])
+        if hit is None or hit[0] == "module":
+            raise ValueError(f"armlab.spatial has no public name {name!r}")
+        return [hit]
     if f"armlab.{name}" in mods:
         return [(f"armlab.{name}", n) for n in mods[f"armlab.{name}"].defines]
     hit = _resolve(mods, "armlab", head)

@@ -1,0 +1,394 @@
+"""Grading references for the spatial dynamics chapter (``solutions/spatial_dynamics``).
+
+The chains cross into a sandbox as data, as in the spatial statics set
+(:mod:`armlab.grading.references.spatial_statics`, whose random chains this set reuses).
+The expected values are numpy (the wrench each joint carries, by Newton-Euler in the
+chain's own frames; a swing's period by a tight ``solve_ivp``) or armlab's (the
+velocity-product torques, the mass matrix, the gravity torques, inverse dynamics for the
+design's judge).
+"""
+
+import numpy as np
+from scipy.integrate import solve_ivp
+from scipy.special import ellipk
+
+from armlab.grading.cases import ChainData
+from armlab.grading.references import Case, chapter, design, reference
+
+_statics = chapter("spatial_statics")
+sp, real, random_chain, SO101, deg = (_statics.sp, _statics.real, _statics.random_chain,
+                                       _statics.SO101, _statics.deg)
+
+Q_W = deg(20.0, -40.0, 60.0, 30.0, 0.0)
+"""The chapter's worked pose [rad]."""
+QD_W = [1.0, -1.0, 0.5, 0.0, 2.0]
+QDD_W = [1.0, 2.0, 3.0, 4.0, 5.0]
+UNITS = {"q": "rad or m", "qd": "rad/s or m/s", "qdd": "rad/s² or m/s²", "q0": "rad or m",
+         "amplitude": "rad", "q_start": "rad or m", "q_end": "rad or m"}
+EXAMPLE_3 = Case(chain=SO101, q=Q_W, qd=QD_W, qdd=QDD_W,
+                 label="Example 3's moving instant of the SO-101")
+
+
+def _state(rng, chain):
+    q = [rng.uniform(-0.2, 0.2, 0.01) if k == "prismatic" else deg(rng.integer(-170, 170))[0]
+         for k in chain.kinds]
+    return q, rng.vector(chain.n, -2.0, 2.0, 0.1), rng.vector(chain.n, -5.0, 5.0, 0.5)
+
+
+def _screws(ch):
+    return ch.screws
+
+
+def _motions(ch, q):
+    """Pose of each joint's frame in its parent's, T_{i-1,i}(q_i)."""
+    out = []
+    for i in range(ch.n):
+        motion = np.eye(4)
+        if ch.kinds[i] == "revolute":
+            motion[:3, :3] = sp.rotation(ch.axes[i], q[i])
+        else:
+            motion[:3, 3] = ch.axes[i] * q[i]
+        out.append(ch.origins[i] @ motion)
+    return out
+
+
+# ---------------------------------------------------------------- Part 1: the joints' wrenches
+def _wrenches(chain, q, qd, qdd, gravity_sign=-1.0, bias=True, transpose=True):
+    ch = real(chain)
+    q, qd, qdd = (np.asarray(x, dtype=float) for x in (q, qd, qdd))
+    S, T = _screws(ch), _motions(ch, q)
+    X = [sp.adjoint(sp.inverse(t)) for t in T]         # twists from frame i-1 to frame i
+    V, A, F = np.zeros(6), np.r_[np.zeros(3), gravity_sign * ch.gravity], []
+    for i in range(ch.n):
+        V = X[i] @ V + S[i] * qd[i]
+        A = X[i] @ A + S[i] * qdd[i] + sp.ad(V) @ S[i] * qd[i]
+        Fi = ch.inertias[i] @ A
+        if bias:
+            Fi = Fi - sp.ad(V).T @ ch.inertias[i] @ V
+        F.append(Fi)
+    for i in range(ch.n - 1, 0, -1):
+        F[i - 1] = F[i - 1] + (X[i].T if transpose else np.linalg.inv(X[i])) @ F[i]
+    return np.array(F).tolist()
+
+
+@reference(worked=EXAMPLE_3, allow=("spatial.so3", "spatial.se3", "spatial.inertia"),
+           units=UNITS, rtol=1e-7, atol=1e-9,
+           advice="outward: each body's twist and acceleration in its own frame, the base "
+                  "accelerating upward at -gravity; inward: each body's I a - ad(V)ᵀ I V plus "
+                  "what the next joint carries, moved into this joint's frame")
+def joint_wrenches(chain, q, qd, qdd):
+    """(n, 6): the wrench (m, f) joint i carries from body i-1 to body i, about joint i's
+    origin, in joint i's axes [N m, N]."""
+    return _wrenches(chain, q, qd, qdd)
+
+
+@joint_wrenches.fresh
+def _wrench_cases(rng):
+    cases = [Case(chain=SO101, q=deg(*rng.vector(5, -100, 100, 1)),
+                  qd=rng.vector(5, -2.0, 2.0, 0.1), qdd=rng.vector(5, -5.0, 5.0, 0.5))]
+    for _ in range(4):
+        chain = random_chain(rng)
+        q, qd, qdd = _state(rng, chain)
+        cases.append(Case(chain=chain, q=q, qd=qd, qdd=qdd))
+    chain = random_chain(rng, gravity=(0.0, 0.0, 0.0), label=None)
+    q, qd, qdd = _state(rng, chain)
+    cases.append(Case(chain=chain, q=q, qd=qd, qdd=qdd, label="a chain in free fall"))
+    return cases
+
+
+joint_wrenches.mistake_table(_wrenches, [
+    ("the base accelerates upward, at -gravity: that is what makes every body feel its "
+     "weight", {"gravity_sign": 1.0}),
+    ("a moving body needs the velocity-product term too: I a - ad(V)ᵀ I V", {"bias": False}),
+    ("a wrench moves to the parent's frame with Xᵀ, the transpose of the twists' X, not "
+     "with X⁻¹", {"transpose": False}),
+])
+
+
+# ---------------------------------------------------------------- Part 2: c from M alone
+STEP = 1e-5
+"""The central-difference step the part names [rad or m]."""
+
+
+def _christoffel(chain, q, qd, half=0.5, first=True):
+    ch, q, qd = real(chain), np.asarray(q, dtype=float), np.asarray(qd, dtype=float)
+    n = ch.n
+    dM = np.zeros((n, n, n))                              # dM[k] = dM/dq_k
+    for k in range(n):
+        e = np.eye(n)[k] * STEP
+        dM[k] = (sp.mass_matrix(ch, q + e) - sp.mass_matrix(ch, q - e)) / (2 * STEP)
+    Mdot = np.einsum("kij,k->ij", dM, qd)
+    return ((Mdot @ qd if first else 0.0) - half * np.einsum("ijk,j,k->i", dM, qd, qd)).tolist()
+
+
+@reference(worked=Case(chain=SO101, q=Q_W, qd=QD_W, label="Example 3's pose and speeds"),
+           allow=("spatial.Chain", "spatial.mass_matrix"), units=UNITS, rtol=1e-5, atol=1e-8,
+           advice="c = Ṁ q̇ - ½ ∂(q̇ᵀ M q̇)/∂q: both from the derivatives of M along each "
+                  "joint")
+def coriolis_from_mass(chain, q, qd):
+    """c(q, qd) (n,) [N m or N] from the mass matrix's derivatives (the exact value; a
+    central difference of step STEP agrees to the tolerance)."""
+    return sp.coriolis_torques(real(chain), q, qd).tolist()
+
+
+@coriolis_from_mass.fresh
+def _coriolis_cases(rng):
+    cases = [Case(chain=SO101, q=deg(*rng.vector(5, -100, 100, 1)),
+                  qd=rng.vector(5, -2.0, 2.0, 0.1))]
+    for _ in range(5):
+        chain = random_chain(rng)
+        q, qd, _ = _state(rng, chain)
+        cases.append(Case(chain=chain, q=q, qd=qd))
+    return cases
+
+
+coriolis_from_mass.mistake_table(_christoffel, [
+    ("the second term is ½ q̇ᵀ (∂M/∂q_i) q̇: half of it, from the derivative of the kinetic "
+     "energy ½ q̇ᵀ M q̇", {"half": 1.0}),
+    ("Ṁ q̇ is only part of c: the kinetic energy's gradient, ½ q̇ᵀ (∂M/∂q_i) q̇, comes off it",
+     {"half": 0.0}),
+    ("the gradient of the kinetic energy is subtracted from Ṁ q̇, not added", {"half": -0.5}),
+])
+
+
+# ---------------------------------------------------------------- Part 3: predict, then simulate
+def _k_and_m(ch, q0, j):
+    e = np.eye(ch.n)[j] * 1e-6
+    k = (sp.gravity_torques(ch, q0 + e)[j] - sp.gravity_torques(ch, q0 - e)[j]) / 2e-6
+    return k, sp.mass_matrix(ch, q0)[j, j]
+
+
+def _predicted(chain, q0, j, factor=2 * np.pi, inverted=False):
+    ch = real(chain)
+    k, m = _k_and_m(ch, np.asarray(q0, dtype=float), int(j))
+    return float(factor * np.sqrt(k / m if inverted else m / k))
+
+
+def _swing(chain, q0, j, amplitude, fraction=1.0):
+    """The time from release at rest at q0 + amplitude e_j to the return to rest on the
+    same side (``fraction=0.5``: to the other side), joint j alone.
+
+    Joint j turning alone turns the bodies beyond it rigidly about its axis: M_jj stays
+    what it is and gravity's torque is a sinusoid, g_j = K sin(q_j - q0_j) with K its slope
+    at the rest. The swing is an exact pendulum's, T = 4 sqrt(M_jj / K) K(sin^2(A / 2))
+    with K(m) the complete elliptic integral of the first kind (the tests check it against
+    a simulation)."""
+    ch, q0, j = real(chain), np.asarray(q0, dtype=float), int(j)
+    k, m = _k_and_m(ch, q0, j)
+    return float(fraction * 4.0 * np.sqrt(m / k) * ellipk(np.sin(amplitude / 2.0) ** 2))
+
+
+def simulated_swing(chain, q0, j, amplitude):
+    """The same period by integrating M_jj(q) q̈_j = -g_j(q) (a second route, for the
+    tests)."""
+    ch, q0, j = real(chain), np.asarray(q0, dtype=float), int(j)
+
+    def rate(t, y):
+        q = q0.copy()
+        q[j] = y[0]
+        return [y[1], -sp.gravity_torques(ch, q)[j] / sp.mass_matrix(ch, q)[j, j]]
+
+    def back(t, y):
+        return y[1] if t > 1e-3 else -amplitude
+    back.direction, back.terminal = -np.sign(amplitude), True
+    sol = solve_ivp(rate, (0.0, 100.0), [q0[j] + amplitude, 0.0], method="DOP853",
+                    rtol=1e-11, atol=1e-12, events=back)
+    return float(sol.t_events[0][0])
+
+
+def _equilibrium(chain, q, j):
+    """q with joint j moved to a stable rest of joint j alone (g_j = 0, dg_j/dq_j > 0),
+    or None."""
+    ch = real(chain)
+    grid = np.radians(np.arange(-180.0, 181.0, 2.0))
+    Q = np.tile(np.asarray(q, dtype=float), (len(grid), 1))
+    Q[:, j] = grid
+    g = sp.gravity_torques(ch, Q)[:, j]
+    for a in range(len(grid) - 1):
+        if g[a] < 0 <= g[a + 1]:
+            lo, hi = grid[a], grid[a + 1]
+            for _ in range(60):
+                mid = 0.5 * (lo + hi)
+                x = np.array(q, dtype=float)
+                x[j] = mid
+                lo, hi = (mid, hi) if sp.gravity_torques(ch, x)[j] < 0 else (lo, mid)
+            x = np.array(q, dtype=float)
+            x[j] = 0.5 * (lo + hi)
+            k, _ = _k_and_m(ch, x, j)
+            if k > 1e-3:
+                return x.tolist()
+    return None
+
+
+def _hanging(rng, count):
+    """Cases (chain, q0, j): the SO-101 and random revolute chains at rest about joint j."""
+    out = []
+    while len(out) < count:
+        if not out or rng.integer(0, 1):
+            chain, j = SO101, rng.integer(1, 3)
+            q = deg(*rng.vector(5, -60, 60, 1))
+        else:
+            chain = random_chain(rng, prismatic=False)
+            j = rng.integer(0, chain.n - 1)
+            q = [deg(rng.integer(-170, 170))[0] for _ in range(chain.n)]
+        q0 = _equilibrium(chain, q, j)
+        if q0 is not None:
+            out.append((chain, q0, float(j)))
+    return out
+
+
+WRIST = _equilibrium(SO101, Q_W, 3)
+"""The chapter's worked pose with the wrist hanging at rest."""
+
+
+@reference(worked=Case(chain=SO101, q0=WRIST, j=3.0,
+                       label="the SO-101's wrist hanging still, the other joints locked at "
+                             "the worked pose"),
+           allow=("spatial.Chain", "spatial.mass_matrix", "spatial.gravity_torques"), units=UNITS,
+           rtol=1e-5, atol=1e-9,
+           advice="for small swings joint j is a spring of stiffness ∂g_j/∂q_j on an "
+                  "inertia M_jj")
+def small_swing_period(chain, q0, j):
+    """The period [s] of a small swing of joint j alone about its rest at q0."""
+    return _predicted(chain, q0, j)
+
+
+@small_swing_period.fresh
+def _small_cases(rng):
+    return [Case(chain=c, q0=q0, j=j) for c, q0, j in _hanging(rng, 5)]
+
+
+small_swing_period.mistake_table(_predicted, [
+    ("that is 1/ω: a period is 2π/ω", {"factor": 1.0}),
+    ("ω² is the stiffness over the inertia, ∂g_j/∂q_j / M_jj, not its inverse",
+     {"inverted": True}),
+])
+
+
+@reference(worked=Case(chain=SO101, q0=WRIST, j=3.0, amplitude=0.5,
+                       label="the SO-101's wrist let go 0.5 rad from its rest, the other "
+                             "joints locked at the worked pose"),
+           allow=("spatial.Chain", "spatial.mass_matrix", "spatial.gravity_torques"), units=UNITS,
+           rtol=2e-3, atol=1e-6,
+           advice="joint j alone: M_jj(q) q̈_j = -g_j(q) (M_jj does not change as joint j "
+                  "turns); integrate from rest at q0 + amplitude e_j until it is at rest "
+                  "there again")
+def swing_period(chain, q0, j, amplitude):
+    """The simulated period [s]: from release at rest to the first return to rest on the
+    same side."""
+    return _swing(chain, q0, j, amplitude)
+
+
+@swing_period.fresh
+def _swing_cases(rng):
+    return [Case(chain=c, q0=q0, j=j, amplitude=rng.sign() * rng.uniform(0.3, 1.0, 0.05))
+            for c, q0, j in _hanging(rng, 4)]
+
+
+@swing_period.mistake("that is the small swing's period: a swing this wide takes longer, "
+                      "simulate it")
+def _swing_linear(chain, q0, j, amplitude):
+    return _predicted(chain, q0, j)
+
+
+@swing_period.mistake("that is half a swing, to the other side: the period ends back where "
+                      "it started")
+def _swing_half(chain, q0, j, amplitude):
+    return _swing(chain, q0, j, amplitude, fraction=0.5)
+
+
+# ---------------------------------------------------------------- Part 4: the shortest move
+SAMPLES = np.linspace(0.0, 1.0, 101)
+"""The fractions of the move at which the design's torques and speeds are judged."""
+
+
+def _quintic(sigma):
+    return (10 * sigma**3 - 15 * sigma**4 + 6 * sigma**5, (30 * sigma**2 - 60 * sigma**3
+            + 30 * sigma**4), 60 * sigma - 180 * sigma**2 + 120 * sigma**3)
+
+
+def _move(ch, q_start, q_end, duration):
+    """Torques (101, n) and speeds (101, n) of the quintic move of ``duration``."""
+    a, b = np.asarray(q_start, dtype=float), np.asarray(q_end, dtype=float)
+    s, ds, dds = _quintic(SAMPLES)
+    q = a + np.outer(s, b - a)
+    qd = np.outer(ds, b - a) / duration
+    qdd = np.outer(dds, b - a) / duration**2
+    return sp.inverse_dynamics(ch, q, qd, qdd), qd
+
+
+def shortest(chain, q_start, q_end):
+    """The grader's own design: the shortest duration [s] whose samples stay within the
+    rated torques and speeds (tau = A / T^2 + g at each sample, solved for T)."""
+    ch = real(chain)
+    slow, _ = _move(ch, q_start, q_end, 1.0)
+    g = sp.gravity_torques(ch, q_start + np.outer(_quintic(SAMPLES)[0],
+                                                  np.subtract(q_end, q_start)))
+    A = slow - g                          # the part that scales with 1 / T^2
+    e = ch.effort
+    with np.errstate(divide="ignore", invalid="ignore"):
+        need = np.where(A > 0, A / (e - g), np.where(A < 0, -A / (e + g), 0.0))
+    speed = np.abs(np.subtract(q_end, q_start)) * 1.875 / ch.velocity
+    return float(max(np.sqrt(need.max()), speed.max()))
+
+
+def _move_case(rng, chain, label=None, rate=False):
+    """A move within the chain's rated torques held still; ``rate=True`` (a random chain):
+    its rated torques are set to 1.5 times gravity's largest torque along the move plus
+    1 N m, in whole N m, so that the move can be made."""
+    ch = real(chain)
+    for _ in range(50):
+        a = deg(*rng.vector(ch.n, -90, 90, 1))
+        b = deg(*rng.vector(ch.n, -90, 90, 1))
+        g = np.abs(sp.gravity_torques(ch, a + np.outer(SAMPLES, np.subtract(b, a))))
+        if rate:
+            effort = np.ceil(1.5 * g.max(axis=0) + 1.0).tolist()
+            chain = ChainData(**{**chain.fields(), "effort": effort}, label=label)
+            return Case(chain=chain, q_start=a, q_end=b)
+        if np.all(g < 0.8 * ch.effort):
+            return Case(chain=chain, q_start=a, q_end=b, label=label)
+    raise RuntimeError("no move within the rated torques")
+
+
+@design(worked=Case(chain=SO101, q_start=Q_W, q_end=_statics.Q_WORK,
+                    label="the SO-101 from the worked pose to the statics chapter's work pose"),
+        allow=("spatial.Chain", "spatial.inverse_dynamics", "spatial.mass_matrix",
+               "spatial.coriolis_torques",
+               "spatial.gravity_torques"), units=UNITS,
+        advice="the torques are A(s) / T² + g(s) along the path: gravity does not shrink "
+               "with a longer move, the rest falls as 1/T²")
+def move_duration(chain, q_start, q_end, answer):
+    """Judge a duration T [s] of the quintic rest-to-rest move: the torques within the
+    rated ones and the speeds within the rated ones at every sample (none at 10 % over),
+    and T at most 1.2 times the shortest (none at 1.5 times)."""
+    ch = real(chain)
+    T = np.asarray(answer, dtype=float)
+    if T.size != 1 or not np.isfinite(T).all() or float(T.ravel()[0]) <= 0:
+        return 0.0, "the design is not one positive duration in seconds"
+    T = float(T.ravel()[0])
+    tau, qd = _move(ch, q_start, q_end, T)
+    over_tau = float(np.max(np.abs(tau) / ch.effort))
+    over_qd = float(np.max(np.abs(qd) / ch.velocity))
+    best = shortest(chain, q_start, q_end)
+    credit = [min(1.0, max(0.0, (1.1 - over_tau) / 0.1)),
+              min(1.0, max(0.0, (1.1 - over_qd) / 0.1)),
+              min(1.0, max(0.0, (1.5 - T / best) / 0.3))]
+    words = [f"the move takes {T:.3f} s",
+             f"its largest torque is {100 * over_tau:.0f}% of the rated one",
+             f"its largest speed {100 * over_qd:.0f}% of the rated one"]
+    if T > 1.2 * best:
+        words.append(f"{100 * (T / best - 1):.0f}% slower than the shortest move within "
+                     "the ratings, beyond the spec's 20%")
+    return float(np.prod(credit)), "; ".join(words)
+
+
+@move_duration.fresh
+def _move_cases(rng):
+    cases = [_move_case(rng, SO101)]
+    heavy = rng.uniform(0.5, 2.0, 0.1)
+    loaded = ChainData.from_chain(real(SO101).with_payload(heavy),
+                                  f"the SO-101 carrying {heavy:g} kg at its tip")
+    cases.append(_move_case(rng, loaded))
+    for _ in range(2):
+        cases.append(_move_case(rng, random_chain(rng, prismatic=False), rate=True))
+    return cases
