@@ -24,7 +24,7 @@ and judges that itself.
 | :mod:`~armlab.grading.judge` | a value against its reference, in words (both places) |
 | :mod:`~armlab.grading.references` | one module of references per chapter, and their registry |
 | :mod:`~armlab.grading.cases` | arms, cases, their words, the per-student case generator |
-| :mod:`~armlab.grading.purepy` | vectors and matrices in plain Python, for the references |
+| :mod:`~armlab.grading.purepy` | nested lists of floats in plain Python (shape, comparison, text), for the checks |
 | :mod:`~armlab.grading.runner` | what runs inside the sandbox |
 | :mod:`~armlab.grading.shaker` | the armlab a sandbox sees, cut to what a part allows |
 | :mod:`~armlab.grading.sandbox` | bubblewrap, and the run's messages as data |
