@@ -18,7 +18,7 @@ import pytest
 
 import armlab as al
 from armlab.grading.references import lookup
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 
 # step_gains has no value to type in: the constants' submission leaves it unanswered; a

@@ -15,7 +15,7 @@ from armlab.grading.cases import encode
 from armlab.grading.references import gravity as ref
 from armlab.grading.references import lookup
 from armlab.grading.runner import student_args
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 DESIGN = lookup("gravity.identification_poses")
 

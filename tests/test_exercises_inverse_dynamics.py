@@ -17,7 +17,7 @@ from armlab.grading.cases import encode
 from armlab.grading.references import inverse_dynamics as ref
 from armlab.grading.references import lookup
 from armlab.grading.runner import student_args
-from armlab.grading.testing import ExerciseSet, worked_value
+from exercise_sets import ExerciseSet, worked_value
 
 CHAPTER = "inverse_dynamics"
 TOUR = lookup(f"{CHAPTER}.identification_tour")

@@ -13,7 +13,7 @@ import pytest
 
 import armlab as al
 from armlab.grading.references import chapter, lookup
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 SET = ExerciseSet("kinematics")
 REFS = chapter("kinematics")

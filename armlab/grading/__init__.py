@@ -30,7 +30,6 @@ and judges that itself.
 | :mod:`~armlab.grading.sandbox` | bubblewrap, and the run's messages as data |
 | :mod:`~armlab.grading.execute` | grading one notebook: plan, runs, verdicts (an nbgrader preprocessor) |
 | :mod:`~armlab.grading.safefiles` | a submission's files read as regular files only, no link followed |
-| :mod:`~armlab.grading.testing` | what a chapter's test file calls to test its exercise set |
 
 The instructor's tools load nbgrader only when run
 (``python -m armlab.grading.release``, ``python -m armlab.grading.autograde``).
