@@ -1,6 +1,6 @@
 """Build the book once per test session and share the result.
 
-``test_book.py`` and ``test_browser.py`` both need the built HTML. Their
+``test_book_statics.py`` and ``test_browser.py`` both need the built HTML. Their
 session fixtures call :func:`build_book`, which runs ``jupyter-book build`` at
 most once per Python process (the execution cache in ``_build`` makes a
 rebuild with nothing changed quick).

@@ -156,7 +156,7 @@ def assert_exercise_section(page, chapter):
     """The chapter's exercise section links its notebook on GitHub and on Binder, and lists
     the notebook's parts with their points, after saying how many there are and their total
     ("Its six parts (22 points)")."""
-    from armlab.grading.testing import ExerciseSet
+    from exercise_sets import ExerciseSet
 
     links = [a["href"] for a in soup(page).find_all("a", href=True)]
     notebook = f"exercises/{chapter}/{chapter}.ipynb"

@@ -206,7 +206,7 @@ def seed_fall():
     return arm, q0, ref
 
 
-def test_seed000_fall_digits_by_step(seed_fall):
+def test_tabletop_fall_digits_by_step(seed_fall):
     """'Arm dynamics': (-35.4, 98.7) deg at 0.25 s with semi-implicit Euler at 0.1 ms; the exact
     fall (RK4 at 0.01 ms) gives (-35.3, 98.7)"""
     arm, q0, ref = seed_fall

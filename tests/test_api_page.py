@@ -1,6 +1,6 @@
 """The API reference page documents every public module and name of armlab.
 
-Slow: reads the built book (``make book``'s command, shared with test_book.py).
+Slow: reads the built book (``make book``'s command, shared with test_book_statics.py).
 """
 
 import importlib

@@ -39,7 +39,7 @@ def test_the_arm_is_immutable_and_hashable_by_value():
     assert hash(arm) == hash(al.tabletop_arm())
 
 
-def test_presets_are_the_seeds_arms():
+def test_presets_are_the_worked_examples_arms():
     top = al.tabletop_arm(damping=0.02)                         # seed 000
     assert (top.lengths, top.masses, top.damping) == ((0.30, 0.25), (2.0, 1.0), (0.02, 0.02))
     rods = al.rod_arm(m2=2.0, gravity=0.0, damping=0.25)        # seeds 001, 002

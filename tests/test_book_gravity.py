@@ -1,7 +1,7 @@
 """The gravity chapter as built: each worked value, at its printed precision, in the paragraph,
 table cell or list item that states it.
 
-Slow: builds the book (shared with test_book.py through _bookbuild).
+Slow: builds the book (shared with test_book_statics.py through _bookbuild).
 """
 
 import pytest

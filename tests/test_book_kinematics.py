@@ -1,7 +1,7 @@
 """The built kinematics chapter: each worked value where the reader reads it, every figure and table
 numbered and referred to, the lab's static view, the exercise link.
 
-Slow: needs the built book (``_bookbuild.build_book``, shared with test_book.py).
+Slow: needs the built book (``_bookbuild.build_book``, shared with test_book_statics.py).
 """
 
 import pytest

@@ -4,7 +4,7 @@ cases, the statics arm's pushes, the payload capacity of Robotics Toolbox for Py
 documentation), every figure and table numbered and referred to, the lab's static view, no
 word of this project's working notes, the exercise link.
 
-Slow: needs the built book (``_bookbuild.build_book``, shared with test_book.py).
+Slow: needs the built book (``_bookbuild.build_book``, shared with test_book_statics.py).
 """
 
 import pytest
@@ -111,7 +111,7 @@ def test_worked_values_in_the_text(anchor, shown):
     assert evals(PAGE2 if anchor in ON_PAGE2 else PAGE, anchor) == shown
 
 
-def test_seed001_cases_table():
+def test_rods_torque_cases_table():
     """Table: the rods' five instants under 20 N m; only the request above the limit changes"""
     rows = table(PAGE, "instants of the rods under a 20 N m limit")
     assert rows[0] == ["case", "requested \\(\\tau\\)", "applied \\(\\tau\\)",

@@ -21,7 +21,7 @@ import pytest
 from _bookbuild import chapter_pages, chapters_with_exercises, toc_chapters
 from shown_code import names_from_removed_cells
 
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"

@@ -1,7 +1,7 @@
 """The built spatial kinematics and statics chapter: each worked value where the reader reads
 it, at its printed precision; every figure and table numbered and referred to; one page.
 
-Slow: needs the built book (``_bookbuild.build_book``, shared with test_book.py).
+Slow: needs the built book (``_bookbuild.build_book``, shared with test_book_statics.py).
 """
 
 import pytest

@@ -20,7 +20,7 @@ import pytest
 import armlab as al
 from armlab.grading import check_function, judge, lms
 from armlab.grading.references import lookup
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 HERE = pathlib.Path(__file__).resolve().parent
 _spec = importlib.util.spec_from_file_location("classes", HERE / "submissions" / "classes.py")

@@ -340,22 +340,6 @@ def test_both_routes_agree_to_1e_12_on_chains_of_equal_links(n):
         assert worst <= 1e-12, worst
 
 
-@pytest.mark.parametrize("n", LINKS)
-def test_forward_dynamics_takes_the_route_that_costs_less(n):
-    """forward_dynamics runs ABA from ABA_FROM links on and solves M below, on a batch
-    and on one state: its results are that route's, bit for bit."""
-    from armlab import _kernels as K
-
-    arm = al.PlanarArm([0.3] * n, [1.0] * n, damping=0.1)
-    k, rng = arm._constants, np.random.default_rng(n)
-    Q, V, T = (rng.uniform(-2, 2, (100, n)) for _ in range(3))
-    route = K.aba if n >= K.ABA_FROM else K.eliminate
-    np.testing.assert_array_equal(al.forward_dynamics(arm, Q, V, T),
-                                  K.blocks(route, k, [Q, V, T], 100, (n,)))
-    np.testing.assert_array_equal(al.forward_dynamics(arm, Q[0], V[0], T[0]),
-                                  route(k, K.FLOATS, Q[0].tolist(), V[0].tolist(), T[0].tolist()))
-
-
 @pytest.mark.parametrize("n", [2, 9])
 def test_a_massless_outer_link_is_named_on_either_route(n):
     arm = al.PlanarArm([0.3] * n, [1.0] * (n - 1) + [0.0], inertia=[0.01] * (n - 1) + [0.0])

@@ -18,7 +18,7 @@ import pytest
 import armlab as al
 from armlab.accuracy import stable_step, step_sweep
 from armlab.grading.references import lookup
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 CHAPTER = "forward_dynamics"
 WORKED_STEP = 1.0 / 1024       # the solution's design at the worked swing [s]

@@ -15,7 +15,7 @@ from armlab.grading.cases import encode
 from armlab.grading.references import gravity as ref
 from armlab.grading.references import lookup
 from armlab.grading.runner import student_args
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 DESIGN = lookup("gravity.identification_poses")
 
@@ -124,7 +124,7 @@ def test_worked_values_are_the_chapters():
 def test_the_wall_cases_are_the_chapters_mounting():
     """The second visible case of Parts 1 and 2 is the table-top arm of the chapter's
     mounting table on a wall (gravity along -x), whose g is the floor arm's at q1 + 90°"""
-    wall = al.PlanarArm(**ref.WALL.fields())
+    wall = al.PlanarArm(**ref.WALL_ARM.fields())
     np.testing.assert_allclose(wall.gravity, (-9.81, 0.0), atol=1e-12)
     q = np.radians([30.0, 45.0])
     np.testing.assert_allclose(al.gravity_torques(wall, q),

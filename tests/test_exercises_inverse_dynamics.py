@@ -17,7 +17,7 @@ from armlab.grading.cases import encode
 from armlab.grading.references import inverse_dynamics as ref
 from armlab.grading.references import lookup
 from armlab.grading.runner import student_args
-from armlab.grading.testing import ExerciseSet, worked_value
+from exercise_sets import ExerciseSet, worked_value
 
 CHAPTER = "inverse_dynamics"
 TOUR = lookup(f"{CHAPTER}.identification_tour")
@@ -195,7 +195,7 @@ def test_worked_values_are_the_chapters():
                                                      [0, 0, 1, 3.387543]], atol=5e-7)
     np.testing.assert_allclose(worked("regressor", 1), [[3, -4.905, 1, -10.324260],
                                                         [0, 0, 1, -8.627204]], atol=5e-7)
-    wall = al.PlanarArm(**ref.WALL.fields())
+    wall = al.PlanarArm(**ref.WALL_ARM.fields())
     q, qd, qdd = np.radians([30.0, 45.0]), [1.0, 2.0], [3.0, -2.0]
     np.testing.assert_allclose(np.array(worked("regressor", 1)) @ al.base_parameters(wall),
                                al.rnea(wall, q, qd, qdd), atol=1e-12)

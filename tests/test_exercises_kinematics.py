@@ -13,7 +13,7 @@ import pytest
 
 import armlab as al
 from armlab.grading.references import chapter, lookup
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 SET = ExerciseSet("kinematics")
 REFS = chapter("kinematics")
@@ -133,8 +133,9 @@ def test_inverse_kinematics_agrees_with_the_law_of_cosines():
                 q = np.asarray(ref.function(arm, p, elbow))
                 route = ik_route(arm, p, elbow)
                 np.testing.assert_allclose(wrapped(q), route, atol=1e-6)     # near the circles
-                np.testing.assert_allclose(al.tip_position(REFS.real(arm), q),  # q2 is ill-posed
-                                           al.tip_position(REFS.real(arm), route), atol=1e-12)
+                real = REFS.planar_arm(arm)                                   # q2 is ill-posed
+                np.testing.assert_allclose(al.tip_position(real, q), al.tip_position(real, route),
+                                           atol=1e-12)
                 assert ref.function(arm, p, elbow, q) == (1.0, ref.function(
                     arm, p, elbow, q)[1]), case
 
@@ -214,7 +215,7 @@ def test_the_judge_takes_any_whole_turn_and_names_the_mistake():
 
 def fits(arm, p, lower, upper, elbow):
     """Whether the pose of one elbow, moved by whole turns, keeps the limits."""
-    q = al.inverse_kinematics(REFS.real(arm), p, elbow=elbow)
+    q = al.inverse_kinematics(REFS.planar_arm(arm), p, elbow=elbow)
     turns = 2 * np.pi * np.ceil((np.asarray(lower) - q) / (2 * np.pi) - 1e-12)
     return bool(np.all(q + turns <= np.asarray(upper) + 1e-12))
 
@@ -236,7 +237,7 @@ def test_the_limits_design_meets_its_spec_and_gives_partial_credit():
     up = ref.function(arm, p, lower, upper)
     assert ref.function(arm, p, lower, upper, up) == (
         1.0, "q = (82.66°, -60°) reaches the target with both joints within their limits")
-    down = al.inverse_kinematics(REFS.real(arm), p)                 # q1 = 30°, 15° short
+    down = al.inverse_kinematics(REFS.planar_arm(arm), p)                 # q1 = 30°, 15° short
     fraction, words = ref.function(arm, p, lower, upper, down)
     assert fraction == 0.0 and "q1 = 30° is 15° past its lower limit of 45°" in words
     fraction, words = ref.function(arm, p, lower, upper, down + np.radians([11.0, 0.0]))

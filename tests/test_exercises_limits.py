@@ -17,7 +17,7 @@ import pytest
 
 import armlab as al
 from armlab.grading.references import lookup
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 CHAPTER = "limits"
 WORKED_RATIO = 80.7005377496534     # the solution's design at the worked move

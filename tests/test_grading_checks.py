@@ -157,7 +157,7 @@ def test_shape_and_type_messages():
 
 
 def test_force_error_bound_at_a_singular_pose():
-    """Issue 8: at a singular pose the reference said ZeroDivisionError; now it is
+    """At a singular pose the reference once said ZeroDivisionError; now it is
     unbounded, an infinite answer passes, and the hint follows the case's torque error."""
     check_value(np.inf, "statics.force_error_bound", ARM, deg(0, 0), 0.5)
     text = message(check_value, 37.0, "statics.force_error_bound", ARM, deg(0, 0), 0.5)

@@ -14,7 +14,7 @@ import pytest
 from armlab.grading import autograde, outputs
 from armlab.grading.autograde import GradingError, Round
 from armlab.grading.census import Problems
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 SET = ExerciseSet("statics")

@@ -88,7 +88,7 @@ def test_payload_torques_are_what_with_payload_adds(arm):
             arm.gravity)), atol=1e-12)
 
 
-def test_seed000_payload():
+def test_tabletop_payload():
     """Seed 000: 0.5 kg at the tip raises g at (30, 45) deg from 5.41 to 7.01 and from 0.32 to
     0.63 N m"""
     arm, q = al.tabletop_arm(), np.radians([30, 45])
@@ -141,7 +141,7 @@ def test_upright_is_unstable_and_hanging_is_stable():
 
 # ----------------------------------------------------------------------------- the PD sag
 
-def test_seed000_sag_against_three_seconds_of_simulation():
+def test_tabletop_sag_against_three_seconds_of_simulation():
     """Seed 000: PD with Kp (60, 30), Kd (4, 1.5), real friction 0.02, holding (30, 45) deg:
     5.5 and 0.9 deg after 3 s; the static solution of Kp e = g(q - e) is the same pose"""
     arm, target = al.tabletop_arm(damping=0.02), np.radians([30, 45])

@@ -113,7 +113,7 @@ def test_two_link_symbols_are_plus_minus_h():
               [[-h * qd[1], -h * (qd[0] + qd[1])], [h * qd[0], 0.0]], tol=1e-13)
 
 
-def test_seed000_h_and_speed_part_from_the_symbols():
+def test_tabletop_h_and_speed_part_from_the_symbols():
     """Seed 000: h = m2 L1 lc2 sin 45 deg = 0.0265, speed part (-0.2121, 0.0265)"""
     arm = al.tabletop_arm()
     q, qd = deg([30, 45]), np.array([1.0, 2.0])
@@ -122,7 +122,7 @@ def test_seed000_h_and_speed_part_from_the_symbols():
     at(al.coriolis_matrix(arm, q, qd) @ qd, "-0.2121 0.0265")
 
 
-def test_seed002_velocity_products_from_the_symbols():
+def test_rods_velocity_products_from_the_symbols():
     """Seed 002: q2 = -60 deg, qd = (1, -0.5): h = -sqrt(3)/4, c = (-0.324760, -0.433013)"""
     arm = al.rod_arm()
     q, qd = deg([30, -60]), np.array([1.0, -0.5])
@@ -173,7 +173,7 @@ def test_determinant_closed_form_and_its_positive_bound(arm, q2):
     close(al.mass_matrix_det(arm, [1.0, 0.0]), lowest, tol=1e-14)
 
 
-def test_seed002_determinant_of_the_rods():
+def test_rods_determinant_of_the_rods():
     """det M = m/9 + m^2 (1/3 - cos^2 q2 / 4), lowest m/9 + m^2/12, for link-2 masses 0.5-2 kg"""
     q2 = np.linspace(-np.pi, np.pi, 13)
     q = np.stack([np.zeros_like(q2), q2], axis=-1)
@@ -262,7 +262,7 @@ def test_power_balance_batch_equals_loop():
         == (6,)
 
 
-def test_seed002_energy_panel():
+def test_rods_energy_panel():
     """Seed 002's bent and moving instant: T, V, motor power, dE/dt, damping loss"""
     arm = al.rod_arm(damping=0.25)
     q, qd, qdd = deg([30, -60]), [1, -0.5], [0.5, -1]
@@ -276,7 +276,7 @@ def test_seed002_energy_panel():
     at(p.tip, "0.0")
 
 
-def test_seed002_elbow_acceleration_at_zero_power():
+def test_rods_elbow_acceleration_at_zero_power():
     """Torque (0.833333, 0.333333) N m with no gravity, yet no power: the arm is at rest"""
     arm = al.rod_arm(gravity=0)
     p = al.power_balance(arm, [0, 0], [0, 0], [0, 1])
@@ -285,7 +285,7 @@ def test_seed002_elbow_acceleration_at_zero_power():
         assert value == 0.0
 
 
-def test_seed001_supported_tip_does_no_work_at_rest_and_delivers_power_in_motion():
+def test_rods_torque_supported_tip_does_no_work_at_rest_and_delivers_power_in_motion():
     """The tip term is F . v_tip: zero at rest, the lever arms' torque times qd in motion"""
     arm = al.rod_arm()
     support_on_arm = np.array([0.0, 5.0])

@@ -55,7 +55,7 @@ def test_upright_is_balanced_but_unstable(lab):
     assert table(lab)["released with zero torque, the arm"] == STABILITY["loaded"]
 
 
-def test_tabletop_sag_is_seed000(lab):
+def test_tabletop_sag_is_the_worked_one(lab):
     """Seed 000's PD, Kp (60, 30), sags 5.5 and 0.9 deg at (30, 45); the dots sit on the curve"""
     lab.set_preset("table-top pose")
     assert np.degrees(lab.values["sag"]).round(1).tolist() == [5.5, 0.9]

@@ -29,7 +29,7 @@ def test_default_is_the_horizontal_request_within_25_N_m(lab):
     assert table(lab)["realized q̈"] == "(1.000000, 0.000000)"
 
 
-def test_torque_limited_preset_gives_seed001_values(lab):
+def test_torque_limited_preset_gives_the_worked_values(lab):
     """Seed 001 at 20 N m: applied (20, 5.738333), realized (-2.92, 9.8), deficit check"""
     lab.set_preset("torque-limited acceleration (20 N m)")
     rows = table(lab)

@@ -2,7 +2,7 @@
 
 _ext/armlab_book.py writes the repository's URL and branch and the course's JupyterHub into
 the book theme's options when the build starts; _config.yml names no repository. The built
-pages' links are checked in tests/test_jupyterhub.py and tests/test_book.py."""
+pages' links are checked in tests/test_jupyterhub.py and tests/test_book_statics.py."""
 
 import pathlib
 import sys

@@ -139,7 +139,7 @@ def test_scaling_at_rest_without_gravity_scales_the_motion(case, limit):
     np.testing.assert_allclose(acc, min(s, 1.0) * qdd, atol=1e-9 * (1 + np.abs(qdd).max()))
 
 
-def test_seed001_policies_side_by_side():
+def test_rods_torque_policies_side_by_side():
     """Seed 001 at 20 N m: clipping turns the shoulder backwards, scaling keeps tau's direction"""
     arm = al.rod_arm()
     req, clip, acc_clip = al.realized_acceleration(arm, [0, 0], [0, 0], [1, 0], 20)
@@ -379,7 +379,7 @@ def test_reflection_by_power_and_energy():
                                G * MOTOR.torque - drive.damping * qd - drive.coulomb)
 
 
-def test_seed004_library_friction_sign():
+def test_conventions_library_friction_sign():
     """Seed 004's library returns the friction torque, opposite to the book's friction term"""
     drive = al.reflect_motor(MOTOR, 50)
     book = drive.friction(2.0)                 # the motor adds this to overcome friction

@@ -22,7 +22,7 @@ import pytest
 import pgserver
 from armlab.grading import autograde
 from armlab.grading.autograde import grade, shard_of
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(pgserver.skip_reason() is not None,

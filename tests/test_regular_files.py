@@ -19,7 +19,7 @@ import pytest
 
 from armlab.grading import safefiles
 from armlab.grading.census import Problems
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 KEY = REPO / "solutions" / "statics" / "statics.ipynb"       # the answer key

@@ -60,7 +60,7 @@ def comparison(real, model, plan):
 
 # ----------------------------------------------------------------------------- the figures of 'Arm dynamics'
 
-def test_seed000_zero_torque_fall(real):
+def test_tabletop_zero_torque_fall(real):
     """'Arm dynamics': motors off from rest at (30, 45) deg: (5.9, 80.6) deg at 0.15 s and
     (-35.4, 98.7) deg at 0.25 s (semi-implicit Euler, 0.1 ms, as the source ran it)."""
     sim = al.simulate(real, HOLD_POSE, 0.25, method="semi_implicit_euler", substeps=10)
@@ -69,7 +69,7 @@ def test_seed000_zero_torque_fall(real):
     assert deg(sim.q[250]).round(1).tolist() == [-35.4, 98.7]
 
 
-def test_seed000_fall_exact_solution_gives_minus_35_3(real):
+def test_tabletop_fall_exact_solution_gives_minus_35_3(real):
     """Issue 3: the exact solution of the fall gives -35.3 deg at 0.25 s (here the default, RK4
     at 1 ms, and a 100x finer Euler step agree); the source's -35.4 belongs to the 0.1 ms
     Euler step."""
@@ -78,21 +78,21 @@ def test_seed000_fall_exact_solution_gives_minus_35_3(real):
         assert deg(sim.q[250, 0]).round(1) == -35.3
 
 
-def test_seed000_pd_sags_under_gravity(real):
+def test_tabletop_pd_sags_under_gravity(real):
     """'Arm dynamics': PD holding (30, 45) deg for 3 s sags 5.5 deg at the shoulder, 0.9 at the elbow."""
     sim = al.simulate(real, HOLD_POSE, 3.0, al.pd(HOLD_POSE, KP, KD))
     assert deg(al.tracking_error(sim, HOLD_POSE)[-1]).round(1).tolist() == [5.5, 0.9]
     assert np.abs(sim.qd[-1]).max() < 1e-6                         # settled
 
 
-def test_seed000_gravity_compensation_holds_exactly(real, model):
+def test_tabletop_gravity_compensation_holds_exactly(real, model):
     """'Arm dynamics': with gravity compensation no error, and the torque is g(q) = (5.4148, 0.3174)."""
     sim = al.simulate(real, HOLD_POSE, 3.0, al.pd_gravity(model, HOLD_POSE, KP, KD))
     assert np.abs(al.tracking_error(sim, HOLD_POSE)).max() < 1e-12
     assert sim.tau[-1].round(4).tolist() == [5.4148, 0.3174]
 
 
-def test_seed000_pid_only_and_feedforward(comparison):
+def test_tabletop_pid_only_and_feedforward(comparison):
     """'Arm dynamics': largest shoulder error during the move, PID only 4.95 deg, feed-forward +
     PID 0.009 deg (same PID gains); the book's default integrator reads 0.012 (the source's
     0.009 belongs to its 0.1 ms Euler step, see below)."""
@@ -100,7 +100,7 @@ def test_seed000_pid_only_and_feedforward(comparison):
     assert comparison["feedforward_pid"][0][0].round(3) == 0.012
 
 
-def test_seed000_model_based_controllers_cut_the_error(comparison):
+def test_tabletop_model_based_controllers_cut_the_error(comparison):
     """'Arm dynamics': the shoulder's largest error cut 50-500x by the two model-based controllers;
     the elbow's about 40x (feed-forward) and about 4x (computed torque)."""
     pid = comparison["pid"][0]
@@ -111,7 +111,7 @@ def test_seed000_model_based_controllers_cut_the_error(comparison):
     assert round(ff[1], 1) == 40.2 and round(ct[1], 1) == 3.8      # elbow: "40" and "about 4"
 
 
-def test_seed000_gravity_compensation_alone(comparison):
+def test_tabletop_gravity_compensation_alone(comparison):
     """'Arm dynamics': gravity compensation alone helps the shoulder and the hold, not much while
     moving, and at the elbow it is slightly worse."""
     pid_move, pid_end = comparison["pid"]
@@ -121,7 +121,7 @@ def test_seed000_gravity_compensation_alone(comparison):
     assert (np.abs(g_end) < np.abs(pid_end)).all()                 # helps the hold
 
 
-def test_seed000_payload_gravity_torques():
+def test_tabletop_payload_gravity_torques():
     """'Arm dynamics': 0.5 kg at the tip raises g at (30, 45) deg from (5.41, 0.32) to (7.01, 0.63)."""
     empty = al.gravity_torques(al.tabletop_arm(), HOLD_POSE)
     loaded = al.gravity_torques(al.tabletop_arm().with_payload(0.5), HOLD_POSE)
@@ -129,7 +129,7 @@ def test_seed000_payload_gravity_torques():
     assert loaded.round(2).tolist() == [7.01, 0.63]
 
 
-def test_seed000_payload_unknown_to_computed_torque(model, plan):
+def test_tabletop_payload_unknown_to_computed_torque(model, plan):
     """'Arm dynamics': computed torque with a model that does not know the 0.5 kg payload: the elbow
     lags up to 12.5 deg, ends 10.5 deg low, the shoulder ends 1.1 deg off."""
     loaded = al.tabletop_arm(damping=0.02).with_payload(0.5)
@@ -140,7 +140,7 @@ def test_seed000_payload_unknown_to_computed_torque(model, plan):
     assert abs(e[-1, 0]).round(1) == 1.1
 
 
-def test_seed000_payload_known_to_computed_torque(plan):
+def test_tabletop_payload_known_to_computed_torque(plan):
     """'Arm dynamics': with the payload in the model, largest elbow error 0.24 deg (0.23 with RK4,
     as issue 3 says) and end error zero."""
     loaded = al.tabletop_arm(damping=0.02).with_payload(0.5)

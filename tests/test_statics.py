@@ -180,7 +180,7 @@ def _on_parallelogram(point, corners, tol=1e-7):
     return False
 
 
-def test_force_polygon_seed_003_largest_pushes_along_the_arm():
+def test_force_polygon_largest_pushes_along_the_arm():
     """At q1 = 0, J^T (1, 0) = -L2 sin q2 (1, 1): both joints reach -20 N m together, so the largest
     push along x (seed 003's table: 2865, 574, 100, 50 N) is the polygon's first corner"""
     arm = al.statics_arm()
@@ -201,7 +201,7 @@ def test_force_polygon_needs_two_joints():
         al.force_polygon(al.statics_arm(), [0, 1], -5)
 
 
-# ----------------------------------------------------------------------------- issue 8's traps
+# ----------------------------------------------------------------------------- traps at the edges
 
 def test_max_tip_force_is_never_negative_when_the_limits_exclude_zero():
     """Limits [1, 2] N m at both joints (a net-of-gravity window without zero): pulling

@@ -82,7 +82,7 @@ def test_bad_input(args, word):
         al.quintic(*args)
 
 
-def test_seed000_torque_parts_along_the_move(plan):
+def test_tabletop_torque_parts_along_the_move(plan):
     """Seed 000: the rigid-body parts of the torque along the 0.8 s move (friction not
     included), at the seed's printed precision."""
     t = np.linspace(0.0, 0.8, 8001)
@@ -101,7 +101,7 @@ def test_seed000_torque_parts_along_the_move(plan):
     assert (inert[1:4000, 0] > 0).all() and (inert[4001:-1, 0] < 0).all()
 
 
-def test_seed000_payload_raises_the_largest_shoulder_torque(plan):
+def test_tabletop_payload_raises_the_largest_shoulder_torque(plan):
     """Seed 000: 0.5 kg at the tip raises the move's largest shoulder torque, 8.8 -> 12.1 N m."""
     t = np.linspace(0.0, 0.8, 8001)
     peaks = []

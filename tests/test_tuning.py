@@ -32,7 +32,7 @@ def plan():
 
 # ----------------------------------------------------------------------------- gains
 
-def test_seed000_computed_torque_gains():
+def test_tabletop_computed_torque_gains():
     """Seed 000: both joints at 20 rad/s, critically damped: Kp = 400, Kd = 40."""
     kp, kd = al.pd_gains(20.0)
     assert (float(kp), float(kd)) == (400.0, 40.0)
@@ -52,7 +52,7 @@ def test_gains_round_trip_and_broadcast():
     np.testing.assert_allclose(z, np.broadcast_to(zeta, (4, 3)), rtol=1e-14, atol=1e-15)
 
 
-def test_seed000_pd_gains_at_the_start_pose():
+def test_tabletop_pd_gains_at_the_start_pose():
     """The chapter's reading of seed 000's PD gains at the start pose."""
     M = al.mass_matrix(al.tabletop_arm(), START)
     omega, zeta = al.natural_frequency(KP, KD, np.diag(M))
@@ -114,7 +114,7 @@ def test_gains_bad_input(call, word):
 
 # ----------------------------------------------------------------------------- rest errors
 
-def test_seed000_pd_sag_equals_the_settled_simulation(real):
+def test_tabletop_pd_sag_equals_the_settled_simulation(real):
     """Seed 000: PD holding (30, 45) deg sags 5.5 and 0.9 deg; the rest equation agrees
     with the simulation after 3 s, by then at rest."""
     target = np.radians([30, 45])
@@ -128,7 +128,7 @@ def test_seed000_pd_sag_equals_the_settled_simulation(real):
                                atol=1e-12)
 
 
-def test_seed000_unknown_payload_rest_under_computed_torque(model):
+def test_tabletop_unknown_payload_rest_under_computed_torque(model):
     """Seed 000: computed torque, 0.5 kg the model does not know: the elbow ends 10.5 deg
     low and the shoulder 1.1 deg off; the rest equation matches a 6 s hold at rest."""
     loaded = al.tabletop_arm(damping=0.02).with_payload(0.5)

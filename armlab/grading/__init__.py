@@ -24,13 +24,12 @@ and judges that itself.
 | :mod:`~armlab.grading.judge` | a value against its reference, in words (both places) |
 | :mod:`~armlab.grading.references` | one module of references per chapter, and their registry |
 | :mod:`~armlab.grading.cases` | arms, cases, their words, the per-student case generator |
-| :mod:`~armlab.grading.purepy` | vectors and matrices in plain Python, for the references |
+| :mod:`~armlab.grading.purepy` | nested lists of floats in plain Python (shape, comparison, text), for the checks |
 | :mod:`~armlab.grading.runner` | what runs inside the sandbox |
 | :mod:`~armlab.grading.shaker` | the armlab a sandbox sees, cut to what a part allows |
 | :mod:`~armlab.grading.sandbox` | bubblewrap, and the run's messages as data |
 | :mod:`~armlab.grading.execute` | grading one notebook: plan, runs, verdicts (an nbgrader preprocessor) |
 | :mod:`~armlab.grading.safefiles` | a submission's files read as regular files only, no link followed |
-| :mod:`~armlab.grading.testing` | what a chapter's test file calls to test its exercise set |
 
 The instructor's tools load nbgrader only when run
 (``python -m armlab.grading.release``, ``python -m armlab.grading.autograde``).

@@ -6,7 +6,7 @@
   optional label ("the wall pose of Example 1"). :func:`describe` puts a case
   into the words a failed check prints: ``q = (30°, 60°), F = (10, 0) N on
   the chapter's arm``.
-* :class:`Rng`: a small pure-Python generator (SplitMix64) that draws round
+* :class:`Rng`: numpy's generator (PCG64) drawing round
   numbers (whole degrees, lengths to 5 cm, ...), so a case is exactly what its
   words say. ``Rng.for_quantity(name)`` is seeded with the round's **case key**
   and the quantity's name: the same student gets the same cases on every
@@ -35,7 +35,6 @@ from armlab.grading.purepy import fmt, pi
 
 __all__ = ["ArmData", "ChainData", "Case", "Rng", "describe", "case_key", "student_key", "UNITS"]
 
-_MASK = (1 << 64) - 1
 DEFAULT_G = 9.81
 
 UNITS = {
@@ -313,20 +312,23 @@ def _size(value, unit):
 
 # ---------------------------------------------------------------- the generator
 class Rng:
-    """SplitMix64 in pure Python, drawing round numbers for readable cases.
+    """numpy's :class:`numpy.random.Generator` (PCG64), seeded with a SHA-256 of ``seed``,
+    drawing round numbers for readable cases.
 
     >>> a, b = Rng(b"k"), Rng(b"k")
     >>> [a.integer(0, 99) for _ in range(3)] == [b.integer(0, 99) for _ in range(3)]
     True
     """
 
-    __slots__ = ("_state",)
+    __slots__ = ("_generator",)
 
     def __init__(self, seed):
+        import numpy
+
         if isinstance(seed, str):
             seed = seed.encode()
         digest = _hashlib.sha256(seed).digest()
-        self._state = int.from_bytes(digest[:8], "little")
+        self._generator = numpy.random.default_rng(int.from_bytes(digest, "little"))
 
     @classmethod
     def for_quantity(cls, quantity, key=None):
@@ -334,20 +336,13 @@ class Rng:
         key = case_key() if key is None else key
         return cls(key.encode() + b"\0" + quantity.encode())
 
-    def next64(self):
-        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
-        z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
-
     def random(self):
         """A float in [0, 1)."""
-        return (self.next64() >> 11) / float(1 << 53)
+        return float(self._generator.random())
 
     def integer(self, lo, hi):
         """An int in [lo, hi], both included."""
-        return lo + self.next64() % (hi - lo + 1)
+        return int(self._generator.integers(lo, hi, endpoint=True))
 
     def uniform(self, lo, hi, step=None):
         """A float in [lo, hi]; with ``step``, a multiple of it (round numbers)."""
@@ -363,7 +358,7 @@ class Rng:
 
     def sign(self):
         """+1.0 or -1.0."""
-        return 1.0 if self.next64() & 1 else -1.0
+        return 1.0 if self.integer(0, 1) else -1.0
 
     def vector(self, n, lo, hi, step=None, nonzero=False):
         """``n`` numbers in [lo, hi] (multiples of ``step``); ``nonzero``: none is zero.

@@ -26,7 +26,7 @@ import sys
 import warnings
 
 import armlab
-from armlab.grading import judge
+from armlab.grading import judge, runner
 from armlab.grading.cases import ArmData, decode, encode
 from armlab.grading.references import lookup
 from armlab.grading.runner import record, student_args
@@ -109,12 +109,12 @@ _MISSING = object()
 
 
 def _stand_in(ref):
-    """A function that computes ``ref`` in place of an earlier part's answer."""
-    from armlab.grading.runner import decode as to_student
-    from armlab.grading.runner import encode as from_student
+    """A function that computes ``ref`` in place of an earlier part's answer: the student's
+    arguments as the sandbox would send them (``runner.encode``), the reference's answer as the
+    student's function would get it (``runner.decode``)."""
 
     def stand_in(*args):
-        return to_student(encode(ref.function(*[decode(from_student(a)) for a in args])))
+        return runner.decode(encode(ref.function(*[decode(runner.encode(a)) for a in args])))
 
     stand_in.__name__ = stand_in.__qualname__ = ref.quantity.rsplit(".", 1)[-1]
     return stand_in
@@ -179,13 +179,12 @@ def check_value(answer, quantity, *args, name="your answer", rtol=1e-3, atol=Non
     The answer may carry a relative error up to ``rtol``, or be rounded to ``decimals``
     places. The expected value is never shown.
     """
-    from armlab.grading.runner import encode as from_student
     from armlab.grading.purepy import close, fmt, shape
 
     ref = lookup(quantity)
     if len(args) != len(ref.params):
         raise TypeError(f"{quantity} takes {ref.params}, got {len(args)} arguments")
-    plain_args = [a if isinstance(a, ArmData) else decode(from_student(a)) for a in args]
+    plain_args = [a if isinstance(a, ArmData) else decode(runner.encode(a)) for a in args]
     expected = ref.function(*plain_args)
     try:
         value = judge.value_of(record(answer), name)

@@ -14,7 +14,7 @@ import copy
 import json
 import pathlib
 
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SOLUTION = REPO / "solutions" / "statics" / "statics.ipynb"

@@ -22,23 +22,29 @@ A reference declares what its check needs (see ``armlab/grading/AUTHORING.md``):
 * ``uses``: earlier parts' functions, by the name the notebook gives them,
   that the student's function may call; the check puts their references in
   their place (no cascades);
-* its likely mistakes, with ``@ref.mistake("message")``: a function that
-  computes the wrong value a mistake gives, and the hint a student gets when
-  their value matches it.
+* its likely mistakes, with ``@ref.mistake("message")`` on a function that
+  computes the wrong value a mistake gives (or ``ref.mistake("message", wrong)``,
+  ``wrong`` a helper with the mistake switched on), and the hint a student gets
+  when their value matches it.
+
+The helpers every chapter uses are here too: ``al`` (armlab, bound once), ``deg``,
+``listed``, ``planar_arm``, ``changed`` and ``drawn_arms``.
 
 References compute in the trusted grading process, never in the sandbox a
 student's notebook runs in; a student's own kernel uses them only for the visible
 checks. Each module is imported once, when :mod:`armlab.grading` is.
 """
 
-import functools
 import importlib as _importlib
 import os as _os
+import types
+
+import numpy as np
 
 from armlab.grading.cases import ArmData, Case
 
 __all__ = ["reference", "design", "Reference", "lookup", "quantities", "chapters", "chapter",
-           "ArmData", "Case"]
+           "ArmData", "Case", "al", "deg", "listed", "planar_arm", "changed", "drawn_arms"]
 
 _REGISTRY = {}
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
@@ -101,31 +107,28 @@ class Reference:
         object.__setattr__(self, "fresh_cases", generator)
         return generator
 
-    def mistake(self, message):
-        """Decorator: a function (same parameters) computing the value a likely
-        mistake gives; a student whose value matches it gets ``message``."""
-        self._require_open()
-
-        def decorate(wrong):
-            self.mistakes.append((wrong, message))
-            return wrong
-        return decorate
-
-    def mistake_table(self, function, table):
-        """Several likely mistakes of one helper at once: ``table`` is ``[(message,
-        keywords), ...]``, each mistake ``function(*args, **keywords)`` (the helper that
-        computes the reference, with a switch that makes the mistake), as :meth:`mistake`
-        registers one.
+    def mistake(self, message, wrong=None):
+        """A likely mistake: ``wrong`` (same parameters) computes the value it gives; a
+        student whose value matches it gets ``message``. Without ``wrong``, a decorator.
 
         >>> ref = Reference(lambda x, sign=1.0: sign * x, "demo.identity", worked=(),
         ...                 allow=(), uses=None, rtol=1e-6, atol=1e-9, units=None, advice=None)
-        >>> ref.mistake_table(ref.function, [("the sign", {"sign": -1.0})])
+        >>> ref.mistake("the sign", lambda x: -x)
+        >>> @ref.mistake("twice")
+        ... def _(x):
+        ...     return 2 * x
         >>> [(wrong(2.0), message) for wrong, message in ref.mistakes]
-        [(-2.0, 'the sign')]
+        [(-2.0, 'the sign'), (4.0, 'twice')]
         """
         self._require_open()
-        for message, keywords in table:
-            self.mistakes.append((functools.partial(function, **keywords), message))
+        if wrong is not None:
+            self.mistakes.append((wrong, message))
+            return None
+
+        def decorate(function):
+            self.mistakes.append((function, message))
+            return function
+        return decorate
 
     def _require_open(self):
         if not self._open:
@@ -220,20 +223,78 @@ def design(function=None, *, worked=(), allow=(), uses=None, units=None, advice=
                      units=units, advice=advice, is_design=True)
 
 
-def armlab_as_loaded():
-    """armlab's public names as they are when a references module is loaded, in a
-    namespace of their own: while a student's function is checked in their own kernel,
-    the names its part does not allow are switched off in the ``armlab`` namespace, and a
-    reference standing in for an earlier part (``uses``) must still compute with them.
-
-    >>> armlab_as_loaded().jacobian.__name__
-    'jacobian'
-    """
-    import types
-
+def _armlab_as_loaded():
     import armlab
 
     return types.SimpleNamespace(**{name: getattr(armlab, name) for name in armlab.__all__})
+
+
+al = _armlab_as_loaded()
+"""armlab's public names as they were when the references loaded, in a namespace of their
+own, the one way a references module calls armlab (``al.jacobian``): while a student's
+function is checked in their own kernel, the names its part does not allow are switched off
+in the ``armlab`` namespace, and a reference standing in for an earlier part (``uses``) must
+still compute with them.
+
+>>> al.jacobian.__name__
+'jacobian'
+"""
+_PLANAR = {}
+
+
+def deg(*angles):
+    """Degrees as a list of radians: ``deg(30, 60)`` is the pose (30°, 60°).
+
+    >>> deg(180, -90)
+    [3.141592653589793, -1.5707963267948966]
+    """
+    return np.radians(angles).tolist()
+
+
+def listed(x):
+    """Numbers as the references return them: a float or nested lists of floats, no -0.0.
+
+    >>> listed(np.array([[-0.0, 1]]))
+    [[0.0, 1.0]]
+    """
+    return (np.asarray(x, dtype=float) + 0.0).tolist()
+
+
+def planar_arm(arm, **changes):
+    """The :class:`armlab.PlanarArm` of an :class:`ArmData` (what armlab takes), with some
+    fields changed (``gravity=9.81``); the unchanged ones are kept for reuse.
+
+    >>> planar_arm(ArmData([0.5, 0.4], [3.0, 2.0]), damping=0.1).damping
+    (0.1, 0.1)
+    """
+    if changes:
+        return al.PlanarArm(**dict(arm.fields(), **changes))
+    key = tuple(arm.fields().items())
+    if key not in _PLANAR:
+        if len(_PLANAR) > 4096:
+            _PLANAR.clear()
+        _PLANAR[key] = al.PlanarArm(**arm.fields())
+    return _PLANAR[key]
+
+
+def changed(arm, label=None, **changes):
+    """An :class:`ArmData` with some fields changed, under ``label`` (none: described by its
+    data).
+
+    >>> changed(ArmData([0.5, 0.4], [3.0, 2.0]), masses=(1.0, 1.0)).masses
+    (1.0, 1.0)
+    """
+    return ArmData(label=label, **dict(arm.fields(), **changes))
+
+
+def drawn_arms(rng, count, *first, **kwargs):
+    """The arms ``first`` (the chapter's), then ``count`` arms drawn with ``rng.arm(**kwargs)``.
+
+    >>> from armlab.grading.cases import Rng
+    >>> len(drawn_arms(Rng.for_quantity("demo.arms", "key"), 2, ArmData([1.0, 1.0], [1.0, 1.0])))
+    3
+    """
+    return [*first] + [rng.arm(**kwargs) for _ in range(count)]
 
 
 def _register(function, **options):

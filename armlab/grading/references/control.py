@@ -10,13 +10,13 @@ simulates (``al.simulate``, one RK4 step per 1 ms tick), and measures the
 settling, the overshoot and the torques.
 """
 
-import functools
 import math
+from functools import partial
 
 import numpy as np
 
-import armlab as al
-from armlab.grading.references import ArmData, Case, design, reference
+from armlab.grading.references import (ArmData, Case, al, deg, design, drawn_arms, planar_arm,
+                                       reference)
 
 REAL = ArmData.from_arm(al.tabletop_arm(damping=0.02), "the chapter's real arm (friction 0.02)")
 MODEL = ArmData.from_arm(al.tabletop_arm(damping=0.016),
@@ -38,30 +38,8 @@ UNITS = {"q_plan": "deg", "q_target": "deg", "qd_plan": "rad/s", "qdd_plan": "ra
 CT_UNITS = dict(UNITS, kp="1/s²", kd="1/s")
 
 
-def deg(*angles):
-    """Degrees as a list of radians: ``deg(30, 45)``."""
-    return np.radians(angles).tolist()
-
-
-def _arm(data):
-    """The :class:`armlab.PlanarArm` of an :class:`ArmData`."""
-    return al.PlanarArm(**data.fields())
-
-
 def _a(*values):
     return [np.asarray(v, dtype=float) for v in values]
-
-
-def _arms(rng, count, **kwargs):
-    """The chapter's model and ``count`` other arms."""
-    return [MODEL] + [rng.arm(**kwargs) for _ in range(count)]
-
-
-def _mistakes(ref, compute, *table):
-    """Register each ``(hint, keywords)`` of ``table`` as a likely mistake of ``ref``:
-    ``compute`` called with those keywords."""
-    for hint, keywords in table:
-        ref.mistake(hint)(functools.partial(compute, **keywords))
 
 
 def _near(rng, q, spread):
@@ -76,7 +54,7 @@ BUMP = dict(q=deg(32, 43), qd=[0.5, -0.5], q_plan=deg(30, 45), qd_plan=[0.0, 0.0
 
 def _pdg(arm, q, qd, q_plan, qd_plan, kp, kd, sign=1.0, at_plan=False, gravity=True):
     q, qd, q_plan, qd_plan, kp, kd = _a(q, qd, q_plan, qd_plan, kp, kd)
-    g = al.gravity_torques(_arm(arm), q_plan if at_plan else q) if gravity else 0
+    g = al.gravity_torques(planar_arm(arm), q_plan if at_plan else q) if gravity else 0
     return (g + sign * (kp * (q_plan - q) + kd * (qd_plan - qd))).tolist()
 
 
@@ -93,7 +71,8 @@ def pd_gravity_torque(arm, q, qd, q_plan, qd_plan, kp, kd):
 @pd_gravity_torque.fresh
 def _pdg_cases(rng):
     cases = []
-    for arm in _arms(rng, 2) + [rng.arm(gravity=(-9.81, 0.0), label="an arm on a wall")]:
+    arms = drawn_arms(rng, 2, MODEL)
+    for arm in arms + [rng.arm(gravity=(-9.81, 0.0), label="an arm on a wall")]:
         q = rng.pose(2)
         cases.append(Case(arm=arm, q=q, qd=rng.vector(2, -2.0, 2.0, 0.1), q_plan=_near(rng, q, 10),
                           qd_plan=rng.vector(2, -2.0, 2.0, 0.1), kp=rng.vector(2, 10, 120, 5),
@@ -105,13 +84,15 @@ def _pdg_cases(rng):
     return cases
 
 
-_mistakes(pd_gravity_torque, _pdg,
-          ("the error is the plan minus the measured state: e = q_plan - q, de = qd_plan - qd "
-           "(written the other way, the gains push the arm away from its plan)", dict(sign=-1)),
-          ("add the model's gravity torque g(q): without it this is a plain PD, which must sag "
-           "to hold the arm up", dict(gravity=False)),
-          ("gravity compensation holds the arm where it is: take the model's g at the measured "
-           "pose q, not at the planned one", dict(at_plan=True)))
+pd_gravity_torque.mistake(
+    "the error is the plan minus the measured state: e = q_plan - q, de = qd_plan - qd (written "
+    "the other way, the gains push the arm away from its plan)", partial(_pdg, sign=-1))
+pd_gravity_torque.mistake(
+    "add the model's gravity torque g(q): without it this is a plain PD, which must sag to hold "
+    "the arm up", partial(_pdg, gravity=False))
+pd_gravity_torque.mistake(
+    "gravity compensation holds the arm where it is: take the model's g at the measured pose q, "
+    "not at the planned one", partial(_pdg, at_plan=True))
 
 
 # ---------------------------------------------------------------- Part 2: one PID tick
@@ -124,7 +105,7 @@ def _pid(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, before=True, with_dt=
     return (kp * e + kd * de + (advanced if before else integral)).tolist()
 
 
-@reference(worked=Case(integral=al.gravity_torques(_arm(REAL), deg(30, 45)).tolist(), kp=KP,
+@reference(worked=Case(integral=al.gravity_torques(planar_arm(REAL), deg(30, 45)).tolist(), kp=KP,
                        kd=KD, ki=KI, dt=0.001, **BUMP,
                        label="the chapter's worked tick, a bump after a long hold"),
            units=UNITS,
@@ -147,12 +128,14 @@ def _pid_cases(rng):
     return cases
 
 
-_mistakes(pid_torque, _pid,
-          ("advance the integral by Ki e dt before it is used: this tick's error belongs in "
-           "this tick's torque", dict(before=False)),
-          ("the integral is a torque [N m]: each tick adds Ki e dt, with the tick's length dt "
-           "in seconds", dict(with_dt=False)),
-          ("the error is the plan minus the measured state: e = q_plan - q", dict(sign=-1)))
+pid_torque.mistake(
+    "advance the integral by Ki e dt before it is used: this tick's error belongs in this tick's "
+    "torque", partial(_pid, before=False))
+pid_torque.mistake(
+    "the integral is a torque [N m]: each tick adds Ki e dt, with the tick's length dt in seconds",
+    partial(_pid, with_dt=False))
+pid_torque.mistake(
+    "the error is the plan minus the measured state: e = q_plan - q", partial(_pid, sign=-1))
 
 
 # ---------------------------------------------------------------- Part 3: computed torque
@@ -161,7 +144,7 @@ def _ct(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd, at_plan=False, outside=Fa
     q, qd, q_plan, qd_plan, qdd_plan, kp, kd = _a(q, qd, q_plan, qd_plan, qdd_plan, kp, kd)
     e = sign * (q_plan - q) * (180.0 / np.pi if degrees else 1.0)
     feedback = kp * e + kd * sign * (qd_plan - qd)
-    model = _arm(arm)
+    model = planar_arm(arm)
     if outside:
         return (al.inverse_dynamics(model, q, qd, qdd_plan) + feedback).tolist()
     state = (q_plan, qd_plan) if at_plan else (q, qd)
@@ -186,7 +169,7 @@ def computed_torque_law(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
 @computed_torque_law.fresh
 def _ct_cases(rng):
     cases = []
-    for arm in _arms(rng, 2) + [rng.arm(inertia=True)]:
+    for arm in drawn_arms(rng, 2, MODEL) + [rng.arm(inertia=True)]:
         fields = dict(arm.fields(), damping=tuple(rng.vector(2, 0.0, 0.05, 0.005)))
         arm = ArmData(label=arm.label, **fields)
         q = rng.pose(2)
@@ -204,18 +187,21 @@ def _ct_cases(rng):
     return cases
 
 
-_mistakes(computed_torque_law, _ct,
-          ("Kp e + Kd de is an acceleration: add it to qdd_plan inside the inverse dynamics, "
-           "so that M(q) multiplies it", dict(outside=True)),
-          ("computed torque evaluates the model at the measured state q, qd: it must cancel "
-           "the dynamics the arm has, not the plan's", dict(at_plan=True)),
-          ("the error is the plan minus the measured state: e = q_plan - q", dict(sign=-1)),
-          ("the angle error is in degrees: the gains multiply radians, so keep e = q_plan - q "
-           "in radians (np.degrees only for printing)", dict(degrees=True)))
+computed_torque_law.mistake(
+    "Kp e + Kd de is an acceleration: add it to qdd_plan inside the inverse dynamics, so that "
+    "M(q) multiplies it", partial(_ct, outside=True))
+computed_torque_law.mistake(
+    "computed torque evaluates the model at the measured state q, qd: it must cancel the dynamics"
+    " the arm has, not the plan's", partial(_ct, at_plan=True))
+computed_torque_law.mistake(
+    "the error is the plan minus the measured state: e = q_plan - q", partial(_ct, sign=-1))
+computed_torque_law.mistake(
+    "the angle error is in degrees: the gains multiply radians, so keep e = q_plan - q in radians"
+    " (np.degrees only for printing)", partial(_ct, degrees=True))
 
 
 # ---------------------------------------------------------------- Part 4: gains
-_I22 = float(al.mass_matrix(_arm(REAL), deg(*START))[1, 1])
+_I22 = float(al.mass_matrix(planar_arm(REAL), deg(*START))[1, 1])
 _W22, _Z22 = (float(x) for x in al.natural_frequency(KP[1], KD[1], _I22))
 
 
@@ -246,12 +232,14 @@ def _gains_cases(rng):
     return cases
 
 
-_mistakes(gains_for, _gains,
-          ("Kd = 2 zeta omega I: the damping term of e'' + 2 zeta omega e' + omega^2 e has the "
-           "factor 2", dict(two=1.0)),
-          ("the stiffness goes with the square of the frequency: Kp = I omega^2", dict(power=1)),
-          ("both gains scale with the inertia I the error moves: Kp = I omega^2, Kd = 2 zeta "
-           "omega I", dict(weighted=False)))
+gains_for.mistake(
+    "Kd = 2 zeta omega I: the damping term of e'' + 2 zeta omega e' + omega^2 e has the factor 2",
+    partial(_gains, two=1.0))
+gains_for.mistake(
+    "the stiffness goes with the square of the frequency: Kp = I omega^2", partial(_gains, power=1))
+gains_for.mistake(
+    "both gains scale with the inertia I the error moves: Kp = I omega^2, Kd = 2 zeta omega I",
+    partial(_gains, weighted=False))
 
 
 # ---------------------------------------------------------------- Part 5: the rest pose
@@ -259,7 +247,7 @@ def _rest(arm, model, q_target, kp, below=1.0, weighted=True, real_mass=False, s
     """The likely mistakes' rests: fixed-point iteration on M_model(q) Kp e = g(q) - g_model(q)
     at q = q_target - below e, from e = 0 (one step: the first-order error); ``real_mass``:
     the real arm's M in place of the model's."""
-    real, model = _arm(arm), _arm(model)
+    real, model = planar_arm(arm), planar_arm(model)
     target, kp = _a(q_target, kp)
     e = np.zeros(2)
     for _ in range(steps):
@@ -271,7 +259,7 @@ def _rest(arm, model, q_target, kp, below=1.0, weighted=True, real_mass=False, s
 
 def _loaded(arm, mass, label=None):
     """``arm`` with a point mass at its tip, merged into the last link (parallel axes)."""
-    return ArmData.from_arm(_arm(arm).with_payload(mass), label)
+    return ArmData.from_arm(planar_arm(arm).with_payload(mass), label)
 
 
 @reference(worked=Case(arm=LOADED, model=MODEL, q_target=deg(*END), kp=CT_KP,
@@ -282,7 +270,7 @@ def _loaded(arm, mass, label=None):
                   "where the arm rests: solve it by iteration")
 def ct_rest_error(arm, model, q_target, kp):
     """Rest error e = q_target - q (2,) [rad] of computed torque whose model misses a load."""
-    return al.settled_error(_arm(arm), q_target, kp, model=_arm(model),
+    return al.settled_error(planar_arm(arm), q_target, kp, model=planar_arm(model),
                             computed_torque=True).tolist()
 
 
@@ -324,15 +312,18 @@ def _rest_case(rng, kind):
     return Case(arm=arm, model=model, q_target=rng.pose(2), kp=kp)
 
 
-_mistakes(ct_rest_error, _rest,
-          ("that is the error if the pose did not change: M and g belong to the pose where the "
-           "arm rests, q_target - e; solve again until e stops changing", dict(steps=1)),
-          ("computed torque's stiffness in torque is M_model(q) Kp: its gains multiply an "
-           "acceleration, which the model's M turns into a torque", dict(weighted=False)),
-          ("the arm rests at q_target - e, with e = q_target - q_rest: take M and g there",
-           dict(below=-1.0)),
-          ("the controller multiplies Kp e by its model's mass matrix, M_model(q), not by the "
-           "real arm's: the controller does not know the load", dict(real_mass=True)))
+ct_rest_error.mistake(
+    "that is the error if the pose did not change: M and g belong to the pose where the arm "
+    "rests, q_target - e; solve again until e stops changing", partial(_rest, steps=1))
+ct_rest_error.mistake(
+    "computed torque's stiffness in torque is M_model(q) Kp: its gains multiply an acceleration, "
+    "which the model's M turns into a torque", partial(_rest, weighted=False))
+ct_rest_error.mistake(
+    "the arm rests at q_target - e, with e = q_target - q_rest: take M and g there",
+    partial(_rest, below=-1.0))
+ct_rest_error.mistake(
+    "the controller multiplies Kp e by its model's mass matrix, M_model(q), not by the real "
+    "arm's: the controller does not know the load", partial(_rest, real_mass=True))
 
 
 # ---------------------------------------------------------------- Part 6: design a step
@@ -353,7 +344,7 @@ def step_response(arm, q_start, q_target, limit, duration, kp, kd):
     of ``limit``: ``(time settled [s], overshoot [% of each step], largest |tau| [N m],
     diverged)``. Settled: every joint within :data:`BAND` of its target from then on to
     the end of the run (``inf`` if not at its end)."""
-    plant = _arm(arm)
+    plant = planar_arm(arm)
     q_start, q_target, limit = _a(q_start, q_target, limit)
     try:
         sim = al.simulate(plant, q_start, duration, al.computed_torque(plant, q_target, kp, kd),
@@ -481,7 +472,7 @@ def _step_case(rng, arm, label):
     omega, the motors give what the motion needs at a frequency 10 to 25 % higher (and at
     least 25 % more than gravity's torque anywhere on the way), so the frequencies that
     meet the spec span a factor of about 1.3 to 1.6, placed anywhere from 2.5 to 20 rad/s."""
-    plant = _arm(arm)
+    plant = planar_arm(arm)
     q_start = rng.pose(2, -120, 120)
     step = [math.radians(rng.sign() * rng.integer(20, 60)) for _ in range(2)]
     q_target = (np.asarray(q_start) + step).tolist()
@@ -530,7 +521,7 @@ def _clamp(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high, sign=1.0
 
 
 CLAMP_WORKED = [
-    Case(integral=al.gravity_torques(_arm(REAL), deg(30, 45)).tolist(), kp=KP, kd=KD, ki=KI,
+    Case(integral=al.gravity_torques(planar_arm(REAL), deg(30, 45)).tolist(), kp=KP, kd=KD, ki=KI,
          dt=0.001, low=[-8.0, -2.0], high=MOTORS, **BUMP,
          label="Part 2's tick on the chapter's motors, (-8, -2) to (8, 2) N m: the elbow's "
                "command is past its upper limit and its error pushes it further out"),
@@ -601,20 +592,26 @@ def _clamp_cases(rng):
     ]
 
 
-_mistakes(clamped_pid_tick, _clamp,
-          ("the integral grew while the motor was past its limit (windup): hold I where the "
-           "whole command with this tick's step, Kp e + Kd de + I + Ki e dt, is beyond a limit "
-           "and the step pushes it further out", dict(windup=True)),
-          ("return the torque the motors give: clip the whole command, Kp e + Kd de + I, to "
-           "low .. high", dict(clip=False)),
-          ("return the torque the motors give: clip the whole command, Kp e + Kd de + I, to "
-           "low .. high, after the integral is added (the sum of a clipped Kp e + Kd de and I "
-           "can still pass a limit)", dict(clip_first=True)),
-          ("test the whole command with this tick's step, Kp e + Kd de + I + Ki e dt, against "
-           "the limits: the integral is part of what the motor is asked for",
-           dict(trial_without=("integral",))),
-          ("test the whole command with this tick's step, Kp e + Kd de + I + Ki e dt, against "
-           "the limits: the step alone can carry it past one", dict(trial_without=("step",))),
-          ("the error is the plan minus the measured state: e = q_plan - q", dict(sign=-1)),
-          ("the integral stood still though its step pulled the command back towards the "
-           "limits: hold it only when the step pushes further out", dict(any_sign=True)))
+clamped_pid_tick.mistake(
+    "the integral grew while the motor was past its limit (windup): hold I where the whole "
+    "command with this tick's step, Kp e + Kd de + I + Ki e dt, is beyond a limit and the step "
+    "pushes it further out", partial(_clamp, windup=True))
+clamped_pid_tick.mistake(
+    "return the torque the motors give: clip the whole command, Kp e + Kd de + I, to low .. high",
+    partial(_clamp, clip=False))
+clamped_pid_tick.mistake(
+    "return the torque the motors give: clip the whole command, Kp e + Kd de + I, to low .. high,"
+    " after the integral is added (the sum of a clipped Kp e + Kd de and I can still pass a "
+    "limit)", partial(_clamp, clip_first=True))
+clamped_pid_tick.mistake(
+    "test the whole command with this tick's step, Kp e + Kd de + I + Ki e dt, against the "
+    "limits: the integral is part of what the motor is asked for",
+    partial(_clamp, trial_without=("integral",)))
+clamped_pid_tick.mistake(
+    "test the whole command with this tick's step, Kp e + Kd de + I + Ki e dt, against the "
+    "limits: the step alone can carry it past one", partial(_clamp, trial_without=("step",)))
+clamped_pid_tick.mistake(
+    "the error is the plan minus the measured state: e = q_plan - q", partial(_clamp, sign=-1))
+clamped_pid_tick.mistake(
+    "the integral stood still though its step pulled the command back towards the limits: hold it"
+    " only when the step pushes further out", partial(_clamp, any_sign=True))

@@ -7,54 +7,38 @@ simulates the student's step. The arms' data come from the chapter's presets.
 """
 
 import math
+from functools import partial
 
 import numpy as np
 
-# Bound here, not looked up on the armlab module: a reference that stands in for an earlier
-# part runs while a student's kernel has switched armlab's other names off.
-from armlab import (PlanarArm, coriolis_torques, forward_dynamics, gravity_torques,
-                    kinetic_energy, mass_matrix, potential_energy, simulate, tabletop_arm)
-from armlab.grading.purepy import deg, inf
-from armlab.grading.references import ArmData, Case, design, reference
+from armlab.grading.references import (ArmData, Case, al, changed, deg, design, listed,
+                                       planar_arm, reference)
 
-ARM = ArmData.from_arm(tabletop_arm(damping=0.02), "the chapter's table-top arm")
+ARM = ArmData.from_arm(al.tabletop_arm(damping=0.02), "the chapter's table-top arm")
 """The chapter's arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods, friction 0.02 N m s/rad."""
-RIGID = ArmData.from_arm(tabletop_arm(), "the table-top arm without friction")
+RIGID = ArmData.from_arm(al.tabletop_arm(), "the table-top arm without friction")
 FLAT = ArmData(**dict(RIGID.fields(), gravity=(0.0, 0.0)),
                label="the table-top arm laid flat, without friction")
 EX1 = dict(q=deg(30, 45), qd=[1.0, 2.0], tau=[5.7796, 0.4443])
 """Example 1's worked instant, with its torques as printed."""
-WALL = (-9.81, 0.0)
-
-
-def _real(arm):
-    return PlanarArm(**arm.fields())
-
-
-def _plain(x):
-    """numpy's numbers as the judge takes them: a float or nested lists of floats."""
-    return np.asarray(x, dtype=float).tolist()
-
-
-def _with(arm, **changes):
-    return ArmData(**dict(arm.fields(), **changes))
+WALL_GRAVITY = (-9.81, 0.0)
 
 
 def _other_arms(rng):
     """Arms the chapter does not work out: uniform rods and links that are not (both with
     some friction), and an arm mounted on a wall."""
-    return [_with(rng.arm(), damping=rng.uniform(0.0, 0.1, 0.01)),
-            _with(rng.arm(inertia=True), damping=rng.uniform(0.0, 0.1, 0.01)),
-            rng.arm(gravity=WALL)]
+    return [changed(rng.arm(), damping=rng.uniform(0.0, 0.1, 0.01)),
+            changed(rng.arm(inertia=True), damping=rng.uniform(0.0, 0.1, 0.01)),
+            rng.arm(gravity=WALL_GRAVITY)]
 
 
 # ---------------------------------------------------------------- Part 1: qdd from tau
 def _acceleration(arm, q, qd, tau, friction=1.0, gravity=1.0, velocity=1.0, multiply=False):
-    real, qd = _real(arm), np.asarray(qd, dtype=float)
-    b = (np.asarray(tau, dtype=float) - velocity * coriolis_torques(real, q, qd)
-         - gravity * gravity_torques(real, q) - friction * np.asarray(arm.damping) * qd)
-    M = mass_matrix(real, q)
-    return _plain(M @ b if multiply else np.linalg.solve(M, b))
+    real, qd = planar_arm(arm), np.asarray(qd, dtype=float)
+    b = (np.asarray(tau, dtype=float) - velocity * al.coriolis_torques(real, q, qd)
+         - gravity * al.gravity_torques(real, q) - friction * np.asarray(arm.damping) * qd)
+    M = al.mass_matrix(real, q)
+    return listed(M @ b if multiply else np.linalg.solve(M, b))
 
 
 @reference(worked=[Case(arm=RIGID, **EX1, label="Example 1's worked instant, its torques as printed"),
@@ -64,7 +48,7 @@ def _acceleration(arm, q, qd, tau, friction=1.0, gravity=1.0, velocity=1.0, mult
            advice="solve M(q) qdd = tau - c(q, qd) - g(q) - B qd for qdd, with B = arm.damping")
 def acceleration(arm, q, qd, tau):
     """Joint accelerations (2,) [rad/s^2] that torques tau produce (no tip force)."""
-    return _plain(forward_dynamics(_real(arm), q, qd, tau))
+    return listed(al.forward_dynamics(planar_arm(arm), q, qd, tau))
 
 
 @acceleration.fresh
@@ -74,29 +58,27 @@ def _acceleration_cases(rng):
                     tau=rng.vector(2, -5, 5, 0.5), label=label)
 
     cases = [state(arm) for arm in [ARM] + _other_arms(rng)[:2]]
-    cases.append(state(rng.arm(gravity=WALL), label="an arm mounted on a wall"))
+    cases.append(state(rng.arm(gravity=WALL_GRAVITY), label="an arm mounted on a wall"))
     cases.append(Case(arm=ARM, q=rng.pose(2), qd=[0.0, 0.0], tau=[0.0, 0.0],
                       label="the motors off, the arm at rest: it starts to fall"))
     return cases
 
 
-acceleration.mistake_table(_acceleration, [
-    ("friction's sign: B qd is the torque the motors spend to overcome "
-     "friction, so it is taken away from tau with c and g, not added",
-     dict(friction=-1.0)),
-    ("g(q) balances gravity: what is left for the acceleration is "
-     "tau - c - g - B qd",
-     dict(gravity=-1.0)),
-    ("the velocity products c(q, qd) are missing from what the torque must "
-     "pay for before it accelerates the arm",
-     dict(velocity=0.0)),
-    ("friction B qd is missing: the motors spend it before anything is left "
-     "for the acceleration (arm.damping, N m s/rad)",
-     dict(friction=0.0)),
-    ("that is M times the free torque: M qdd = tau - c - g - B qd asks for "
-     "qdd, so solve the system with M (np.linalg.solve), do not multiply by M",
-     dict(multiply=True)),
-])
+acceleration.mistake(
+    "friction's sign: B qd is the torque the motors spend to overcome friction, so it is taken "
+    "away from tau with c and g, not added", partial(_acceleration, friction=-1.0))
+acceleration.mistake(
+    "g(q) balances gravity: what is left for the acceleration is tau - c - g - B qd",
+    partial(_acceleration, gravity=-1.0))
+acceleration.mistake(
+    "the velocity products c(q, qd) are missing from what the torque must pay for before it "
+    "accelerates the arm", partial(_acceleration, velocity=0.0))
+acceleration.mistake(
+    "friction B qd is missing: the motors spend it before anything is left for the acceleration "
+    "(arm.damping, N m s/rad)", partial(_acceleration, friction=0.0))
+acceleration.mistake(
+    "that is M times the free torque: M qdd = tau - c - g - B qd asks for qdd, so solve the "
+    "system with M (np.linalg.solve), do not multiply by M", partial(_acceleration, multiply=True))
 
 
 # ---------------------------------------------------------------- Part 2: one step
@@ -105,7 +87,7 @@ def _step(arm, q, qd, tau, h, explicit=False, speed=True):
     a = np.asarray(acceleration(arm, q, qd, tau))
     qd_new = qd + h * a
     moved = (qd if explicit else qd_new) if speed else h * a
-    return _plain([np.asarray(q, dtype=float) + h * moved, qd_new])
+    return listed([np.asarray(q, dtype=float) + h * moved, qd_new])
 
 
 @reference(worked=[Case(arm=ARM, q=deg(30, 45), qd=[0.0, 0.0], tau=[0.0, 0.0], h=1e-4,
@@ -131,19 +113,17 @@ def _step_cases(rng):
     return cases
 
 
-semi_implicit_step.mistake_table(_step, [
-    ("that is explicit Euler: in the semi-implicit step the angle moves "
-     "with the new speed, q_new = q + h qd_new",
-     dict(explicit=True)),
-    ("the angle moves by h times the speed, not by h squared times the "
-     "acceleration alone: q_new = q + h qd_new",
-     dict(speed=False)),
-])
+semi_implicit_step.mistake(
+    "that is explicit Euler: in the semi-implicit step the angle moves with the new speed, q_new "
+    "= q + h qd_new", partial(_step, explicit=True))
+semi_implicit_step.mistake(
+    "the angle moves by h times the speed, not by h squared times the acceleration alone: q_new ="
+    " q + h qd_new", partial(_step, speed=False))
 
 
 # ---------------------------------------------------------------- Part 3: a short fall
 def _fall(arm, q0, duration, h, extra=0):
-    return _plain(simulate(_real(arm), q0, duration + extra * h, control_dt=h,
+    return listed(al.simulate(planar_arm(arm), q0, duration + extra * h, control_dt=h,
                               substeps=1, method="semi_implicit_euler").q[-1])
 
 
@@ -167,20 +147,18 @@ def _fall_cases(rng):
     return cases
 
 
-fall.mistake_table(_fall, [
-    ("count the steps: a fall of duration T in steps of h takes round(T / h) steps, "
-     "no more",
-     dict(extra=1)),
-    ("count the steps: a fall of duration T in steps of h takes round(T / h) steps, "
-     "no fewer",
-     dict(extra=-1)),
-])
+fall.mistake(
+    "count the steps: a fall of duration T in steps of h takes round(T / h) steps, no more",
+    partial(_fall, extra=1))
+fall.mistake(
+    "count the steps: a fall of duration T in steps of h takes round(T / h) steps, no fewer",
+    partial(_fall, extra=-1))
 
 
 # ---------------------------------------------------------------- Part 4: the total energy
 def _energy(arm, q, qd, half=0.5, sign=1.0):
-    real, qd = _real(arm), np.asarray(qd, dtype=float)
-    return float(half * qd @ mass_matrix(real, q) @ qd + sign * potential_energy(real, q))
+    real, qd = planar_arm(arm), np.asarray(qd, dtype=float)
+    return float(half * qd @ al.mass_matrix(real, q) @ qd + sign * al.potential_energy(real, q))
 
 
 @reference(worked=[Case(arm=ARM, q=deg(30, 45), qd=[0.0, 0.0],
@@ -192,15 +170,15 @@ def _energy(arm, q, qd, half=0.5, sign=1.0):
                   "link i; zero potential at the shoulder's height")
 def total_energy(arm, q, qd):
     """Kinetic plus potential energy [J], zero potential with every centre of mass at the shoulder."""
-    real = _real(arm)
-    return float(kinetic_energy(real, q, qd) + potential_energy(real, q))
+    real = planar_arm(arm)
+    return float(al.kinetic_energy(real, q, qd) + al.potential_energy(real, q))
 
 
 @total_energy.fresh
 def _energy_cases(rng):
     cases = [Case(arm=arm, q=rng.pose(2), qd=rng.vector(2, -3, 3, 0.5, nonzero=True))
              for arm in [ARM] + _other_arms(rng)[:2]]
-    cases.append(Case(arm=rng.arm(gravity=WALL), q=rng.pose(2),
+    cases.append(Case(arm=rng.arm(gravity=WALL_GRAVITY), q=rng.pose(2),
                       qd=rng.vector(2, -3, 3, 0.5, nonzero=True),
                       label="an arm mounted on a wall, gravity along -x"))
     cases.append(Case(arm=ARM, q=deg(-90, 0), qd=[0.0, 0.0],
@@ -208,17 +186,15 @@ def _energy_cases(rng):
     return cases
 
 
-total_energy.mistake_table(_energy, [
-    ("the kinetic energy is qd^T M qd / 2: the factor one half",
-     dict(half=1.0)),
-    ("the potential energy's sign: a centre of mass above the shoulder has "
-     "positive potential energy, V = -m gravity . c",
-     dict(sign=-1.0)),
-])
+total_energy.mistake(
+    "the kinetic energy is qd^T M qd / 2: the factor one half", partial(_energy, half=1.0))
+total_energy.mistake(
+    "the potential energy's sign: a centre of mass above the shoulder has positive potential "
+    "energy, V = -m gravity . c", partial(_energy, sign=-1.0))
 
 
 # ---------------------------------------------------------------- Part 5: design a step
-SWING = ArmData.from_arm(tabletop_arm(), "the frictionless table-top arm")
+SWING = ArmData.from_arm(al.tabletop_arm(), "the frictionless table-top arm")
 MOST_STEPS = 6_000
 """The longest run the check simulates (with 2h and 4h, 10,500 steps, about half a second);
 every fresh case's tolerance is met by a run of at most 2,048 steps."""
@@ -229,10 +205,10 @@ def drift(arm, q0, duration, h):
     / h)`` semi-implicit Euler steps of ``h`` (``inf`` if the run grows past floating point)."""
     n = max(1, math.ceil(duration / h - 1e-9))
     try:
-        run = simulate(_real(arm), q0, n * h, control_dt=h, substeps=1,
+        run = al.simulate(planar_arm(arm), q0, n * h, control_dt=h, substeps=1,
                           method="semi_implicit_euler")
     except ValueError:
-        return inf
+        return math.inf
     return float(np.abs(run.energy_error).max())
 
 
@@ -287,7 +263,7 @@ def _swing_cases(rng):
     """Swings of other arms from 20-60 degrees out, for 0.5-1.5 s; the tolerance is drawn so that
     the largest step within it is 1-6 ms (semi-implicit Euler's error grows in proportion to
     the step, measured here at 5 ms)."""
-    arms = [SWING, rng.arm(), rng.arm(inertia=True), rng.arm(gravity=WALL)]
+    arms = [SWING, rng.arm(), rng.arm(inertia=True), rng.arm(gravity=WALL_GRAVITY)]
     cases = []
     for k, arm in enumerate(arms):
         hanging = 180 if k == 3 else -90           # the wall-mounted arm hangs along -x
@@ -307,13 +283,13 @@ RK4_REACH = 2.0 * math.sqrt(2.0)
 
 
 def _stable(arm, q, kp, reach=(0.0, 2.0, RK4_REACH), mode=max, diagonal=False, root=True):
-    M = mass_matrix(_real(arm), q)
+    M = al.mass_matrix(planar_arm(arm), q)
     kp = np.asarray(kp, dtype=float)
     squares = (kp / np.diag(M) if diagonal
                else np.linalg.eigvals(np.linalg.solve(M, np.diag(kp))).real)
     ringing = [w2 for w2 in squares if w2 > 1e-12 * max(squares.max(), 1e-300)]
     if not ringing:
-        return [inf, inf, inf]
+        return [math.inf, math.inf, math.inf]
     omega = mode(ringing) ** (0.5 if root else 1.0)
     return [c / omega for c in reach]
 

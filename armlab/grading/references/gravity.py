@@ -10,14 +10,13 @@ standard errors the fit of Part 4 would report on them.
 
 import numpy as np
 
-from armlab.grading.references import ArmData, Case, armlab_as_loaded, design, reference
-
-al = armlab_as_loaded()
+from armlab.grading.references import (ArmData, Case, al, deg, design, drawn_arms, listed,
+                                       planar_arm, reference)
 
 ARM = ArmData.from_arm(al.tabletop_arm(), "the chapter's table-top arm")
 """The table-top arm: rods of 0.30 m / 2.0 kg and 0.25 m / 1.0 kg."""
 RODS = ArmData.from_arm(al.rod_arm(), "the chapter's two 1 m rods")
-WALL = ArmData.from_arm(al.mounted(al.tabletop_arm(), np.pi / 2),
+WALL_ARM = ArmData.from_arm(al.mounted(al.tabletop_arm(), np.pi / 2),
                         "the table-top arm on a wall (gravity along -x)")
 """The table-top arm of the chapter's mounting table, on a wall."""
 FLOOR = ("use arm.gravity, the acceleration of gravity as a 2-vector: on a wall or a ceiling "
@@ -26,22 +25,9 @@ SIGMA = 0.05
 """The chapter's torque noise (one standard deviation) [N m]."""
 
 
-def deg(*angles):
-    return np.radians(angles).tolist()
-
-
-def _real(arm, **changes):
-    """The case's arm as an armlab arm, with some fields changed."""
-    return al.PlanarArm(**dict(arm.fields(), **changes))
-
-
 def _floor(arm):
     """The arm with gravity of the same size straight down (a mistake)."""
-    return _real(arm, gravity=float(np.hypot(*arm.gravity)))
-
-
-def _out(x):
-    return np.asarray(x, dtype=float).tolist()
+    return planar_arm(arm, gravity=float(np.hypot(*arm.gravity)))
 
 
 def _book_runs():
@@ -54,14 +40,9 @@ def _book_runs():
 (BOOK_Q, BOOK_TAU), (BOOK_Q_LOADED, BOOK_TAU_LOADED) = _book_runs()
 
 
-def _arms(rng, count, **kwargs):
-    """The chapter's arm and ``count`` others (other lengths, masses, centres of mass)."""
-    return [ARM] + [rng.arm(**kwargs) for _ in range(count)]
-
-
 def _pose_cases(rng):
     """Two poses on each of three arms, then an arm on a wall and one on a ceiling."""
-    cases = [Case(arm=arm, q=rng.pose(2)) for arm in _arms(rng, 2) for _ in range(2)]
+    cases = [Case(arm=arm, q=rng.pose(2)) for arm in drawn_arms(rng, 2, ARM) for _ in range(2)]
     cases.append(Case(arm=rng.arm(gravity=(-9.81, 0.0)), q=rng.pose(2),
                       label="an arm mounted on a wall"))
     cases.append(Case(arm=rng.arm(gravity=(0.0, 9.81)), q=rng.pose(2),
@@ -71,12 +52,12 @@ def _pose_cases(rng):
 
 # ---------------------------------------------------------------- Part 1: P(q)
 @reference(worked=[Case(arm=ARM, q=deg(30, 45), label="the worked pose"),
-                   Case(arm=WALL, q=deg(30, 45), label="the worked pose on a wall")],
+                   Case(arm=WALL_ARM, q=deg(30, 45), label="the worked pose on a wall")],
            advice="P is the sum over the links of m_i times the dot product of -gravity with "
                   "the centre of mass c_i: with gravity (0, -g0), m_i g0 times c_i's height")
 def potential_energy(arm, q):
     """Potential energy [J], zero with every centre of mass at the shoulder's height."""
-    return float(al.potential_energy(_real(arm), q))
+    return float(al.potential_energy(planar_arm(arm), q))
 
 
 @potential_energy.fresh
@@ -93,7 +74,7 @@ def _potential_negated(arm, q):
 @potential_energy.mistake("each weight acts at its link's centre of mass, com[i] from joint i, "
                           "not at the link's end")
 def _potential_at_link_end(arm, q):
-    return float(al.potential_energy(_real(arm, com=arm.lengths), q))
+    return float(al.potential_energy(planar_arm(arm, com=arm.lengths), q))
 
 
 @potential_energy.mistake("link 2's direction is q1 + q2: q2 is measured from link 1")
@@ -108,12 +89,12 @@ def _potential_floor(arm, q):
 
 # ---------------------------------------------------------------- Part 2: dg/dq
 @reference(worked=[Case(arm=RODS, q=deg(90, 0), label="the upright rods of Example 1"),
-                   Case(arm=WALL, q=deg(30, 45), label="the worked pose on a wall")],
+                   Case(arm=WALL_ARM, q=deg(30, 45), label="the worked pose on a wall")],
            advice="differentiate g_j = -sum_(i >= j) m_i a . (z x (c_i - p_j)) once more: "
                   "entry (j, k) is sum_(i >= max(j, k)) m_i a . (c_i - p_max(j,k))")
 def gravity_stiffness(arm, q):
     """dg/dq (n, n) [N m/rad]: the Hessian of the potential energy."""
-    return _out(al.gravity_stiffness(_real(arm), q))
+    return listed(al.gravity_stiffness(planar_arm(arm), q))
 
 
 @gravity_stiffness.fresh
@@ -125,26 +106,26 @@ def _stiffness_cases(rng):
 @gravity_stiffness.mistake("right size, wrong sign: this is -dg/dq, the stiffness of gravity's "
                            "own torque -g")
 def _stiffness_negated(arm, q):
-    return _out(-al.gravity_stiffness(_real(arm), q))
+    return listed(-al.gravity_stiffness(planar_arm(arm), q))
 
 
 @gravity_stiffness.mistake("the shoulder's row holds link 2 as well: entry (1, 1) sums the "
                            "links beyond joint 1, both of them")
 def _stiffness_own_link(arm, q):
-    K = al.gravity_stiffness(_real(arm), q)
-    K[0, 0] = al.gravity_stiffness(_real(arm, masses=(arm.masses[0], 0.0)), q)[0, 0]
-    return _out(K)
+    K = al.gravity_stiffness(planar_arm(arm), q)
+    K[0, 0] = al.gravity_stiffness(planar_arm(arm, masses=(arm.masses[0], 0.0)), q)[0, 0]
+    return listed(K)
 
 
 @gravity_stiffness.mistake(FLOOR)
 def _stiffness_floor(arm, q):
-    return _out(al.gravity_stiffness(_floor(arm), q))
+    return listed(al.gravity_stiffness(_floor(arm), q))
 
 
 # ---------------------------------------------------------------- Part 3: the PD sag
 def _rest(arm, q, kp, below=1.0, steps=60):
     """Newton's method on Kp e = g(q - below e), from e = 0; ``steps=1``: one linearised step."""
-    real, q, kp, e = _real(arm), np.asarray(q, float), np.asarray(kp, float), np.zeros(2)
+    real, q, kp, e = planar_arm(arm), np.asarray(q, float), np.asarray(kp, float), np.zeros(2)
     for _ in range(steps):
         pose = q - below * e
         step = np.linalg.solve(np.diag(kp) + below * al.gravity_stiffness(real, pose),
@@ -152,7 +133,7 @@ def _rest(arm, q, kp, below=1.0, steps=60):
         e = e - step
         if np.abs(step).max() <= 1e-15:
             break
-    return _out(e)
+    return listed(e)
 
 
 def _gains(rng, arm):
@@ -171,12 +152,12 @@ def _gains(rng, arm):
                   "Kp e = g(q - e) for e, by iteration")
 def pd_sag(arm, q, kp):
     """The rest pose's error e = q - q_rest (n,) [rad] of a PD without gravity compensation."""
-    return _out(al.pd_sag(_real(arm), q, kp))
+    return listed(al.pd_sag(planar_arm(arm), q, kp))
 
 
 @pd_sag.fresh
 def _sag_cases(rng):
-    cases = [Case(arm=arm, q=rng.pose(2), kp=_gains(rng, arm)) for arm in _arms(rng, 2)]
+    cases = [Case(arm=arm, q=rng.pose(2), kp=_gains(rng, arm)) for arm in drawn_arms(rng, 2, ARM)]
     cases.append(Case(arm=ARM, q=rng.pose(2), kp=_gains(rng, ARM)))
     wall = rng.arm(gravity=(-9.81, 0.0))
     cases.append(Case(arm=wall, q=rng.pose(2), kp=_gains(rng, wall),
@@ -189,7 +170,7 @@ def _sag_cases(rng):
 @pd_sag.mistake("that is Kp^-1 g(q), the sag if the pose did not change: the arm rests at "
                 "q - e, so g must be taken there; solve Kp e = g(q - e)")
 def _sag_crude(arm, q, kp):
-    return _out(al.gravity_torques(_real(arm), q) / np.asarray(kp))
+    return listed(al.gravity_torques(planar_arm(arm), q) / np.asarray(kp))
 
 
 @pd_sag.mistake("that is one linearised step, (Kp + dg/dq)^-1 g(q): repeat it at the new "
@@ -218,7 +199,7 @@ def _fit(q, tau, rows=(0, 1)):
 def _noisy_run(rng, arm, poses, noise):
     """Poses and measured holding torques: g(q) plus round noise of at most ``noise``."""
     q = [rng.pose(2) for _ in range(poses)]
-    g = al.gravity_torques(_real(arm), q)
+    g = al.gravity_torques(planar_arm(arm), q)
     return q, [[gi + rng.uniform(-noise, noise, 0.001) for gi in row] for row in g.tolist()]
 
 
@@ -227,13 +208,13 @@ def _noisy_run(rng, arm, poses, noise):
                   "(0, cos(q1 + q2)) for the elbow, and solve the least-squares problem")
 def fit_gravity_parameters(q, tau):
     """Least-squares (a, b) [N m] of g1 = a cos q1 + b cos(q1 + q2), g2 = b cos(q1 + q2)."""
-    return _out(_fit(q, tau))
+    return listed(_fit(q, tau))
 
 
 @fit_gravity_parameters.fresh
 def _fit_cases(rng):
     cases = []
-    for k, arm in enumerate(_arms(rng, 3)):
+    for k, arm in enumerate(drawn_arms(rng, 3, ARM)):
         poses = rng.integer(6, 10)
         q, tau = _noisy_run(rng, arm, poses, 0.05)
         whose = "the chapter's arm" if k == 0 else "another arm"
@@ -247,7 +228,7 @@ def _fit_cases(rng):
 @fit_gravity_parameters.mistake("that fits the shoulder's torques only: the elbow's torques "
                                 "carry b too, stack both joints' rows")
 def _fit_shoulder_only(q, tau):
-    return _out(_fit(q, tau, rows=(0,)))
+    return listed(_fit(q, tau, rows=(0,)))
 
 
 @fit_gravity_parameters.mistake("that fits b from the elbow and then a with that b: fit both "
@@ -262,7 +243,7 @@ def _fit_one_after_the_other(q, tau):
 @fit_gravity_parameters.mistake("the order: return (a, b), the shoulder's cos q1 coefficient "
                                 "first")
 def _fit_swapped(q, tau):
-    return _out(_fit(q, tau)[::-1])
+    return listed(_fit(q, tau)[::-1])
 
 
 # ---------------------------------------------------------------- Part 5: the payload
@@ -287,8 +268,8 @@ def payload_mass(arm, q_empty, tau_empty, q_loaded, tau_loaded):
 def _payload_cases(rng):
     cases = []
     moon = rng.arm(gravity=1.62, label=None)
-    for arm in _arms(rng, 2) + [moon]:
-        loaded = ArmData.from_arm(_real(arm).with_payload(rng.uniform(0.1, 2.0, 0.1)))
+    for arm in drawn_arms(rng, 2, ARM) + [moon]:
+        loaded = ArmData.from_arm(planar_arm(arm).with_payload(rng.uniform(0.1, 2.0, 0.1)))
         q0, tau0 = _noisy_run(rng, arm, 8, 0.05)
         q1, tau1 = _noisy_run(rng, loaded, 8, 0.05)
         cases.append(Case(arm=arm, q_empty=q0, tau_empty=tau0, q_loaded=q1, tau_loaded=tau1,
@@ -404,7 +385,7 @@ def _angle(x):
 
 @design(worked=[_design_case(ARM, 20, deg(-180, -180), deg(180, 180),
                              "the chapter's experiment, 20 poses, both joints free"),
-                _design_case(WALL, 6, deg(-90, -150), deg(90, 150),
+                _design_case(WALL_ARM, 6, deg(-90, -150), deg(90, 150),
                              "6 poses of the table-top arm on a wall, the shoulder within "
                              "±90° and the elbow within ±150°")],
         units={"q_low": "deg", "q_high": "deg", "se_max": "N m"},

@@ -8,50 +8,25 @@ regressor of equation (4.9) term by term. The design part judges a student's
 identification tour by the torques it needs and the standard errors of its fit.
 """
 
-import functools
+from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import ArmData, Case, armlab_as_loaded, design, reference
-
-al = armlab_as_loaded()
+from armlab.grading.references import (ArmData, Case, al, changed, deg, design, listed,
+                                       planar_arm, reference)
 
 RODS = ArmData.from_arm(al.rod_arm(), "the chapter's unit rods")
 """The unit rods: two 1 m rods of 1 kg, uniform."""
 TABLE_TOP = ArmData.from_arm(al.tabletop_arm(), "the table-top arm of Example 4")
-WALL = ArmData.from_arm(al.mounted(al.tabletop_arm(), np.pi / 2),
+WALL_ARM = ArmData.from_arm(al.mounted(al.tabletop_arm(), np.pi / 2),
                         "the table-top arm on a wall (gravity along -x)")
 SIGMA = 0.05
 """The chapter's torque noise in identification (one standard deviation) [N m]."""
 
 
-def deg(*angles):
-    return np.radians(angles).tolist()
-
-
-def _list(x):
-    return np.asarray(x, dtype=float).tolist()
-
-
-def _with(arm, label=None, **changes):
-    """``arm`` with some fields changed (damping, gravity, ...)."""
-    return ArmData(label=label, **dict(arm.fields(), **changes))
-
-
-def _real(arm, **changes):
-    """The case's arm as an armlab arm, with some fields changed."""
-    return al.PlanarArm(**dict(arm.fields(), **changes))
-
-
 def _rods(m2, **changes):
     """The unit rods with link 2 of mass ``m2`` (its inertia m2 L^2 / 12)."""
-    return _with(RODS, masses=(1.0, m2), inertia=(1.0 / 12.0, m2 / 12.0), **changes)
-
-
-def _mistakes(ref, wrong, table):
-    """Register ``wrong`` with each ``(message, changes)`` of ``table`` as a likely mistake."""
-    for message, changes in table:
-        ref.mistake(message)(functools.partial(wrong, **changes))
+    return changed(RODS, masses=(1.0, m2), inertia=(1.0 / 12.0, m2 / 12.0), **changes)
 
 
 def _other_arms(rng):
@@ -67,8 +42,8 @@ def _mass(arm, q, inertia=True, coupling=True, at_end=False):
     changes = {} if inertia else {"inertia": (0.0, 0.0)}
     if at_end:
         changes["com"] = (arm.com[0], arm.lengths[1])
-    M = al.mass_matrix(_real(arm, **changes), q)
-    return _list(M if coupling else np.diag(np.diag(M)))
+    M = al.mass_matrix(planar_arm(arm, **changes), q)
+    return listed(M if coupling else np.diag(np.diag(M)))
 
 
 def _velocity(arm, q, qd, sign=1.0, coriolis=2.0, elbow_speed=0):
@@ -97,13 +72,15 @@ def _mass_cases(rng):
     return cases
 
 
-_mistakes(mass_matrix, _mass, [
-    ("each link also turns about its own centre of mass: add its moment of inertia "
-     "arm.inertia[i] (I1 + I2 to M11, I2 to M12 and M22)", dict(inertia=False)),
-    ("the off-diagonal entries are missing: M12 = M21 = delta + beta cos q2 couples the two "
-     "joints", dict(coupling=False)),
-    ("link 2's mass sits at its centre of mass, arm.com[1] from the elbow, not at the link's "
-     "end", dict(at_end=True))])
+mass_matrix.mistake(
+    "each link also turns about its own centre of mass: add its moment of inertia arm.inertia[i] "
+    "(I1 + I2 to M11, I2 to M12 and M22)", partial(_mass, inertia=False))
+mass_matrix.mistake(
+    "the off-diagonal entries are missing: M12 = M21 = delta + beta cos q2 couples the two joints",
+    partial(_mass, coupling=False))
+mass_matrix.mistake(
+    "link 2's mass sits at its centre of mass, arm.com[1] from the elbow, not at the link's end",
+    partial(_mass, at_end=True))
 
 
 # ---------------------------------------------------------------- Part 2: c(q, qd)
@@ -112,7 +89,7 @@ _mistakes(mass_matrix, _mass, [
            advice="with h = m2 L1 lc2 sin q2: c1 = -h (2 qd1 qd2 + qd2^2), c2 = h qd1^2")
 def velocity_products(arm, q, qd):
     """Velocity-product torques c(q, qd) (2,) of a two-link arm [N m]."""
-    return _list(al.coriolis_torques(_real(arm), q, qd))
+    return listed(al.coriolis_torques(planar_arm(arm), q, qd))
 
 
 @velocity_products.fresh
@@ -125,25 +102,27 @@ def _velocity_cases(rng):
     return cases
 
 
-_mistakes(velocity_products, _velocity, [
-    ("right size, wrong sign: h = m2 L1 lc2 sin q2, c1 = -h (...) and c2 = +h qd1^2",
-     dict(sign=-1.0)),
-    ("the Coriolis term is 2 h qd1 qd2: the symbols Gamma_112 and Gamma_121 both contribute",
-     dict(coriolis=1.0)),
-    ("the elbow feels the shoulder's spin: c2 = h qd1^2, with the shoulder's speed",
-     dict(elbow_speed=1))])
+velocity_products.mistake(
+    "right size, wrong sign: h = m2 L1 lc2 sin q2, c1 = -h (...) and c2 = +h qd1^2",
+    partial(_velocity, sign=-1.0))
+velocity_products.mistake(
+    "the Coriolis term is 2 h qd1 qd2: the symbols Gamma_112 and Gamma_121 both contribute",
+    partial(_velocity, coriolis=1.0))
+velocity_products.mistake(
+    "the elbow feels the shoulder's spin: c2 = h qd1^2, with the shoulder's speed",
+    partial(_velocity, elbow_speed=1))
 
 
 # ---------------------------------------------------------------- Part 3: the whole torque
 def _torque(arm, q, qd, qdd, tip_force, tip=1.0, friction=1.0, velocity=1.0):
-    real = _real(arm)
-    return _list(al.mass_matrix(real, q) @ qdd + al.gravity_torques(real, q)
+    real = planar_arm(arm)
+    return listed(al.mass_matrix(real, q) @ qdd + al.gravity_torques(real, q)
                  + velocity * al.coriolis_torques(real, q, qd)
                  + friction * al.friction_torques(real, qd)
                  + tip * al.static_torques(real, q, tip_force))
 
 
-MOVING = _with(RODS, damping=0.2, label="the chapter's rods with damping 0.2 N m s/rad")
+MOVING = changed(RODS, damping=0.2, label="the chapter's rods with damping 0.2 N m s/rad")
 
 
 @reference(worked=[Case(arm=MOVING, q=deg(30, 60), qd=[1.0, -0.5], qdd=[1.0, -1.0],
@@ -157,13 +136,13 @@ MOVING = _with(RODS, damping=0.2, label="the chapter's rods with damping 0.2 N m
            advice="tau = M qdd + c + g + B qd + J^T F, with F the force the tip applies")
 def required_torque(arm, q, qd, qdd, tip_force):
     """Motor torques (2,) for a motion and a tip force: M qdd + c + g + friction + J^T F."""
-    return _list(al.inverse_dynamics(_real(arm), q, qd, qdd, tip_force))
+    return listed(al.inverse_dynamics(planar_arm(arm), q, qd, qdd, tip_force))
 
 
 @required_torque.fresh
 def _torque_cases(rng):
     def state(arm, label=None, force=True):
-        damped = _with(arm, damping=rng.uniform(0.0, 0.5, 0.05))
+        damped = changed(arm, damping=rng.uniform(0.0, 0.5, 0.05))
         tip = rng.vector(2, -10, 10, 1, nonzero=True) if force else [0.0, 0.0]
         return Case(arm=damped, q=rng.pose(2), qd=rng.vector(2, -2, 2, 0.5, nonzero=True),
                     qdd=rng.vector(2, -3, 3, 0.5), tip_force=tip, label=label)
@@ -174,28 +153,31 @@ def _torque_cases(rng):
     return cases
 
 
-_mistakes(required_torque, _torque, [
-    ("the tip force's sign: F is the force the tip applies, so the motors add +J^T F (a force "
-     "on the arm would enter as -F)", dict(tip=-1.0)),
-    ("friction's sign: the motors overcome friction, so they add +B qd, with the sign of the "
-     "joint speed", dict(friction=-1.0)),
-    ("the velocity products c(q, qd) are missing: they are not small just because the "
-     "accelerations are", dict(velocity=0.0)),
-    ("the friction B qd is missing: the motors also overcome the joints' viscous friction, "
-     "arm.damping times the joint speeds", dict(friction=0.0))])
+required_torque.mistake(
+    "the tip force's sign: F is the force the tip applies, so the motors add +J^T F (a force on "
+    "the arm would enter as -F)", partial(_torque, tip=-1.0))
+required_torque.mistake(
+    "friction's sign: the motors overcome friction, so they add +B qd, with the sign of the joint"
+    " speed", partial(_torque, friction=-1.0))
+required_torque.mistake(
+    "the velocity products c(q, qd) are missing: they are not small just because the "
+    "accelerations are", partial(_torque, velocity=0.0))
+required_torque.mistake(
+    "the friction B qd is missing: the motors also overcome the joints' viscous friction, "
+    "arm.damping times the joint speeds", partial(_torque, friction=0.0))
 
 
 # ---------------------------------------------------------------- Part 4: dE/dt
 def _energy_rate(arm, q, qd, qdd, mdot=1.0, friction=0.0):
     """qd . (M qdd + mdot c + g + friction B qd): qd^T (dM/dt) qd / 2 = qd . c, since
     dM/dt - 2C is skew-symmetric."""
-    real = _real(arm)
+    real = planar_arm(arm)
     return float(np.dot(qd, al.mass_matrix(real, q) @ qdd + al.gravity_torques(real, q)
                         + mdot * al.coriolis_torques(real, q, qd)
                         + friction * al.friction_torques(real, qd)))
 
 
-BENT = _with(RODS, damping=0.25, label="the chapter's rods with damping 0.25 N m s/rad")
+BENT = changed(RODS, damping=0.25, label="the chapter's rods with damping 0.25 N m s/rad")
 
 
 @reference(worked=Case(arm=BENT, q=deg(30, -60), qd=[1.0, -0.5], qdd=[0.5, -1.0],
@@ -204,14 +186,14 @@ BENT = _with(RODS, damping=0.25, label="the chapter's rods with damping 0.25 N m
            advice="dE/dt = qd . M qdd + qd . (dM/dt) qd / 2 + qd . g(q); only q2 changes M")
 def energy_rate(arm, q, qd, qdd):
     """Rate of change [W] of the arm's mechanical energy T + V."""
-    return float(al.power_balance(_real(arm), q, qd, qdd).energy_rate)
+    return float(al.power_balance(planar_arm(arm), q, qd, qdd).energy_rate)
 
 
 @energy_rate.fresh
 def _energy_cases(rng):
     cases = []
     for arm in [BENT] + _other_arms(rng):
-        damped = _with(arm, damping=rng.uniform(0.05, 0.5, 0.05))
+        damped = changed(arm, damping=rng.uniform(0.05, 0.5, 0.05))
         cases.append(Case(arm=damped, q=rng.pose(2), qd=rng.vector(2, -2, 2, 0.5, nonzero=True),
                           qdd=rng.vector(2, -3, 3, 0.5)))
     cases.append(Case(arm=rng.arm(gravity=0.0), q=rng.pose(2),
@@ -220,11 +202,15 @@ def _energy_cases(rng):
     return cases
 
 
-_mistakes(energy_rate, _energy_rate, [
-    ("T changes also because M changes with q2: add qd . (dM/dt) qd / 2", dict(mdot=0.0)),
-    ("the derivative of qd^T M qd / 2 brings qd^T (dM/dt) qd with a factor 1/2", dict(mdot=2.0)),
-    ("that is the motors' power tau . qd: the energy rises by that less the friction loss "
-     "qd . B qd", dict(friction=1.0))])
+energy_rate.mistake(
+    "T changes also because M changes with q2: add qd . (dM/dt) qd / 2",
+    partial(_energy_rate, mdot=0.0))
+energy_rate.mistake(
+    "the derivative of qd^T M qd / 2 brings qd^T (dM/dt) qd with a factor 1/2",
+    partial(_energy_rate, mdot=2.0))
+energy_rate.mistake(
+    "that is the motors' power tau . qd: the energy rises by that less the friction loss qd . B "
+    "qd", partial(_energy_rate, friction=1.0))
 
 
 # ---------------------------------------------------------------- Part 5: RNEA by hand
@@ -260,7 +246,7 @@ def _recursion(arm, q, qd, qdd, base_sign=1.0, centripetal=-1.0, pass_moment=Tru
                   "+ n_(i+1) + r_(i,i+1) x f_(i+1), tau_i = n_i")
 def rnea(arm, q, qd, qdd):
     """Rigid-body joint torques (2,) by Newton-Euler: M qdd + c + g (no friction, no tip force)."""
-    return _list(al.rnea(_real(arm, damping=0.0, coulomb=0.0), q, qd, qdd))
+    return listed(al.rnea(planar_arm(arm, damping=0.0, coulomb=0.0), q, qd, qdd))
 
 
 @rnea.fresh
@@ -275,13 +261,15 @@ def _rnea_cases(rng):
     return cases
 
 
-_mistakes(rnea, _recursion, [
-    ("gravity's sign: let the base accelerate upwards, a0 = -gravity, so that every link "
-     "carries its weight", dict(base_sign=-1.0)),
-    ("the centripetal acceleration of a point at r on a link turning at w points inwards, "
-     "towards the joint: -w^2 r e", dict(centripetal=1.0)),
-    ("the shoulder also carries the moment of the force it passes to link 2: add r_(1,2) x f_2 "
-     "to n_1", dict(pass_moment=False))])
+rnea.mistake(
+    "gravity's sign: let the base accelerate upwards, a0 = -gravity, so that every link carries "
+    "its weight", partial(_recursion, base_sign=-1.0))
+rnea.mistake(
+    "the centripetal acceleration of a point at r on a link turning at w points inwards, towards "
+    "the joint: -w^2 r e", partial(_recursion, centripetal=1.0))
+rnea.mistake(
+    "the shoulder also carries the moment of the force it passes to link 2: add r_(1,2) x f_2 to "
+    "n_1", partial(_recursion, pass_moment=False))
 
 
 # ---------------------------------------------------------------- Part 6: the regressor
@@ -302,7 +290,7 @@ def _regressor(arm, q, qd, qdd, lever=True, s2_sign=1.0, link2=True, up=None,
     Y = np.array([[a1, u1, a1 + a2, L1 * (c2 * (2 * a1 + a2) - s2_sign * s2 * (2 * w1 * w2 + w2**2))
                    + u12],
                   [0.0, 0.0, a1 + a2, L1 * (c2 * a1 + s2 * w1**2) + u12]])
-    return _list(Y[:, list(order)])
+    return listed(Y[:, list(order)])
 
 
 def _five(arm, q, qd, qdd):
@@ -311,19 +299,19 @@ def _five(arm, q, qd, qdd):
     up = -np.asarray(arm.gravity, float) / max(np.hypot(*arm.gravity), 1e-300)
     u1, u12 = (_cross(np.array([np.cos(x), np.sin(x)]), up) for x in (q1, q1 + q2))
     c2, s2 = np.cos(q2), np.sin(q2)
-    return _list([[a1, c2 * (2 * a1 + a2) - s2 * (2 * w1 * w2 + w2**2), a2, u1, u12],
+    return listed([[a1, c2 * (2 * a1 + a2) - s2 * (2 * w1 * w2 + w2**2), a2, u1, u12],
                   [0.0, c2 * a1 + s2 * w1**2, a1 + a2, 0.0, u12]])
 
 
 @reference(worked=[Case(arm=TABLE_TOP, q=deg(30, 45), qd=[1.0, 2.0], qdd=[3.0, -2.0],
                         label="Example 5, the table-top arm's worked instant"),
-                   Case(arm=WALL, q=deg(30, 45), qd=[1.0, 2.0], qdd=[3.0, -2.0],
+                   Case(arm=WALL_ARM, q=deg(30, 45), qd=[1.0, 2.0], qdd=[3.0, -2.0],
                         label="the same instant with the arm on a wall")],
            advice="theta = (Z1, X1, Z2, X2): collect the terms of M qdd + c + g that each "
                   "parameter multiplies, with the base accelerating at -arm.gravity")
 def regressor(arm, q, qd, qdd):
     """Y (2, 4) with M qdd + c + g = Y (Z1, X1, Z2, X2) [rad/s^2, m/s^2]."""
-    return _list(al.dynamics_regressor(_real(arm), q, qd, qdd))
+    return listed(al.dynamics_regressor(planar_arm(arm), q, qd, qdd))
 
 
 @regressor.fresh
@@ -342,17 +330,21 @@ def _regressor_cases(rng):
             state(rng.arm(), moving=False, label="an arm at rest for an instant")]
 
 
-_mistakes(regressor, _regressor, [
-    ("the coupling and velocity terms of the X2 column carry L1: beta = L1 X2",
-     dict(lever=False)),
-    ("the sign of the s2 term in the shoulder's row: c1 = -h (2 qd1 qd2 + qd2^2)",
-     dict(s2_sign=-1.0)),
-    ("link 2's absolute angle is q1 + q2: c12 = cos(q1 + q2)", dict(link2=False)),
-    ("take gravity from the arm: the base accelerates at -arm.gravity, which need not be "
-     "9.81 m/s² along -y", dict(up=(0.0, 9.81))),
-    ("the order of the columns: Z1, X1, Z2, X2, the order of al.base_parameters",
-     dict(order=(0, 2, 1, 3))),
-    ("angles are in radians: q needs no conversion", dict(degrees=True))])
+regressor.mistake(
+    "the coupling and velocity terms of the X2 column carry L1: beta = L1 X2",
+    partial(_regressor, lever=False))
+regressor.mistake(
+    "the sign of the s2 term in the shoulder's row: c1 = -h (2 qd1 qd2 + qd2^2)",
+    partial(_regressor, s2_sign=-1.0))
+regressor.mistake(
+    "link 2's absolute angle is q1 + q2: c12 = cos(q1 + q2)", partial(_regressor, link2=False))
+regressor.mistake(
+    "take gravity from the arm: the base accelerates at -arm.gravity, which need not be 9.81 m/s²"
+    " along -y", partial(_regressor, up=(0.0, 9.81)))
+regressor.mistake(
+    "the order of the columns: Z1, X1, Z2, X2, the order of al.base_parameters",
+    partial(_regressor, order=(0, 2, 1, 3)))
+regressor.mistake("angles are in radians: q needs no conversion", partial(_regressor, degrees=True))
 regressor.mistake("four base parameters, not five: alpha, beta, delta, a and b are made of them "
                   "(alpha = Z1 + Z2, beta = L1 X2, delta = Z2, a = g0 X1, b = g0 X2)")(_five)
 
@@ -376,13 +368,13 @@ def _fit(arm, q, qd, qdd, tau, rows=(0, 1), mismatched=False, sequential=False):
     """Least-squares theta (4,) from the stacked regressors of the given joints' rows; the
     mistakes: the shoulder's rows only, the torques stacked joint by joint, (Z2, X2) from the
     elbow's rows and then (Z1, X1) from the shoulder's."""
-    Y, tau = al.dynamics_regressor(_real(arm), q, qd, qdd), np.asarray(tau, float)
+    Y, tau = al.dynamics_regressor(planar_arm(arm), q, qd, qdd), np.asarray(tau, float)
     if sequential:
         outer = np.linalg.lstsq(Y[:, 1, 2:], tau[:, 1], rcond=None)[0]
         inner = np.linalg.lstsq(Y[:, 0, :2], tau[:, 0] - Y[:, 0, 2:] @ outer, rcond=None)[0]
-        return _list(np.concatenate([inner, outer]))
+        return listed(np.concatenate([inner, outer]))
     rhs = tau[:, list(rows)].T if mismatched else tau[:, list(rows)]
-    return _list(np.linalg.lstsq(Y[:, list(rows)].reshape(-1, 4), rhs.reshape(-1),
+    return listed(np.linalg.lstsq(Y[:, list(rows)].reshape(-1, 4), rhs.reshape(-1),
                                  rcond=None)[0])
 
 
@@ -391,9 +383,9 @@ def _run(rng, arm, legs, duration, noise, dt=0.02):
     torques with round noise of at most ``noise`` [N m]."""
     poses = [rng.pose(2, -150, 150) for _ in range(legs + 1)]
     q, qd, qdd = tour(poses, duration, dt)
-    tau = al.rnea(_real(arm, damping=0.0, coulomb=0.0), q, qd, qdd)
+    tau = al.rnea(planar_arm(arm, damping=0.0, coulomb=0.0), q, qd, qdd)
     noisy = [[t + rng.uniform(-noise, noise, 0.001) for t in row] for row in tau.tolist()]
-    return dict(q=_list(q), qd=_list(qd), qdd=_list(qdd), tau=noisy)
+    return dict(q=listed(q), qd=listed(qd), qdd=listed(qdd), tau=noisy)
 
 
 def _book_run():
@@ -403,7 +395,7 @@ def _book_run():
                       3.2, 0.02)
     tau = al.rnea(al.tabletop_arm(), q, qd, qdd)
     tau = tau + np.random.default_rng(0).normal(0.0, SIGMA, tau.shape)
-    return dict(q=_list(q), qd=_list(qd), qdd=_list(qdd), tau=_list(tau.round(4)))
+    return dict(q=listed(q), qd=listed(qd), qdd=listed(qdd), tau=listed(tau.round(4)))
 
 
 @reference(worked=Case(arm=TABLE_TOP, label="Example 6's tour every 20 ms, the table-top arm "
@@ -433,13 +425,15 @@ def _fit_cases(rng):
     return cases
 
 
-_mistakes(fit_base_parameters, _fit, [
-    ("that fits the shoulder's torques only: the elbow's torques carry Z2 and X2 too, stack "
-     "both joints' rows", dict(rows=(0,))),
-    ("each row of the stacked Y must meet its own torque: stack Y (N, 2, 4) as (2N, 4) and "
-     "tau (N, 2) as (2N,) in the same order, sample by sample", dict(mismatched=True)),
-    ("that fits (Z2, X2) from the elbow and then (Z1, X1) with them: fit all four together, "
-     "one least-squares problem over all rows", dict(sequential=True))])
+fit_base_parameters.mistake(
+    "that fits the shoulder's torques only: the elbow's torques carry Z2 and X2 too, stack both "
+    "joints' rows", partial(_fit, rows=(0,)))
+fit_base_parameters.mistake(
+    "each row of the stacked Y must meet its own torque: stack Y (N, 2, 4) as (2N, 4) and tau (N,"
+    " 2) as (2N,) in the same order, sample by sample", partial(_fit, mismatched=True))
+fit_base_parameters.mistake(
+    "that fits (Z2, X2) from the elbow and then (Z1, X1) with them: fit all four together, one "
+    "least-squares problem over all rows", partial(_fit, sequential=True))
 
 
 # ---------------------------------------------------------------- Part 8: design a tour
@@ -484,7 +478,7 @@ def good_tour(arm, limit, duration):
 def _tour_case(arm, limit, duration, label):
     """A case whose spec is 1.5 times the largest relative standard error of the good tour,
     rounded up to two significant digits."""
-    worst = good_tour(_real(arm), np.asarray(limit), duration)[1][1].max()
+    worst = good_tour(planar_arm(arm), np.asarray(limit), duration)[1][1].max()
     scale = 10.0 ** (np.floor(np.log10(1.5 * worst)) - 1)
     return Case(arm=arm, limit=list(limit), duration=duration,
                 rel_max=float(f"{np.ceil(1.5 * worst / scale) * scale:.2g}"), label=label)
@@ -505,7 +499,7 @@ def identification_tour(arm, limit, duration, rel_max, answer):
         return 0.0, f"the tour has shape {poses.shape}: expected 2 to 21 poses, (m, 2)"
     if not np.isfinite(poses).all():
         return 0.0, "the tour holds a pose that is not a finite number"
-    peak, rel = tour_outcome(_real(arm), poses, duration)
+    peak, rel = tour_outcome(planar_arm(arm), poses, duration)
     over = (peak / np.asarray(limit)).max()
     worst = int(np.argmax(rel))
     torque = float(np.clip((1.2 - over) / 0.2, 0.0, 1.0)) if over > 1 else 1.0
@@ -529,7 +523,7 @@ def _tour_cases(rng):
     cases = []
     for arm, where in [(TABLE_TOP, ""), (rng.arm(), ""), (rng.arm(inertia=True), ""),
                        (rng.arm(gravity=(-9.81, 0.0)), " on a wall")]:
-        a, b = np.hypot(*arm.gravity) * al.base_parameters(_real(arm))[[1, 3]]
+        a, b = np.hypot(*arm.gravity) * al.base_parameters(planar_arm(arm))[[1, 3]]
         limit = [0.5 * np.ceil(2 * rng.uniform(1.4, 2.5, 0.1) * (a + b)),
                  0.5 * np.ceil(2 * rng.uniform(1.6, 3.0, 0.1) * b)]
         duration = rng.uniform(2.0, 4.0, 0.5)

@@ -12,42 +12,18 @@ import numpy as np
 
 from armlab.grading.judge import sentence
 from armlab.grading.purepy import fmt
-from armlab.grading.references import ArmData, Case, armlab_as_loaded, design, reference
-
-al = armlab_as_loaded()
+from armlab.grading.references import (ArmData, Case, al, deg, design, drawn_arms, listed,
+                                       planar_arm, reference)
 
 ARM = ArmData.from_arm(al.statics_arm(), "the chapter's arm")
 """The chapter's arm: L = (0.5, 0.4) m."""
-
-_REAL = {}
-
-
-def real(arm):
-    """The :class:`armlab.PlanarArm` with the data of an :class:`ArmData` (what armlab takes)."""
-    key = tuple(arm.fields().items())
-    if key not in _REAL:
-        if len(_REAL) > 4096:
-            _REAL.clear()
-        _REAL[key] = al.PlanarArm(**arm.fields())
-    return _REAL[key]
-
-
-def deg(*angles):
-    """Degrees as a list of radians: ``deg(30, 60)`` is the pose (30°, 60°)."""
-    return [float(a) for a in np.radians(angles)]
-
-
-def listed(x):
-    """An array as the references return it: floats, nested lists."""
-    return (np.asarray(x, dtype=float) + 0.0).tolist()
-
 
 def relative(q):
     """The relative angles of a pose whose angles were taken as absolute ones (a mistake)."""
     return np.diff(np.asarray(q, dtype=float), prepend=0.0)
 
 
-WALL = Case(arm=ARM, q=deg(30, 60), label="the wall pose of Example 1")
+WALL_POSE = Case(arm=ARM, q=deg(30, 60), label="the wall pose of Example 1")
 WALL_TIP = listed(al.tip_position(al.statics_arm(), deg(30, 60)))
 """The tip of the wall pose, (0.433, 0.65) m: the target of Example 6."""
 UP = listed(al.inverse_kinematics(al.statics_arm(), WALL_TIP, elbow="up"))
@@ -62,7 +38,7 @@ def _named(arm):
 
 def _others(rng, count, n=2):
     """``count`` fresh arms of ``n`` links (other lengths)."""
-    return [_named(rng.arm(n)) for _ in range(count)]
+    return [_named(arm) for arm in drawn_arms(rng, count, n=n)]
 
 
 def _lengths(lengths, label=None):
@@ -80,11 +56,11 @@ def _three_links(rng, count=3):
 
 
 # ---------------------------------------------------------------- forward kinematics
-@reference(worked=WALL, advice="add the links one by one, each along its absolute angle "
+@reference(worked=WALL_POSE, advice="add the links one by one, each along its absolute angle "
                                "q1 + ... + qi")
 def tip_position(arm, q):
     """Tip position (2,) [m]: the links added along their absolute angles."""
-    return listed(al.tip_position(real(arm), q))
+    return listed(al.tip_position(planar_arm(arm), q))
 
 
 @tip_position.fresh
@@ -103,25 +79,25 @@ def _tip_three_links(rng):
 @tip_position.mistake("link 2's direction is q1 + q2: q2 is measured from link 1, not from "
                       "the x axis")
 def _tip_absolute(arm, q):
-    return listed(al.tip_position(real(arm), relative(q)))
+    return listed(al.tip_position(planar_arm(arm), relative(q)))
 
 
 @tip_position.mistake("q is in radians: np.sin and np.cos take radians, so do not convert q "
                       "to degrees")
 def _tip_degrees(arm, q):
-    return listed(al.tip_position(real(arm), np.degrees(q)))
+    return listed(al.tip_position(planar_arm(arm), np.degrees(q)))
 
 
 @tip_position.mistake("x goes with the cosine and y with the sine of each link's angle "
                       "(q1 is measured from +x)")
 def _tip_swapped(arm, q):
-    return listed(al.tip_position(real(arm), q)[::-1])
+    return listed(al.tip_position(planar_arm(arm), q)[::-1])
 
 
 # ---------------------------------------------------------------- the Jacobian
 def _turned_levers(arm, q, next_joint=False):
     """z x (lever) per joint, as columns: the lever to the tip, or to the next joint."""
-    p = al.joint_positions(real(arm), q)
+    p = al.joint_positions(planar_arm(arm), q)
     lever = (p[1:] if next_joint else p[-1]) - p[:-1]
     return np.array([-lever[:, 1], lever[:, 0]])
 
@@ -132,7 +108,7 @@ def _turned_levers(arm, q, next_joint=False):
                   "by +90 degrees")
 def jacobian(arm, q):
     """Tip Jacobian (2, n) [m/rad]: column j is z x (p_tip - p_j)."""
-    return listed(al.jacobian(real(arm), q))
+    return listed(al.jacobian(planar_arm(arm), q))
 
 
 @jacobian.fresh
@@ -150,13 +126,13 @@ def _jacobian_three_links(rng):
 @jacobian.mistake("this is J transposed: row i of J is the tip's velocity along x (i = 0) or "
                   "y (i = 1), column j belongs to joint j")
 def _jacobian_transposed(arm, q):
-    return listed(al.jacobian(real(arm), q).T)
+    return listed(al.jacobian(planar_arm(arm), q).T)
 
 
 @jacobian.mistake("right size, wrong sign: a positive joint speed turns its link "
                   "counter-clockwise, so column j is z x (p_tip - p_j), with z x (x, y) = (-y, x)")
 def _jacobian_negated(arm, q):
-    return listed(-al.jacobian(real(arm), q))
+    return listed(-al.jacobian(planar_arm(arm), q))
 
 
 @jacobian.mistake("the lever of column j runs from joint j to the tip, not to the next joint: "
@@ -167,7 +143,7 @@ def _jacobian_next_joint(arm, q):
 
 @jacobian.mistake("link 2's direction is q1 + q2: q2 is measured from link 1")
 def _jacobian_absolute(arm, q):
-    return listed(al.jacobian(real(arm), relative(q)))
+    return listed(al.jacobian(planar_arm(arm), relative(q)))
 
 
 # ---------------------------------------------------------------- the way back
@@ -177,7 +153,7 @@ def _jacobian_absolute(arm, q):
            advice="the joint speeds solve J(q) qd = v: use np.linalg.solve with J")
 def joint_speeds(arm, q, v):
     """Joint speeds (2,) [rad/s] that move the tip with velocity v: J qd = v."""
-    return listed(np.linalg.solve(al.jacobian(real(arm), q), v))
+    return listed(np.linalg.solve(al.jacobian(planar_arm(arm), q), v))
 
 
 @joint_speeds.fresh
@@ -189,18 +165,18 @@ def _speeds_cases(rng):
 @joint_speeds.mistake("this is J^T v: the joint speeds solve J qd = v, which needs the inverse "
                       "of J, not its transpose")
 def _speeds_transposed(arm, q, v):
-    return listed(al.jacobian(real(arm), q).T @ v)
+    return listed(al.jacobian(planar_arm(arm), q).T @ v)
 
 
 @joint_speeds.mistake("this solves J^T qd = v: the tip velocity is J qd, so solve with J itself")
 def _speeds_solve_transposed(arm, q, v):
-    return listed(np.linalg.solve(al.jacobian(real(arm), q).T, v))
+    return listed(np.linalg.solve(al.jacobian(planar_arm(arm), q).T, v))
 
 
 @joint_speeds.mistake("this is J v: J turns joint speeds into tip velocities; the way back "
                       "solves J qd = v")
 def _speeds_forward(arm, q, v):
-    return listed(al.jacobian(real(arm), q) @ v)
+    return listed(al.jacobian(planar_arm(arm), q) @ v)
 
 
 # ---------------------------------------------------------------- manipulability
@@ -210,7 +186,7 @@ def _speeds_forward(arm, q, v):
            advice="w = sigma_1 sigma_2 = |det J|, the area of the velocity ellipse over pi")
 def manipulability(arm, q):
     """Manipulability w = |det J| = sigma_1 sigma_2 [m^2/rad^2] of a two-link arm."""
-    return float(al.manipulability(real(arm), q))
+    return float(al.manipulability(planar_arm(arm), q))
 
 
 @manipulability.fresh
@@ -228,12 +204,12 @@ def _manipulability_cases(rng):
 @manipulability.mistake("w is the size of det J: det J is negative when the elbow bends the "
                         "other way, so take its absolute value")
 def _manipulability_signed(arm, q):
-    return float(np.linalg.det(al.jacobian(real(arm), q)))
+    return float(np.linalg.det(al.jacobian(planar_arm(arm), q)))
 
 
 @manipulability.mistake("this is det(J J^T) = w^2: take the square root, or |det J|")
 def _manipulability_squared(arm, q):
-    return float(np.linalg.det(al.jacobian(real(arm), q)) ** 2)
+    return float(np.linalg.det(al.jacobian(planar_arm(arm), q)) ** 2)
 
 
 @manipulability.mistake("det J = L1 L2 sin q2 depends on the elbow angle q2, not on q1")
@@ -251,7 +227,7 @@ def _manipulability_shoulder(arm, q):
                   "all the others, stretched")
 def reach(arm):
     """(r_min, r_max) [m]: the annulus the tip reaches, joints turning all the way round."""
-    return listed(al.reach(real(arm)))
+    return listed(al.reach(planar_arm(arm)))
 
 
 @reach.fresh
@@ -307,7 +283,7 @@ def _nearest(arm, p):
     """The point of the workspace nearest to ``p``: ``p`` itself when the tip reaches it."""
     p = np.asarray(p, dtype=float)
     r = float(np.hypot(*p))
-    r_min, r_max = al.reach(real(arm))
+    r_min, r_max = al.reach(planar_arm(arm))
     return p * (min(max(r, r_min), r_max) / r) if r > 0 else p
 
 
@@ -377,7 +353,7 @@ def _ik_judge(arm, p, elbow, answer, mistakes=_IK_MISTAKES, advice=IK_ADVICE):
         return 0.0, why
     target = _nearest(arm, p)
     reachable = bool(np.allclose(target, p, rtol=0, atol=1e-12))
-    tip = al.tip_position(real(arm), q)
+    tip = al.tip_position(planar_arm(arm), q)
     miss = float(np.hypot(*(tip - target)))
     bent = float(np.sign(elbow) * np.sin(q[1])) >= -1e-9
     place = "the target" if reachable else f"the nearest point it reaches, {fmt(listed(target))} m"
@@ -413,13 +389,13 @@ def inverse_kinematics(arm, p, elbow, answer=None):
     +1 (down, q2 >= 0) or -1 (up, q2 <= 0). Without ``answer``: the reference's pose (what
     an earlier part's stand-in and a typed-in constant give)."""
     if answer is None:
-        return listed(al.inverse_kinematics(real(arm), _nearest(arm, p), elbow=_elbow(elbow)))
+        return listed(al.inverse_kinematics(planar_arm(arm), _nearest(arm, p), elbow=_elbow(elbow)))
     return _ik_judge(arm, p, elbow, answer)
 
 
 def _target(rng, arm, q1_range=(-180, 179)):
     """A reachable target [m]: the tip of a pose of whole degrees."""
-    return listed(al.tip_position(real(arm), deg(rng.integer(*q1_range),
+    return listed(al.tip_position(planar_arm(arm), deg(rng.integer(*q1_range),
                                                  rng.choice([-1, 1]) * rng.integer(15, 165))))
 
 
@@ -449,8 +425,8 @@ def _on_circle(arm, folded, start):
     L1, L2 = arm.lengths
     angles = np.radians((start + np.arange(360)) % 360)
     way = np.stack([np.cos(angles), np.sin(angles)], axis=-1)
-    tips = al.tip_position(real(arm), np.stack([angles, np.full(360, np.pi if folded else 0.0)],
-                                               axis=-1))
+    q = np.stack([angles, np.full(360, np.pi if folded else 0.0)], axis=-1)
+    tips = al.tip_position(planar_arm(arm), q)
     for p in np.concatenate([tips, abs(L1 - L2) * way if folded else (L1 + L2) * way]):
         c2 = (p[0] ** 2 + p[1] ** 2 - L1 ** 2 - L2 ** 2) / (2 * L1 * L2)
         if (c2 < -1.0) if folded else (c2 > 1.0):
@@ -507,7 +483,7 @@ def _within(arm, p, lower, upper):
     """The first pose that reaches ``p`` within the limits: either elbow, each angle moved
     by whole turns into its range (None if there is none)."""
     for elbow in ("down", "up"):
-        q = al.inverse_kinematics(real(arm), p, elbow=elbow)
+        q = al.inverse_kinematics(planar_arm(arm), p, elbow=elbow)
         for shift1 in range(-2, 3):
             for shift2 in range(-2, 3):
                 moved = q + 2 * np.pi * np.array([shift1, shift2])
@@ -533,7 +509,7 @@ def pose_within_limits(arm, p, lower, upper, answer=None):
     q, why = _pose(answer)
     if q is None:
         return 0.0, why
-    tip = al.tip_position(real(arm), q)
+    tip = al.tip_position(planar_arm(arm), q)
     miss = float(np.hypot(*(tip - np.asarray(p))))
     if miss > 1e-6:
         return 0.0, (f"q = {_shown(q)} puts the tip {fmt(1e3 * miss)} mm from the target "
@@ -555,7 +531,7 @@ def _limited_case(rng, arm, label, q2_sign=None, q1_range=(-180, 179), q1_limits
     q2 = sign * rng.integer(20, 160) + q2_turn
     lo1, hi1 = q1_limits or (q1 - rng.integer(10, 60), q1 + rng.integer(10, 60))
     lo2, hi2 = q2_limits or ((5, 175) if sign > 0 else (-175, -5))
-    return Case(arm=arm, p=listed(al.tip_position(real(arm), deg(q1, q2))),
+    return Case(arm=arm, p=listed(al.tip_position(planar_arm(arm), deg(q1, q2))),
                 lower=deg(lo1, lo2), upper=deg(hi1, hi2), label=label)
 
 

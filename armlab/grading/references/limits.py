@@ -8,41 +8,21 @@ runs the student's gear on the move. The arms' data come from the chapter's pres
 """
 
 import math
+from functools import partial
 
 import numpy as np
 
-# Bound here, not looked up on the armlab module (a student's kernel switches armlab's
-# names off while a function is checked).
-from armlab import (PlanarArm, coriolis_torques, forward_dynamics, friction_torques,
-                    gravity_torques, inverse_dynamics, jacobian, mass_matrix, payload_capacity as
-                    _payload_capacity, quintic, realized_acceleration as _realized_acceleration,
-                    rod_arm, scale_torques as _scale_torques, shortest_duration as
-                    _shortest_duration, tabletop_arm)
-from armlab.grading.purepy import deg, inf
-from armlab.grading.references import ArmData, Case, design, reference
+from armlab.grading.references import (ArmData, Case, al, changed, deg, design, listed,
+                                       planar_arm, reference)
 
-RODS = ArmData.from_arm(rod_arm(), "the chapter's unit rods")
+RODS = ArmData.from_arm(al.rod_arm(), "the chapter's unit rods")
 """The unit rods: two 1 m, 1 kg uniform rods."""
-FLAT_RODS = ArmData.from_arm(rod_arm(gravity=0.0), "the unit rods without gravity")
-TABLE_TOP = ArmData.from_arm(tabletop_arm(), "the table-top arm")
+FLAT_RODS = ArmData.from_arm(al.rod_arm(gravity=0.0), "the unit rods without gravity")
+TABLE_TOP = ArmData.from_arm(al.tabletop_arm(), "the table-top arm")
 """The table-top arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods."""
 BOOK_MOVE = (deg(-45, 90), deg(60, -30))
-WALL = (-9.81, 0.0)
+WALL_GRAVITY = (-9.81, 0.0)
 JOINTS = ("shoulder", "elbow")
-
-
-def _with(arm, label=None, **changes):
-    """``arm`` with some fields changed (damping, gear ratio, gravity, ...)."""
-    return ArmData(label=label, **dict(arm.fields(), **changes))
-
-
-def _real(arm):
-    return PlanarArm(**arm.fields())
-
-
-def _plain(x):
-    """numpy's numbers as the judge takes them: a float or nested lists of floats."""
-    return np.asarray(x, dtype=float).tolist()
 
 
 def _clipping_case(rng, arm, which, label=None, sign=None, tries=20):
@@ -54,16 +34,16 @@ def _clipping_case(rng, arm, which, label=None, sign=None, tries=20):
     gravity, short links) gets a constructed request instead: target torques of the signs
     wanted, turned into an acceleration (to 0.5 rad/s²) with a margin for the rounding.
     """
-    real = _real(arm)
+    real = planar_arm(arm)
     for _ in range(tries):
         q, qd = rng.pose(2), rng.vector(2, -2, 2, 0.5)
         qdd = rng.vector(2, -6, 6, 0.5, nonzero=True)
-        tau = inverse_dynamics(real, q, qd, qdd)
+        tau = al.inverse_dynamics(real, q, qd, qdd)
         if np.abs(tau).min() >= 0.5 and (sign is None or all(tau[j] * sign > 0 for j in which)):
             break
     else:
         q, qd = rng.pose(2), rng.vector(2, -2, 2, 0.5)
-        M, bias = mass_matrix(real, q), inverse_dynamics(real, q, qd, [0.0, 0.0])
+        M, bias = al.mass_matrix(real, q), al.inverse_dynamics(real, q, qd, [0.0, 0.0])
         # rounding qdd to 0.5 (or moving a zero to +-0.5) changes tau_j by at most
         # 0.5 sum_k |M_jk|: aim that much beyond 0.5 N m
         margin = 0.5 + 0.5 * np.abs(M).sum(axis=1)
@@ -71,7 +51,7 @@ def _clipping_case(rng, arm, which, label=None, sign=None, tries=20):
         target = [s * (m + rng.uniform(0.5, 3.0, 0.5)) for s, m in zip(signs, margin)]
         exact = np.linalg.solve(M, np.subtract(target, bias))
         qdd = [round(2.0 * x) / 2.0 or (0.5 if x >= 0 else -0.5) for x in exact]
-        tau = inverse_dynamics(real, q, qd, qdd)
+        tau = al.inverse_dynamics(real, q, qd, qdd)
     limit = [round(abs(t) * (rng.uniform(0.5, 0.8, 0.05) if j in which
                              else rng.uniform(1.3, 2.0, 0.1)), 2) for j, t in enumerate(tau)]
     return Case(arm=arm, q=q, qd=qd, qdd_request=qdd, limit=limit, label=label)
@@ -79,9 +59,9 @@ def _clipping_case(rng, arm, which, label=None, sign=None, tries=20):
 
 # ---------------------------------------------------------------- Part 1: realized acceleration
 def _realized(arm, q, qd, qdd_request, limit, bound):
-    real = _real(arm)
-    tau = inverse_dynamics(real, q, qd, qdd_request)
-    return _plain(forward_dynamics(real, q, qd, bound(tau, np.asarray(limit, dtype=float))))
+    real = planar_arm(arm)
+    tau = al.inverse_dynamics(real, q, qd, qdd_request)
+    return listed(al.forward_dynamics(real, q, qd, bound(tau, np.asarray(limit, dtype=float))))
 
 
 @reference(worked=[Case(arm=RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd_request=[1.0, 0.0],
@@ -95,7 +75,7 @@ def _realized(arm, q, qd, qdd_request, limit, bound):
                   "then let forward dynamics say what that torque does")
 def realized_acceleration(arm, q, qd, qdd_request, limit):
     """The acceleration (2,) the arm gets when each motor clips the requested torque."""
-    return _plain(_realized_acceleration(_real(arm), q, qd, qdd_request, limit)[2])
+    return listed(al.realized_acceleration(planar_arm(arm), q, qd, qdd_request, limit)[2])
 
 
 @realized_acceleration.fresh
@@ -107,7 +87,7 @@ def _realized_cases(rng):
         (RODS, (1,), "a limit that clips the elbow instead", -1.0),
         (rng.arm(), (0, 1), "a limit that clips both joints", None),
         (rng.arm(), (), "a limit that clips neither", None),
-        (_with(rng.arm(), damping=(0.2, 0.1)), (0,), None, None),
+        (changed(rng.arm(), damping=(0.2, 0.1)), (0,), None, None),
         (rng.arm(gravity=0.0), (1,), "an arm without gravity", None)]]
 
 
@@ -126,16 +106,16 @@ def _(arm, q, qd, qdd_request, limit):
 @realized_acceleration.mistake("every joint's acceleration changes, not only the clipped one's: "
                                "the joints are coupled through the whole mass matrix")
 def _(arm, q, qd, qdd_request, limit):
-    real = _real(arm)
-    tau = inverse_dynamics(real, q, qd, qdd_request)
+    real = planar_arm(arm)
+    tau = al.inverse_dynamics(real, q, qd, qdd_request)
     clipped = np.clip(tau, -np.asarray(limit), limit)
-    return _plain(np.add(qdd_request, (clipped - tau) / np.diag(mass_matrix(real, q))))
+    return listed(np.add(qdd_request, (clipped - tau) / np.diag(al.mass_matrix(real, q))))
 
 
 @realized_acceleration.mistake("that scales the whole torque vector; this part clips each joint "
                                "on its own, as independent drives do")
 def _(arm, q, qd, qdd_request, limit):
-    return _realized(arm, q, qd, qdd_request, limit, _scale_torques)
+    return _realized(arm, q, qd, qdd_request, limit, al.scale_torques)
 
 
 # ---------------------------------------------------------------- Part 2: the deficit check
@@ -145,7 +125,7 @@ def _(arm, q, qd, qdd_request, limit):
            advice="M (qdd_real - qdd_req) = tau_applied - tau_req: solve that 2 x 2 system")
 def acceleration_error(arm, q, deficit):
     """qdd_real - qdd_req (2,) that a torque deficit causes: the solution of M e = deficit."""
-    return _plain(np.linalg.solve(mass_matrix(_real(arm), q), deficit))
+    return listed(np.linalg.solve(al.mass_matrix(planar_arm(arm), q), deficit))
 
 
 @acceleration_error.fresh
@@ -164,19 +144,19 @@ def _error_cases(rng):
 @acceleration_error.mistake("the deficit is M times the error: solve M e = deficit, do not "
                             "multiply")
 def _(arm, q, deficit):
-    return _plain(mass_matrix(_real(arm), q) @ np.asarray(deficit))
+    return listed(al.mass_matrix(planar_arm(arm), q) @ np.asarray(deficit))
 
 
 @acceleration_error.mistake("dividing joint by joint ignores the coupling: the off-diagonal "
                             "entries of M spread one joint's deficit over both")
 def _(arm, q, deficit):
-    return _plain(np.asarray(deficit) / np.diag(mass_matrix(_real(arm), q)))
+    return listed(np.asarray(deficit) / np.diag(al.mass_matrix(planar_arm(arm), q)))
 
 
 @acceleration_error.mistake("right size, wrong sign: error = realized - requested and "
                             "deficit = applied - requested, in the same order")
 def _(arm, q, deficit):
-    return _plain(-np.linalg.solve(mass_matrix(_real(arm), q), deficit))
+    return listed(-np.linalg.solve(al.mass_matrix(planar_arm(arm), q), deficit))
 
 
 # ---------------------------------------------------------------- Part 3: scaling the vector
@@ -184,9 +164,9 @@ def _scaled(tau, limit, cap=True, pick=min):
     tau = np.asarray(tau, dtype=float)
     moving = tau != 0.0
     if not moving.any():
-        return _plain(tau)
+        return listed(tau)
     s = pick(np.asarray(limit, dtype=float)[moving] / np.abs(tau[moving]))
-    return _plain((min(s, 1.0) if cap else s) * tau)
+    return listed((min(s, 1.0) if cap else s) * tau)
 
 
 @reference(worked=[Case(tau=[8.0 / 3.0 + 19.62, 5.0 / 6.0 + 4.905], limit=[20.0, 20.0],
@@ -196,7 +176,7 @@ def _scaled(tau, limit, cap=True, pick=min):
            advice="one factor s <= 1 for the whole vector: the smallest limit_j / |tau_j|")
 def scale_torques(tau, limit):
     """s tau (2,), with the largest s <= 1 that brings every joint within its limit."""
-    return _plain(_scale_torques(tau, limit))
+    return listed(al.scale_torques(tau, limit))
 
 
 @scale_torques.fresh
@@ -217,26 +197,25 @@ def _scale_cases(rng):
 @scale_torques.mistake("that clips each joint on its own; scaling multiplies the whole vector "
                        "by one factor, so the ratio between the joints stays")
 def _(tau, limit):
-    return _plain(np.clip(tau, -np.asarray(limit), limit))
+    return listed(np.clip(tau, -np.asarray(limit), limit))
 
 
-scale_torques.mistake_table(_scaled, [
-    ("a torque within its limits is left as it is: the factor is at most 1",
-     dict(cap=False)),
-    ("the factor must bring every joint within its limit: take the smallest "
-     "ratio limit_j / |tau_j|, not the largest",
-     dict(pick=max)),
-])
+scale_torques.mistake(
+    "a torque within its limits is left as it is: the factor is at most 1",
+    partial(_scaled, cap=False))
+scale_torques.mistake(
+    "the factor must bring every joint within its limit: take the smallest ratio limit_j / "
+    "|tau_j|, not the largest", partial(_scaled, pick=max))
 
 
 # ---------------------------------------------------------------- Part 4: the shortest duration
 def _along(arm, q_start, q_end, samples=2001):
     """Gravity g(u) and the rest of the torque A(u) of the move run in 1 s, at ``samples``
     points u of the path: tau = A / T^2 + g for a run of T seconds."""
-    real = _real(arm)
-    q, qd1, qdd1 = quintic(q_start, q_end, 1.0)(np.linspace(0.0, 1.0, samples))
-    g = gravity_torques(real, q)
-    return g, inverse_dynamics(real, q, qd1, qdd1) - g
+    real = planar_arm(arm)
+    q, qd1, qdd1 = al.quintic(q_start, q_end, 1.0)(np.linspace(0.0, 1.0, samples))
+    g = al.gravity_torques(real, q)
+    return g, al.inverse_dynamics(real, q, qd1, qdd1) - g
 
 
 @reference(worked=Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1],
@@ -250,7 +229,7 @@ def _along(arm, q_start, q_end, samples=2001):
 def shortest_duration(arm, q_start, q_end, limit):
     """Shortest duration [s] of the quintic move within the limits; inf if gravity alone is
     too much."""
-    return float(_shortest_duration(_real(arm), q_start, q_end, limit).duration)
+    return float(al.shortest_duration(planar_arm(arm), q_start, q_end, limit).duration)
 
 
 def _move(rng, arm, label=None):
@@ -286,7 +265,7 @@ def _peaks(arm, q_start, q_end, limit, with_gravity=True):
     g, A = _along(arm, q_start, q_end)
     floor = np.abs(g).max(axis=0) if with_gravity else np.zeros(2)
     if np.any(floor >= limit):
-        return inf
+        return math.inf
     return float(np.sqrt(np.max(np.abs(A).max(axis=0) / (np.asarray(limit) - floor))))
 
 
@@ -306,14 +285,14 @@ def _(arm, q_start, q_end, limit):
 # ---------------------------------------------------------------- Part 5: payload capacity
 def _capacity(arm, q, limit, load=None, subtract=True, mirror=True):
     """Per joint the largest k with g + k J^T F within +-limit; F holds 1 kg up by default."""
-    real = _real(arm)
+    real = planar_arm(arm)
     F = -np.asarray(arm.gravity) if load is None else np.asarray(load, dtype=float)
-    t = jacobian(real, q).T @ F
-    g = gravity_torques(real, q) if subtract else np.zeros(2)
+    t = al.jacobian(real, q).T @ F
+    g = al.gravity_torques(real, q) if subtract else np.zeros(2)
     limit = np.asarray(limit, dtype=float)
     end = np.where((t > 0) | (not mirror), limit, -limit)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _plain(np.where(np.abs(t) <= 1e-9, inf, (end - g) / t))
+        return listed(np.where(np.abs(t) <= 1e-9, math.inf, (end - g) / t))
 
 
 @reference(worked=[Case(arm=RODS, q=deg(0, 0), limit=[25.0, 25.0],
@@ -328,12 +307,12 @@ def _capacity(arm, q, limit, load=None, subtract=True, mirror=True):
 def payload_capacity(arm, q, limit):
     """Per joint (2,), the mass [kg] at the tip the motor can hold on top of the arm; inf
     where the joint carries none of it."""
-    return _plain(_payload_capacity(_real(arm), q, limit))
+    return listed(al.payload_capacity(planar_arm(arm), q, limit))
 
 
 def _holding(rng, arm, q, label=None):
     """A pose and limits that hold the arm itself, with room to spare."""
-    g = gravity_torques(_real(arm), q)
+    g = al.gravity_torques(planar_arm(arm), q)
     limit = [round(abs(gj) + rng.uniform(1.0, 12.0, 0.5), 1) for gj in g]
     return Case(arm=arm, q=q, limit=limit, label=label)
 
@@ -356,7 +335,7 @@ def _loaded_pose(rng, arm, tries=20):
 def _capacity_cases(rng):
     cases = [_holding(rng, arm, _loaded_pose(rng, arm))
              for arm in (RODS, TABLE_TOP, rng.arm(), rng.arm(inertia=True))]
-    wall = rng.arm(gravity=WALL)
+    wall = rng.arm(gravity=WALL_GRAVITY)
     cases.append(_holding(rng, wall, _loaded_pose(rng, wall),
                           "an arm mounted on a wall, gravity along -x"))
     return cases
@@ -391,13 +370,13 @@ def _(arm, q, limit):
 
 
 # ---------------------------------------------------------------- Part 6: friction through a gear
-GEARED = _with(RODS, damping=(2e-5, 2e-5), coulomb=(4e-3, 4e-3), gear_ratio=(50.0, 50.0),
+GEARED = changed(RODS, damping=(2e-5, 2e-5), coulomb=(4e-3, 4e-3), gear_ratio=(50.0, 50.0),
                label="the rods driven by Example 5's motor through 50:1 gears")
 
 
 def _friction(arm, qd, viscous=2, coulomb=1, sign=1.0):
     G, qd = np.asarray(arm.gear_ratio), np.asarray(qd, dtype=float)
-    return _plain(sign * (G ** viscous * np.asarray(arm.damping) * qd
+    return listed(sign * (G ** viscous * np.asarray(arm.damping) * qd
                           + G ** coulomb * np.asarray(arm.coulomb) * np.sign(qd)))
 
 
@@ -406,13 +385,13 @@ def _friction(arm, qd, viscous=2, coulomb=1, sign=1.0):
                   "Tc = arm.coulomb and G = arm.gear_ratio")
 def joint_friction(arm, qd):
     """Torque (2,) the motors spend on friction at joint speeds qd, referred to the joints."""
-    return _plain(friction_torques(_real(arm), qd))
+    return listed(al.friction_torques(planar_arm(arm), qd))
 
 
 @joint_friction.fresh
 def _friction_cases(rng):
     def geared(ratios, label=None):
-        return _with(RODS, damping=tuple(rng.uniform(1e-5, 1e-4, 1e-5) for _ in range(2)),
+        return changed(RODS, damping=tuple(rng.uniform(1e-5, 1e-4, 1e-5) for _ in range(2)),
                      coulomb=tuple(rng.uniform(1e-3, 1e-2, 1e-3) for _ in range(2)),
                      gear_ratio=ratios, label=label)
 
@@ -427,21 +406,19 @@ def _friction_cases(rng):
             Case(arm=geared((rng.integer(20, 160), 60.0)), qd=speeds())]
 
 
-joint_friction.mistake_table(_friction, [
-    ("viscous friction comes through the gear twice (the motor turns G times "
-     "faster and its torque counts G times): G^2 B, not G B",
-     dict(viscous=1)),
-    ("Coulomb friction does not grow with speed: it comes through the gear "
-     "once, G Tc",
-     dict(coulomb=2)),
-    ("that is the friction torque itself, as Robotics Toolbox for Python "
-     "returns it; the book's term is what the motor spends to overcome it, "
-     "with the sign of qd",
-     dict(sign=-1.0)),
-    ("the joint turns G times slower than the motor: the gear multiplies the "
-     "motor's friction by G^2 and G, it does not divide",
-     dict(viscous=-2, coulomb=-1)),
-])
+joint_friction.mistake(
+    "viscous friction comes through the gear twice (the motor turns G times faster and its torque"
+    " counts G times): G^2 B, not G B", partial(_friction, viscous=1))
+joint_friction.mistake(
+    "Coulomb friction does not grow with speed: it comes through the gear once, G Tc",
+    partial(_friction, coulomb=2))
+joint_friction.mistake(
+    "that is the friction torque itself, as Robotics Toolbox for Python returns it; the book's "
+    "term is what the motor spends to overcome it, with the sign of qd",
+    partial(_friction, sign=-1.0))
+joint_friction.mistake(
+    "the joint turns G times slower than the motor: the gear multiplies the motor's friction by "
+    "G^2 and G, it does not divide", partial(_friction, viscous=-2, coulomb=-1))
 
 
 # ---------------------------------------------------------------- Part 9: the path's bounds
@@ -453,26 +430,26 @@ def _path_bounds(arm, q_start, q_end, limit, s, sd, power=2, with_gravity=True, 
                  largest_lower=True, guard=True):
     """(L, U) [1/s^2] on the straight path: each joint keeps m sdd + c sd^2 + d within its
     limits (6.6), (6.7); a joint with m = 0 must hold c sd^2 + d by itself."""
-    real = _real(arm)
+    real = planar_arm(arm)
     start = np.asarray(q_start, dtype=float)
     delta = np.asarray(q_end, dtype=float) - start
     q = start + s * delta
-    m = mass_matrix(real, q) @ delta
-    rest = coriolis_torques(real, q, delta) * sd ** power
+    m = al.mass_matrix(real, q) @ delta
+    rest = al.coriolis_torques(real, q, delta) * sd ** power
     if with_gravity:
-        rest = rest + gravity_torques(real, q)
+        rest = rest + al.gravity_torques(real, q)
     lows, highs = [], []
     for mj, rj, lj in zip(m, rest, np.asarray(limit, dtype=float)):
         if guard and abs(mj) <= ZERO_INERTIA:
             if abs(rj) > lj:
-                return [inf, -inf]
+                return [math.inf, -math.inf]
             continue
         with np.errstate(divide="ignore", invalid="ignore"):
             a, b = (-lj - rj) / mj, (lj - rj) / mj
         lows.append(min(a, b) if swap else a)
         highs.append(max(a, b) if swap else b)
     pick_low, pick_high = (max, min) if largest_lower else (min, max)
-    return [float(pick_low(lows, default=-inf)), float(pick_high(highs, default=inf))]
+    return [float(pick_low(lows, default=-math.inf)), float(pick_high(highs, default=math.inf))]
 
 
 @reference(worked=[Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1],
@@ -497,7 +474,7 @@ def _admissible(rng, arm, label=None):
     """A move, a point and a speed on it, and limits that leave room: L <= U."""
     q_start, q_end = rng.pose(2), rng.pose(2)
     s, sd = rng.uniform(0.0, 1.0, 0.05), rng.uniform(0.0, 3.0, 0.5)
-    g = gravity_torques(_real(arm), np.add(q_start, s * np.subtract(q_end, q_start)))
+    g = al.gravity_torques(planar_arm(arm), np.add(q_start, s * np.subtract(q_end, q_start)))
     limit = [round(abs(gj) * rng.uniform(1.3, 3.0, 0.1) + 0.5, 1) for gj in g]
     L, U = _path_bounds(arm, q_start, q_end, limit, s, sd)
     return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, s=s,
@@ -511,7 +488,7 @@ def _bounds_cases(rng):
             Case(arm=RODS, q_start=deg(0, 0), q_end=deg(90, 0), limit=[25.0, 25.0], s=0.0,
                  sd=0.0, label="the horizontal rods at rest, to be turned 90° at the shoulder"),
             _admissible(rng, rng.arm()), _admissible(rng, rng.arm(inertia=True)),
-            _admissible(rng, rng.arm(gravity=WALL), "an arm mounted on a wall")]
+            _admissible(rng, rng.arm(gravity=WALL_GRAVITY), "an arm mounted on a wall")]
 
 
 def _zero_inertia_case(rng, tries=10):
@@ -522,11 +499,11 @@ def _zero_inertia_case(rng, tries=10):
     grid = np.linspace(0.0, 1.0, 101)
     for arm, q_start, q_end in ([(rng.arm(), rng.pose(2), rng.pose(2)) for _ in range(tries)]
                                 + [(TABLE_TOP, *BOOK_MOVE)]):
-        real, start = _real(arm), np.asarray(q_start)
+        real, start = planar_arm(arm), np.asarray(q_start)
         delta = np.subtract(q_end, q_start)
 
         def m(s):
-            return np.einsum("...ij,j->...i", mass_matrix(real, start + np.multiply.outer(
+            return np.einsum("...ij,j->...i", al.mass_matrix(real, start + np.multiply.outer(
                 s, delta)), delta)
 
         flips = np.argwhere(np.sign(m(grid[:-1])) * np.sign(m(grid[1:])) < 0)
@@ -538,7 +515,7 @@ def _zero_inertia_case(rng, tries=10):
             mid = 0.5 * (lo + hi)
             lo, hi = (lo, mid) if np.sign(m(mid)[j]) != np.sign(m(lo)[j]) else (mid, hi)
         q = start + lo * delta
-        rest = np.abs(coriolis_torques(real, q, delta) * sd ** 2 + gravity_torques(real, q))
+        rest = np.abs(al.coriolis_torques(real, q, delta) * sd ** 2 + al.gravity_torques(real, q))
         if rest[j] >= 0.1:
             break
     limit = [round(0.7 * r, 3) if i == j else round(2.0 * r + 1.0, 1) for i, r in enumerate(rest)]
@@ -554,7 +531,7 @@ def _above_limit_curve(rng, tries=10):
     for _ in range(tries):
         arm, q_start, q_end = rng.arm(), rng.pose(2), rng.pose(2)
         s = rng.uniform(0.1, 0.9, 0.05)
-        g = gravity_torques(_real(arm), np.add(q_start, s * np.subtract(q_end, q_start)))
+        g = al.gravity_torques(planar_arm(arm), np.add(q_start, s * np.subtract(q_end, q_start)))
         limit = [round(abs(gj) * 1.5 + 0.5, 1) for gj in g]
         for sd in np.arange(0.5, 20.01, 0.5):
             L, U = _path_bounds(arm, q_start, q_end, limit, s, float(sd))
@@ -572,24 +549,22 @@ def _inadmissible(rng):
     return [_zero_inertia_case(rng), _above_limit_curve(rng), _admissible(rng, rng.arm())]
 
 
-path_acceleration_bounds.mistake_table(_path_bounds, [
-    ("where m_j < 0 dividing by m_j turns the inequalities round: "
-     "swap that joint's two ends",
-     dict(swap=False)),
-    ("the velocity products grow with the square of the speed: "
-     "c(q, q' sd) = c(q, q') sd^2",
-     dict(power=1)),
-    ("gravity is part of d: d = g(q) takes its share of every "
-     "joint's limit at any speed",
-     dict(with_gravity=False)),
-    ("every joint must stay within its limits: L is the largest "
-     "of the lower ends and U the smallest of the upper ones",
-     dict(largest_lower=False)),
-])
+path_acceleration_bounds.mistake(
+    "where m_j < 0 dividing by m_j turns the inequalities round: swap that joint's two ends",
+    partial(_path_bounds, swap=False))
+path_acceleration_bounds.mistake(
+    "the velocity products grow with the square of the speed: c(q, q' sd) = c(q, q') sd^2",
+    partial(_path_bounds, power=1))
+path_acceleration_bounds.mistake(
+    "gravity is part of d: d = g(q) takes its share of every joint's limit at any speed",
+    partial(_path_bounds, with_gravity=False))
+path_acceleration_bounds.mistake(
+    "every joint must stay within its limits: L is the largest of the lower ends and U the "
+    "smallest of the upper ones", partial(_path_bounds, largest_lower=False))
 
 
 # ---------------------------------------------------------------- Part 10: design a gear
-MOTOR_TABLE = _with(TABLE_TOP, damping=(2e-5, 2e-5), coulomb=(4e-3, 4e-3),
+MOTOR_TABLE = changed(TABLE_TOP, damping=(2e-5, 2e-5), coulomb=(4e-3, 4e-3),
                     label="the table-top arm with Example 5's motor friction (motor side)")
 SAMPLES = 2001
 SLACK = 1e-3
@@ -602,11 +577,11 @@ def motor_load(arm, q_start, q_end, duration, rotor, ratio, samples=SAMPLES):
     G^2 J qdd and the motors' friction referred through the gear (6.9), the part of them
     the rotors and friction take, and the joint speeds (samples, 2) [rad/s]."""
     t = np.linspace(0.0, duration, samples)
-    q, qd, qdd = quintic(q_start, q_end, duration)(t)
-    bare = PlanarArm(arm.lengths, arm.masses, arm.com, arm.inertia, arm.gravity)
+    q, qd, qdd = al.quintic(q_start, q_end, duration)(t)
+    bare = al.PlanarArm(arm.lengths, arm.masses, arm.com, arm.inertia, arm.gravity)
     drive = (ratio ** 2 * (rotor * qdd + np.asarray(arm.damping) * qd)
              + ratio * np.asarray(arm.coulomb) * np.sign(qd))
-    return t, inverse_dynamics(bare, q, qd, qdd) + drive, drive, qd
+    return t, al.inverse_dynamics(bare, q, qd, qdd) + drive, drive, qd
 
 
 @design(worked=[Case(arm=MOTOR_TABLE, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1], duration=0.7,
@@ -663,10 +638,10 @@ def _gear_cases_for(rng, arm, q_start, q_end, label=None):
     torque, speed, rotor = (rng.uniform(0.05, 0.5, 0.01), rng.uniform(200.0, 1000.0, 50.0),
                             rng.uniform(1e-6, 2e-5, 1e-6))
     B, Tc = rng.uniform(1e-5, 5e-5, 1e-5), rng.uniform(1e-3, 1e-2, 1e-3)
-    q, qd1, qdd1 = quintic(q_start, q_end, 1.0)(np.linspace(0.0, 1.0, 101))
-    bare = PlanarArm(arm.lengths, arm.masses, arm.com, arm.inertia, arm.gravity)
-    g = gravity_torques(bare, q)
-    A = inverse_dynamics(bare, q, qd1, qdd1) - g
+    q, qd1, qdd1 = al.quintic(q_start, q_end, 1.0)(np.linspace(0.0, 1.0, 101))
+    bare = al.PlanarArm(arm.lengths, arm.masses, arm.com, arm.inertia, arm.gravity)
+    g = al.gravity_torques(bare, q)
+    A = al.inverse_dynamics(bare, q, qd1, qdd1) - g
     G = np.geomspace(1.0, 3000.0, 100)
 
     def worst(T):
@@ -683,7 +658,7 @@ def _gear_cases_for(rng, arm, q_start, q_end, label=None):
         lo, hi = (lo, mid) if worst(mid).min() <= 0.97 else (mid, hi)
     k = rng.choice([15.0, 20.0, 25.0, 30.0, 200.0, 250.0, 300.0, 400.0]) / G[worst(hi).argmin()]
     duration = round(hi * rng.uniform(1.05, 1.4, 0.05), 2)
-    return Case(arm=_with(arm, damping=(_sig(B / k ** 2),) * 2, coulomb=(_sig(Tc / k),) * 2),
+    return Case(arm=changed(arm, damping=(_sig(B / k ** 2),) * 2, coulomb=(_sig(Tc / k),) * 2),
                 q_start=q_start, q_end=q_end, duration=max(duration, 0.1),
                 torque=_sig(torque / k, 3), speed=_sig(speed * k, 3), rotor=_sig(rotor / k ** 2),
                 label=label)
@@ -697,5 +672,5 @@ def _gear_cases(rng):
             _gear_cases_for(rng, rng.arm(), rng.pose(2), rng.pose(2)),
             _gear_cases_for(rng, rng.arm(gravity=0.0), rng.pose(2), rng.pose(2),
                             "an arm without gravity"),
-            _gear_cases_for(rng, rng.arm(gravity=WALL), rng.pose(2), rng.pose(2),
+            _gear_cases_for(rng, rng.arm(gravity=WALL_GRAVITY), rng.pose(2), rng.pose(2),
                             "an arm mounted on a wall")]

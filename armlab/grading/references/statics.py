@@ -11,19 +11,17 @@ the limits. The arm's data come from the chapter's preset, ``armlab.statics_arm(
 import numpy as np
 
 from armlab.grading.purepy import fmt
-from armlab.grading.references import ArmData, Case, chapter, design, reference
+from armlab.grading.references import (ArmData, Case, al, chapter, deg, design, drawn_arms,
+                                       listed, planar_arm, reference)
 
 _kinematics = chapter("kinematics")
-al, real, listed, deg, relative = (_kinematics.al, _kinematics.real, _kinematics.listed,
-                                   _kinematics.deg, _kinematics.relative)
-"""armlab's functions as captured at import (a stand-in still computes while a check switches
-armlab off), and the kinematics references' helpers: an ArmData as a PlanarArm, an array as
-lists, degrees as radians, the relative angles of absolute ones."""
+relative = _kinematics.relative
+"""The relative angles of a pose whose angles were taken as absolute ones (a mistake)."""
 
 ARM = ArmData.from_arm(al.statics_arm(), "the chapter's arm")
 """The chapter's arm: L = (0.5, 0.4) m, m = (3.0, 2.0) kg, centres of mass (0.25, 0.20) m."""
 
-WALL = Case(arm=ARM, q=deg(30, 60), label="the wall pose of Example 1")
+WALL_POSE = Case(arm=ARM, q=deg(30, 60), label="the wall pose of Example 1")
 WALL_PUSH = Case(arm=ARM, q=deg(30, 60), F=[10.0, 0.0], label="the wall push of Example 1")
 STRETCHED = deg(0, 0)
 FREE = 1e-9
@@ -32,13 +30,8 @@ SINGULAR = 1e-9
 """Below this |det J| [m^2] a pose is singular: no force can be read from its torques."""
 
 
-def _arms(rng, count):
-    """The chapter's arm and ``count`` others (other lengths, masses, centres of mass)."""
-    return [ARM] + [rng.arm() for _ in range(count)]
-
-
 def _J(arm, q):
-    return al.jacobian(real(arm), q)
+    return al.jacobian(planar_arm(arm), q)
 
 
 def _cross(r, f):
@@ -49,7 +42,7 @@ def _cross(r, f):
 # ---------------------------------------------------------------- the Jacobian
 # No part of the statics set checks it (the kinematics set grades the Jacobian); it stays
 # registered as the example quantity of the grading package's documentation and tests.
-@reference(worked=WALL, allow=("joint_positions", "tip_position"),
+@reference(worked=WALL_POSE, allow=("joint_positions", "tip_position"),
            advice="column j is z x (p_tip - p_j): work it out on paper at this pose")
 def jacobian(arm, q):
     """Tip Jacobian (2, n): column j is the tip's velocity when joint j turns at 1 rad/s."""
@@ -58,7 +51,7 @@ def jacobian(arm, q):
 
 @jacobian.fresh
 def _jacobian_cases(rng):
-    cases = [Case(arm=arm, q=rng.pose(2)) for arm in _arms(rng, 3) for _ in range(2)]
+    cases = [Case(arm=arm, q=rng.pose(2)) for arm in drawn_arms(rng, 3, ARM) for _ in range(2)]
     cases.append(Case(arm=rng.arm(), q=STRETCHED, label="the stretched pose"))
     return cases
 
@@ -87,7 +80,7 @@ def _jacobian_degrees(arm, q):
 
 # ---------------------------------------------------------------- tau = J^T F
 def _jt(arm, q, F):
-    return al.static_torques(real(arm), q, F)
+    return al.static_torques(planar_arm(arm), q, F)
 
 
 @reference(worked=WALL_PUSH, allow=("joint_positions", "tip_position"),
@@ -100,7 +93,7 @@ def joint_torques(arm, q, F):
 @joint_torques.fresh
 def _torques_cases(rng):
     return [Case(arm=arm, q=rng.pose(2), F=rng.vector(2, -20, 20, 1, nonzero=True))
-            for arm in _arms(rng, 2) for _ in range(2)]
+            for arm in drawn_arms(rng, 2, ARM) for _ in range(2)]
 
 
 @joint_torques.mistake("right size, wrong sign: is F the force on the arm or by the arm? "
@@ -117,7 +110,7 @@ def _torques_not_transposed(arm, q, F):
 @joint_torques.mistake("the lever of joint j runs from joint j to the tip, where F acts, not to "
                        "the next joint")
 def _torques_next_joint(arm, q, F):
-    p = al.joint_positions(real(arm), q)
+    p = al.joint_positions(planar_arm(arm), q)
     return listed(_cross(p[1:] - p[:-1], np.asarray(F, dtype=float)))
 
 
@@ -127,7 +120,7 @@ def _weight_moments(arm, q, absolute=False, at_link_end=()):
     weight (zero for i < j); with the switches of a mistake (``at_link_end``: the links
     whose weight acts at their end)."""
     com = [L if i in at_link_end else c for i, (L, c) in enumerate(zip(arm.lengths, arm.com))]
-    a = real(ArmData(**dict(arm.fields(), com=com)))
+    a = planar_arm(ArmData(**dict(arm.fields(), com=com)))
     angles = relative(q) if absolute else q
     p, c = al.joint_positions(a, angles), al.com_positions(a, angles)
     balance = -np.asarray(arm.masses)[:, None] * np.asarray(arm.gravity)        # (n, 2) [N]
@@ -135,17 +128,18 @@ def _weight_moments(arm, q, absolute=False, at_link_end=()):
     return np.triu(moments)
 
 
-@reference(worked=[Case(arm=ARM, q=deg(0, 30), label="q = (0°, 30°), link 2 not upright"), WALL],
+@reference(worked=[Case(arm=ARM, q=deg(0, 30), label="q = (0°, 30°), link 2 not upright"),
+                   WALL_POSE],
            advice="g_j is the sum, over the links beyond joint j, of the moment "
                                "about joint j of each link's weight, taken at its centre of mass")
 def gravity_torques(arm, q):
     """Joint torques (n,) that balance gravity: g(q) = dP/dq."""
-    return listed(al.gravity_torques(real(arm), q))
+    return listed(al.gravity_torques(planar_arm(arm), q))
 
 
 @gravity_torques.fresh
 def _gravity_cases(rng):
-    cases = [Case(arm=arm, q=rng.pose(2)) for arm in _arms(rng, 2) for _ in range(2)]
+    cases = [Case(arm=arm, q=rng.pose(2)) for arm in drawn_arms(rng, 2, ARM) for _ in range(2)]
     wall = rng.arm(gravity=(-9.81, 0.0))
     cases.append(Case(arm=wall, q=rng.pose(2), label="an arm mounted on a wall"))
     cases.append(Case(arm=rng.arm(gravity=0.0), q=rng.pose(2), label="an arm in free fall"))
@@ -155,7 +149,7 @@ def _gravity_cases(rng):
 @gravity_torques.mistake("right size, wrong sign: g(q) is the torque that balances gravity "
                          "(gravity itself pulls with -g)")
 def _gravity_negated(arm, q):
-    return listed(-al.gravity_torques(real(arm), q))
+    return listed(-al.gravity_torques(planar_arm(arm), q))
 
 
 for _links in [(0, 1), (0,), (1,)]:                    # every link's weight, or one
@@ -186,7 +180,7 @@ def _gravity_lever_from_elbow(arm, q):
 
 # ---------------------------------------------------------------- holding the push
 def _holding(arm, q, F, contact=1.0, gravity=1.0):
-    return listed(contact * _jt(arm, q, F) + gravity * al.gravity_torques(real(arm), q))
+    return listed(contact * _jt(arm, q, F) + gravity * al.gravity_torques(planar_arm(arm), q))
 
 
 @reference(worked=Case(arm=ARM, q=deg(30, 60), F=[10.0, 0.0],
@@ -201,7 +195,7 @@ def holding_torques(arm, q, F):
 @holding_torques.fresh
 def _holding_cases(rng):
     return [Case(arm=arm, q=rng.pose(2), F=rng.vector(2, -20, 20, 1, nonzero=True))
-            for arm in _arms(rng, 2) for _ in range(2)]
+            for arm in drawn_arms(rng, 2, ARM) for _ in range(2)]
 
 
 @holding_torques.mistake("this is J^T F alone: the motors must also hold the links' weight, "
@@ -251,7 +245,7 @@ def _push_case(rng, arm):
 
 @max_push.fresh
 def _push_cases(rng):
-    return [_push_case(rng, arm) for arm in _arms(rng, 2)]
+    return [_push_case(rng, arm) for arm in drawn_arms(rng, 2, ARM)]
 
 
 @max_push.fresh("no torque needed")
@@ -308,7 +302,7 @@ def _error_case(rng, arm):
 
 @force_error_bound.fresh
 def _error_cases(rng):
-    return [_error_case(rng, arm) for arm in _arms(rng, 2)]
+    return [_error_case(rng, arm) for arm in drawn_arms(rng, 2, ARM)]
 
 
 @force_error_bound.fresh("singular")
@@ -352,7 +346,7 @@ def torques_for_reported_force(arm, q, force_on_arm):
 @torques_for_reported_force.fresh
 def _reported_cases(rng):
     return [Case(arm=arm, q=rng.pose(2), force_on_arm=rng.vector(2, -20, 20, 1, nonzero=True))
-            for arm in _arms(rng, 2) for _ in range(2)]
+            for arm in drawn_arms(rng, 2, ARM) for _ in range(2)]
 
 
 @torques_for_reported_force.mistake(
@@ -368,7 +362,7 @@ def _reactions(arm, q, F, start=1.0, carry=True, weights=True):
     applies to link j, by balancing the links from the tip inwards, equation (2.8); with the
     switches of a mistake: ``start`` the sign of the tip force passed on, ``carry`` of the
     links beyond each joint (without it each link passes on the tip force, f_j = F - w_j)."""
-    a = real(arm)
+    a = planar_arm(arm)
     p, c = al.joint_positions(a, q), al.com_positions(a, q)
     w = np.outer(arm.masses, arm.gravity) * weights                             # (n, 2) [N]
     out = np.zeros((arm.n, 3))
@@ -388,7 +382,7 @@ def _reactions(arm, q, F, start=1.0, carry=True, weights=True):
                   "p_j) x f_{j+1} - (c_j - p_j) x w_j, starting with f_{n+1} = F, n_{n+1} = 0")
 def joint_reactions(arm, q, F):
     """(n, 3) [N, N, N m]: row j the force and moment link j - 1 (the base) applies to link j."""
-    force, moment = al.joint_reactions(real(arm), q, F)
+    force, moment = al.joint_reactions(planar_arm(arm), q, F)
     return listed(np.column_stack([force, moment]))
 
 
@@ -398,7 +392,7 @@ def _reaction_case(rng, arm, n=2, label=None):
 
 @joint_reactions.fresh
 def _reactions_cases(rng):
-    return ([_reaction_case(rng, arm) for arm in _arms(rng, 2) for _ in range(2)]
+    return ([_reaction_case(rng, arm) for arm in drawn_arms(rng, 2, ARM) for _ in range(2)]
             + [_reaction_case(rng, rng.arm(gravity=(-9.81, 0.0)), label="an arm mounted on a "
                                                                           "wall"),
                _reaction_case(rng, rng.arm(gravity=0.0), label="an arm in free fall")])
@@ -460,12 +454,13 @@ def _table(arm, height, x_range, count=401):
     L1, L2 = arm.lengths
     p = np.column_stack([x, np.full_like(x, height)])[(r > abs(L1 - L2) + 1e-9)
                                                        & (r < L1 + L2 - 1e-9)]
-    return np.concatenate([al.inverse_kinematics(real(arm), p, elbow=e) for e in ("down", "up")])
+    real = planar_arm(arm)
+    return np.concatenate([al.inverse_kinematics(real, p, elbow=e) for e in ("down", "up")])
 
 
 def _overload(arm, q, F, limit):
     """max_j |tau_j| / limit_j of the holding torques g(q) + J^T F, per pose."""
-    tau = _jt(arm, q, F) + al.gravity_torques(real(arm), q)
+    tau = _jt(arm, q, F) + al.gravity_torques(planar_arm(arm), q)
     return np.max(np.abs(tau) / np.asarray(limit), axis=-1)
 
 
@@ -487,14 +482,14 @@ def press_pose(arm, height, x_range, F, limit, answer=None):
     q, why = _kinematics._pose(answer)
     if q is None:
         return 0.0, why
-    tip = al.tip_position(real(arm), q)
+    tip = al.tip_position(planar_arm(arm), q)
     shown = _kinematics._shown(q)
     off = max(abs(tip[1] - height), x_range[0] - tip[0], tip[0] - x_range[1])
     if off > ON:
         return 0.0, (f"q = {shown} puts the tip at {fmt(listed(tip))} m, {fmt(1e3 * off)} mm "
                      f"off the table top (y = {fmt(height)} m, x from {fmt(x_range[0])} to "
                      f"{fmt(x_range[1])} m; the spec is within 1 mm)")
-    tau = _jt(arm, q, F) + al.gravity_torques(real(arm), q)
+    tau = _jt(arm, q, F) + al.gravity_torques(planar_arm(arm), q)
     ratio = np.abs(tau) / np.asarray(limit)
     words = f"q = {shown} presses with the torques {fmt(listed(tau))} N m"
     if ratio.max() <= 1.0 + 1e-9:
@@ -518,7 +513,7 @@ def _press_cases(rng):
         x_range = [round(0.05 * np.floor(k * chord / 0.05), 2) for k in (0.3, 0.95)]
         F = [rng.uniform(-10, 10, 1), -rng.uniform(10, 50, 5)]
         poses = _table(arm, height, x_range)
-        tau = np.abs(_jt(arm, poses, F) + al.gravity_torques(real(arm), poses))
+        tau = np.abs(_jt(arm, poses, F) + al.gravity_torques(planar_arm(arm), poses))
         best = None
         for _ in range(12):                     # limits that one pose meets, and few others
             k = rng.integer(0, len(poses) - 1)

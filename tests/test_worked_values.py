@@ -1,4 +1,4 @@
-"""Every worked number of the seeds, at the precision the seed prints it.
+"""Every worked number of the source examples, at the precision they are printed with.
 
 Seed 000: the table-top arm (0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods).
 Seeds 001 and 002: two 1 m rods. Seed 003: the statics arm. Seed 004: the
@@ -41,13 +41,13 @@ def at(value, printed):
 Q0, QD0, QDD0 = deg([30, 45]), [1.0, 2.0], [3.0, -2.0]
 
 
-def test_seed000_shoulder_inertia_straight_and_bent():
+def test_tabletop_shoulder_inertia_straight_and_bent():
     arm = al.tabletop_arm()
     at(al.mass_matrix(arm, [0, 0])[0, 0], "0.246")
     at(al.mass_matrix(arm, deg([0, 90]))[0, 0], "0.171")
 
 
-def test_seed000_worked_instant_mass_matrix_and_inertia_part():
+def test_tabletop_worked_instant_mass_matrix_and_inertia_part():
     arm = al.tabletop_arm()
     M = al.mass_matrix(arm, Q0)
     at(M.ravel(), "0.2239 0.0473 0.0473 0.0208")
@@ -55,7 +55,7 @@ def test_seed000_worked_instant_mass_matrix_and_inertia_part():
     at(al.torque_parts(arm, Q0, QD0, QDD0)["inertia"], "0.5769 0.1004")
 
 
-def test_seed000_worked_instant_speed_part_through_h():
+def test_tabletop_worked_instant_speed_part_through_h():
     arm = al.tabletop_arm()
     h = 1.0 * 0.30 * 0.125 * np.sin(deg(45))           # m2 L1 lc2 sin q2
     at(h, "0.0265")
@@ -67,7 +67,7 @@ def test_seed000_worked_instant_speed_part_through_h():
     np.testing.assert_allclose(c, [-h * 8, h * 1], rtol=1e-12)
 
 
-def test_seed000_worked_instant_gravity_and_totals():
+def test_tabletop_worked_instant_gravity_and_totals():
     arm = al.tabletop_arm()
     g = al.gravity_torques(arm, Q0)
     at(g, "5.4148 0.3174")
@@ -81,7 +81,7 @@ def test_seed000_worked_instant_gravity_and_totals():
     assert g[0] / parts["total"][0] > 0.9
 
 
-def test_seed000_forward_dynamics_gives_back_the_acceleration():
+def test_tabletop_forward_dynamics_gives_back_the_acceleration():
     arm = al.tabletop_arm()
     tau = al.inverse_dynamics(arm, Q0, QD0, QDD0)
     np.testing.assert_allclose(al.forward_dynamics(arm, Q0, QD0, tau), QDD0, atol=1e-12)
@@ -89,20 +89,20 @@ def test_seed000_forward_dynamics_gives_back_the_acceleration():
     at(al.forward_dynamics(arm, Q0, QD0, [5.7796, 0.4443]), "3.0 -2.0")
 
 
-def test_seed000_gravity_compensation_holds_with_no_error():
+def test_tabletop_gravity_compensation_holds_with_no_error():
     arm = al.tabletop_arm(damping=0.02)
     g = al.gravity_torques(arm, Q0)
     at(g, "5.4148 0.3174")
     np.testing.assert_allclose(al.forward_dynamics(arm, Q0, [0, 0], g), [0, 0], atol=1e-12)
 
 
-def test_seed000_payload_gravity_torques():
+def test_tabletop_payload_gravity_torques():
     arm, loaded = al.tabletop_arm(), al.tabletop_arm().with_payload(0.5)
     at(al.gravity_torques(arm, Q0), "5.41 0.32")
     at(al.gravity_torques(loaded, Q0), "7.01 0.63")
 
 
-def test_seed000_identification_coefficients():
+def test_tabletop_identification_coefficients():
     """g2 = b cos(q1 + q2) with b = m2 lc2 9.81; the payload's mass from the change in b."""
     q = np.array([deg([10, 20]), deg([-40, 75]), deg([100, -30])])
     b = al.gravity_torques(al.tabletop_arm(), q)[:, 1] / np.cos(q.sum(axis=1))
@@ -119,7 +119,7 @@ def test_seed000_identification_coefficients():
 # ---------------------------------------------------------------------------
 # Seed 001: inverse dynamics of two 1 m, 1 kg rods, a tip force, torque limits
 
-def test_seed001_mass_matrix_formula():
+def test_rods_torque_mass_matrix_formula():
     arm = al.rod_arm()
     for q2 in np.linspace(-np.pi, np.pi, 7):
         M = al.mass_matrix(arm, [0.4, q2])
@@ -127,7 +127,7 @@ def test_seed001_mass_matrix_formula():
                                        [1 / 3 + np.cos(q2) / 2, 1 / 3]], atol=1e-14)
 
 
-def test_seed001_horizontal_acceleration_request():
+def test_rods_torque_horizontal_acceleration_request():
     arm = al.rod_arm()
     parts = al.torque_parts(arm, [0, 0], [0, 0], [1, 0])
     at(parts["gravity"], "19.62 4.905")
@@ -136,7 +136,7 @@ def test_seed001_horizontal_acceleration_request():
     at(al.inverse_dynamics(arm, [0, 0], [0, 0], [0, 0]), "19.62 4.905")
 
 
-def test_seed001_tip_force_lever_arms_and_sign():
+def test_rods_torque_tip_force_lever_arms_and_sign():
     arm = al.rod_arm()
     # J^T F = (2 Fy, Fy) for a vertical force at the horizontal pose
     np.testing.assert_allclose(al.static_torques(arm, [0, 0], [0, 5]), [10, 5], atol=1e-14)
@@ -145,7 +145,7 @@ def test_seed001_tip_force_lever_arms_and_sign():
     at(al.inverse_dynamics(arm, [0, 0], [0, 0], [0, 0], tip_force=[0, 5]), "29.62 9.905")
 
 
-def test_seed001_velocity_product_formula():
+def test_rods_torque_velocity_product_formula():
     arm = al.rod_arm()
     rng = np.random.default_rng(1)
     for q, qd in zip(rng.uniform(-3, 3, (5, 2)), rng.uniform(-3, 3, (5, 2))):
@@ -155,7 +155,7 @@ def test_seed001_velocity_product_formula():
             [-0.5 * s2 * (2 * qd[0] * qd[1] + qd[1] ** 2), 0.5 * s2 * qd[0] ** 2], atol=1e-13)
 
 
-def test_seed001_moving_preset_term_by_term():
+def test_rods_torque_moving_preset_term_by_term():
     arm = al.rod_arm(damping=0.2)
     q, qd, qdd = deg([30, 60]), [1, -0.5], [1, -1]
     parts = al.torque_parts(arm, q, qd, qdd)
@@ -182,7 +182,7 @@ def test_seed001_moving_preset_term_by_term():
     ("limited", [0, 0], [0, 0], [1, 0], {"limit": 20}, "22.286667 5.738333",
      "20.000000 5.738333", "-2.920000 9.800000"),
 ])
-def test_seed001_expected_output(name, q, qd, qdd, opts, requested, applied, qdd_out):
+def test_rods_torque_expected_output(name, q, qd, qdd, opts, requested, applied, qdd_out):
     arm = al.rod_arm(gravity=opts.get("gravity", 9.81), damping=opts.get("damping", 0.0))
     force_on_arm = opts.get("force_on_arm")
     tip = None if force_on_arm is None else -np.asarray(force_on_arm, float)
@@ -192,7 +192,7 @@ def test_seed001_expected_output(name, q, qd, qdd, opts, requested, applied, qdd
     at(acc, qdd_out)
 
 
-def test_seed001_clipping_recomputes_both_accelerations():
+def test_rods_torque_clipping_recomputes_both_accelerations():
     arm = al.rod_arm()
     req, applied, acc = al.realized_acceleration(arm, [0, 0], [0, 0], [1, 0], 20)
     at(applied - req, "-2.286667 0.0")
@@ -201,7 +201,7 @@ def test_seed001_clipping_recomputes_both_accelerations():
     np.testing.assert_allclose(M @ (acc - [1, 0]), applied - req, atol=1e-12)
 
 
-def test_seed001_exercise1_vertical_arm():
+def test_rods_torque_exercise1_vertical_arm():
     arm = al.rod_arm()
     q, tip = deg([90, 0]), [0, -5]                  # seed: F = (0, 5) N on the arm
     parts = al.torque_parts(arm, q, [0, 0], [1, 0], tip)
@@ -214,7 +214,7 @@ def test_seed001_exercise1_vertical_arm():
     at(acc, "1.0 0.0")
 
 
-def test_seed001_exercise2_clipped_elbow_request():
+def test_rods_torque_exercise2_clipped_elbow_request():
     arm = al.rod_arm(gravity=0)
     req, applied, acc = al.realized_acceleration(arm, [0, 0], [0, 0], [0, 2], 1.5)
     np.testing.assert_allclose(req, [5 / 3, 2 / 3], atol=1e-14)
@@ -227,7 +227,7 @@ def test_seed001_exercise2_clipped_elbow_request():
 # ---------------------------------------------------------------------------
 # Seed 002: the torque budget of two rods, energy and power
 
-def test_seed002_horizontal_hold():
+def test_rods_horizontal_hold():
     arm = al.rod_arm()
     parts = al.torque_parts(arm, [0, 0], [0, 0], [0, 0])
     at(parts["gravity"], "19.620000 4.905000")
@@ -242,7 +242,7 @@ def test_seed002_horizontal_hold():
     at(parts["total"] @ [0, 0], "0.0")
 
 
-def test_seed002_mass_matrix_entries_and_determinant():
+def test_rods_mass_matrix_entries_and_determinant():
     for m in (0.5, 1.0, 1.37, 2.0):
         arm = al.rod_arm(m2=m)
         for q2 in np.linspace(-np.pi, np.pi, 9):
@@ -260,7 +260,7 @@ def test_seed002_mass_matrix_entries_and_determinant():
     np.testing.assert_allclose(al.mass_matrix(al.rod_arm(), [0, 0]) @ [0, 1], [5 / 6, 1 / 3])
 
 
-def test_seed002_velocity_products():
+def test_rods_velocity_products():
     arm = al.rod_arm()
     q, qd = deg([30, -60]), [1, -0.5]
     h = 0.5 * np.sin(deg(-60))
@@ -269,7 +269,7 @@ def test_seed002_velocity_products():
     at(al.coriolis_torques(arm, q, [0, 0]), "0.0 0.0")
 
 
-def test_seed002_gravity_sign_and_zeros():
+def test_rods_gravity_sign_and_zeros():
     arm = al.rod_arm()
     at(al.gravity_torques(arm, [0, 0]), "19.62 4.905")
     at(al.gravity_torques(arm, [np.pi, 0]), "-19.62 -4.905")       # facing left
@@ -277,14 +277,14 @@ def test_seed002_gravity_sign_and_zeros():
     np.testing.assert_allclose(al.gravity_torques(arm, [-np.pi / 2, 0]), 0, atol=1e-14)
 
 
-def test_seed002_damping():
+def test_rods_damping():
     arm = al.rod_arm(damping=0.25)
     f = al.friction_torques(arm, [1, -0.5])
     at(f, "0.25 -0.125")
     at(f @ [1, -0.5], "0.3125")
 
 
-def test_seed002_bent_and_moving_budget_energy_and_power():
+def test_rods_bent_and_moving_budget_energy_and_power():
     arm = al.rod_arm(damping=0.25)
     q, qd, qdd = deg([30, -60]), np.array([1, -0.5]), np.array([0.5, -1])
     parts = al.torque_parts(arm, q, qd, qdd)
@@ -304,7 +304,7 @@ def test_seed002_bent_and_moving_budget_energy_and_power():
     np.testing.assert_allclose(power, rate + loss, atol=1e-12)
 
 
-def test_seed002_exercise1_heavier_second_rod():
+def test_rods_exercise1_heavier_second_rod():
     light, heavy = al.rod_arm(), al.rod_arm(m2=2.0)
     g = al.gravity_torques(heavy, [0, 0])
     at(g, "34.335 9.81")
@@ -312,14 +312,14 @@ def test_seed002_exercise1_heavier_second_rod():
     np.testing.assert_allclose(heavy.inertia[1], 2 * light.inertia[1])
 
 
-def test_seed002_exercise2_elbow_only_and_zero_power():
+def test_rods_exercise2_elbow_only_and_zero_power():
     arm = al.rod_arm(gravity=0)
     tau = al.inverse_dynamics(arm, [0, 0], [0, 0], [0, 1])
     at(tau, "0.833333 0.333333")
     at(tau @ [0, 0], "0.0")
 
 
-def test_seed002_zero_gravity_hold():
+def test_rods_zero_gravity_hold():
     arm = al.rod_arm(gravity=0)
     parts = al.torque_parts(arm, [0, 0], [0, 0], [0, 0])
     for value in parts.values():
@@ -332,7 +332,7 @@ def test_seed002_zero_gravity_hold():
 Q3 = deg([30, 60])
 
 
-def test_seed003_wall_push_geometry_and_torques():
+def test_statics_arm_wall_push_geometry_and_torques():
     arm = al.statics_arm()
     p = al.joint_positions(arm, Q3)
     at(p[1], "0.433 0.25")
@@ -342,7 +342,7 @@ def test_seed003_wall_push_geometry_and_torques():
     np.testing.assert_allclose(tau, [-0.65 * 10, -0.4 * 10])      # moment arms
 
 
-def test_seed003_finite_displacement_work_table():
+def test_statics_arm_finite_displacement_work_table():
     arm = al.statics_arm()
     u = np.random.default_rng(0).standard_normal(2)
     at(u / np.linalg.norm(u), "0.6894 -0.7244")
@@ -355,7 +355,7 @@ def test_seed003_finite_displacement_work_table():
     assert [f"{x:.1e}" for x in rel] == ["-6.4e-02", "-6.5e-03", "-6.5e-04", "-6.5e-05"]
 
 
-def test_seed003_central_difference_of_the_tip_work():
+def test_statics_arm_central_difference_of_the_tip_work():
     arm = al.statics_arm()
     F, h = np.array([10.0, 0.0]), 1e-6
     grad = [(al.tip_position(arm, Q3 + h * e) - al.tip_position(arm, Q3 - h * e)) @ F / (2 * h)
@@ -363,7 +363,7 @@ def test_seed003_central_difference_of_the_tip_work():
     at(grad, "-6.5 -4.0")
 
 
-def test_seed003_gravity_two_ways():
+def test_statics_arm_gravity_two_ways():
     arm = al.statics_arm()
     g = al.gravity_torques(arm, Q3)
     at(g, "14.8675 0.0")
@@ -380,7 +380,7 @@ def test_seed003_gravity_two_ways():
                                g, atol=1e-12)
 
 
-def test_seed003_stretched_jacobian_has_rank_one():
+def test_statics_arm_stretched_jacobian_has_rank_one():
     J = al.jacobian(al.statics_arm(), [0, 0])
     np.testing.assert_allclose(J, [[0, 0], [0.9, 0.4]], atol=1e-15)
     assert np.linalg.matrix_rank(J) == 1
@@ -393,7 +393,7 @@ def test_seed003_stretched_jacobian_has_rank_one():
     (30, "0.9515 0.1051", "-2.0 -2.0", "8.46 3.46", "100", "6.3"),
     (90, "0.6986 0.2863", "-4.0 -4.0", "5.0 0.0", "50", "2.4"),
 ])
-def test_seed003_singularity_table(q2, sigma, tau_x, tau_y, max_fx, error):
+def test_statics_arm_singularity_table(q2, sigma, tau_x, tau_y, max_fx, error):
     arm, q = al.statics_arm(), deg([0, q2])
     at(al.singular_values(arm, q), sigma)
     at(al.static_torques(arm, q, [10, 0]), tau_x)         # along the arm
@@ -402,7 +402,7 @@ def test_seed003_singularity_table(q2, sigma, tau_x, tau_y, max_fx, error):
     at(al.force_error_bound(arm, q, 0.5), error)
 
 
-def test_seed003_singularity_remarks():
+def test_statics_arm_singularity_remarks():
     arm = al.statics_arm()
     # 57 times more push one degree from stretched than at a right angle
     ratio = al.max_tip_force(arm, deg([0, 1]), [1, 0], 20) / al.max_tip_force(
@@ -415,7 +415,7 @@ def test_seed003_singularity_remarks():
     at(1 / al.singular_values(arm, deg([0, 1]))[1], "282")
 
 
-def test_seed003_residual_torque_at_the_stretched_pose():
+def test_statics_arm_residual_torque_at_the_stretched_pose():
     arm = al.statics_arm()
     force, residual = al.tip_force_from_torques(arm, [0, 0], [1, 0])
     at(residual, "-0.16 0.37")
@@ -431,7 +431,7 @@ def test_seed003_residual_torque_at_the_stretched_pose():
 # ---------------------------------------------------------------------------
 # Seed 004: a library's conventions
 
-def test_seed004_friction_sign_and_gear_ratio():
+def test_conventions_friction_sign_and_gear_ratio():
     arm = al.PlanarArm([0.3, 0.2], [1, 1], damping=[0.01, 0.02], coulomb=[0.1, 0.2],
                        gear_ratio=[50, 1])
     qd = np.array([0.5, -2.0])
@@ -444,7 +444,7 @@ def test_seed004_friction_sign_and_gear_ratio():
                                                                 coulomb=0.1), [2.0]), [0.7])
 
 
-def test_seed004_payload_capacity_meanings():
+def test_conventions_payload_capacity_meanings():
     arm = al.rod_arm()
     # horizontal: positive multiples, the smallest names the limiting joint
     cap = al.payload_capacity(arm, [0, 0], 25)
@@ -461,7 +461,7 @@ def test_seed004_payload_capacity_meanings():
     at(cap, "0.2742 2.0484")
 
 
-def test_seed004_payload_merges_into_the_last_link():
+def test_conventions_payload_merges_into_the_last_link():
     arm = al.tabletop_arm().with_payload(0.5)
     assert arm.masses == (2.0, 1.5)
     at(arm.com[1], "0.166667")          # (1.0 * 0.125 + 0.5 * 0.25) / 1.5

@@ -24,7 +24,7 @@ compares ``exercises/`` with a fresh release, and :meth:`ExerciseSet.worked` giv
 visible check's expected value; :meth:`ExerciseSet.assert_explanations_point_at_no_option`
 checks that no choice's explanation echoes one option's words. A chapter's test file is then a few lines::
 
-    from armlab.grading.testing import ExerciseSet
+    from exercise_sets import ExerciseSet
 
     SET = ExerciseSet("statics")
     MISTAKES = {"jacobian_answer": ("a12 = q[0] + q[1]", "a12 = q[1]",
@@ -45,7 +45,7 @@ import pathlib
 import re
 import tempfile
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
+REPO = pathlib.Path(__file__).resolve().parents[1]
 _COUNTS = dict(enumerate("one two three four five six seven eight nine ten".split(), 1))
 _SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n?", re.M)
 

@@ -297,7 +297,7 @@ def test_launch_and_download_buttons(book):
 def test_statics_equations_the_exercise_set_cites_carry_the_built_numbers(book):
     """The exercise set cites (2.2), (2.4), (2.5) and (2.8): the built chapter's pages show those
     numbers on the equations meant, whichever page holds them"""
-    from armlab.grading.testing import ExerciseSet
+    from exercise_sets import ExerciseSet
 
     meant = {"(2.2)": "eq-jtf", "(2.4)": "eq-gravity", "(2.5)": "eq-total",
              "(2.8)": "eq-statics-propagation"}

@@ -12,10 +12,10 @@ import pathlib
 
 import pytest
 
-import test_exercises as STATICS
+import test_exercises_statics as STATICS
 
 import armlab.grading.autograde as autograde
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 SET = ExerciseSet("statics")
 PARTS = SET.parts()

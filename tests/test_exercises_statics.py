@@ -16,7 +16,7 @@ import pytest
 
 import armlab as al
 from armlab.grading.references import lookup
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 SET = ExerciseSet("statics")
 
