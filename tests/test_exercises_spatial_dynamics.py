@@ -17,7 +17,7 @@ import pytest
 
 import armlab.spatial as sp
 from armlab.grading.references import lookup
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 CHAPTER = "spatial_dynamics"
 REFS = __import__(f"armlab.grading.references.{CHAPTER}", fromlist=["x"])

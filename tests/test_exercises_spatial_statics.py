@@ -21,7 +21,7 @@ from scipy.spatial.transform import Rotation
 
 import armlab.spatial as sp
 from armlab.grading.references import lookup
-from armlab.grading.testing import ExerciseSet
+from exercise_sets import ExerciseSet
 
 CHAPTER = "spatial_statics"
 REFS = __import__(f"armlab.grading.references.{CHAPTER}", fromlist=["x"])
