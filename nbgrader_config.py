@@ -31,15 +31,14 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # Autograde (`make grade`, and nbgrader's own `nbgrader autograde` and formgrader): no kernel;
 # every notebook runs in sandboxes and is judged outside them (armlab.grading.execute, whose
 # limits and course secret `make grade` sets; here the secret comes from the environment).
-# Deleted test cells are put back; outputs are bounded; the notebook keeps its grading record.
+# Deleted test cells are put back; outputs are bounded.
 c.Autograde.autograde_preprocessors = [
     "armlab.grading.execute.SandboxExecute", "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor", "nbgrader.preprocessors.LimitOutput",
     "nbgrader.preprocessors.SaveAutoGrades", "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata"]
 c.SandboxExecute.secret = os.environ.get("ARMLAB_GRADING_SECRET", "")
-c.ClearMetadataPreprocessor.preserve_nb_metadata_mask = {("armlab",), ("kernelspec",),
-                                                         ("language_info",)}
+c.ClearMetadataPreprocessor.preserve_nb_metadata_mask = {("kernelspec",), ("language_info",)}
 c.OverwriteCells.add_missing_cells = True
 c.LimitOutput.max_lines = 200
 c.LimitOutput.max_traceback = 60

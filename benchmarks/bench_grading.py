@@ -7,7 +7,7 @@ mistake) are graded in the same run by
 * plain ``nbgrader autograde`` (serial, nbgrader's defaults plus the
   repository's ``nbgrader_config.py``), then ``nbgrader generate_feedback``;
 * ``python -m armlab.grading.autograde`` with 1 and with 2 workers (collect,
-  census and scan, autograde with the kernel limits, feedback, merge, export).
+  census and scan, autograde in sandboxes, feedback, the gradebook's check, export).
 
 For each: wall time and CPU time (user + sys of the process and all its
 children, kernels included) per submission, and the peak memory of the whole
@@ -32,7 +32,7 @@ import psutil
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parent
 N = int(os.environ.get("BENCH_GRADING_N", "40"))
-N_SHARDS = int(os.environ.get("BENCH_SHARDS_N", "200"))
+N_POOL = int(os.environ.get("BENCH_POOL_N", "20"))
 PY = sys.executable
 BIN = os.path.dirname(PY)
 
@@ -192,7 +192,7 @@ def class_section():
         "",
         "The pipeline's rows include everything `make grade` does: collect (unpack, read the LMS names), "
         "census and static scan, `autograde` under the kernel limits, `generate_feedback`, the "
-        "gradebook merge and its check, `export`. Compare them with the second row.",
+        "gradebook's check, `export`. Compare them with the second row.",
         "",
         "| run | wall (s) | wall / submission (s) | CPU / submission (s) | peak memory (MiB) "
         "| throughput vs plain autograde | vs plain autograde + feedback |",
@@ -232,86 +232,49 @@ def class_section():
     return lines
 
 
-def shards_section():
-    """Issue 16: N_SHARDS submissions, one round of two workers on SQLite against two
-    concurrent shards of one worker each writing one PostgreSQL gradebook."""
-    sys.path.insert(0, str(REPO / "tests"))
-    import pgserver
-
-    reason = pgserver.skip_reason()
-    if reason:
-        return ["## Sharded rounds on PostgreSQL", "", f"Not measured: {reason}.", ""]
+def pool_section():
+    """The rate per core: N_POOL submissions graded by a pool of 1 and of 2 workers (SQLite),
+    wall-clock and CPU seconds per submission."""
     env = dict(os.environ)
     env["PATH"] = BIN + os.pathsep + env.get("PATH", "")
     rows = []
-    load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory(prefix="bench-shards-") as tmp, pgserver.Cluster() as pg:
+    load_before, capacity = os.getloadavg(), [parallel_capacity()]
+    with tempfile.TemporaryDirectory(prefix="bench-pool-") as tmp:
         tmp = pathlib.Path(tmp)
         export = tmp / "export"
         export.mkdir()
-        for k in range(N_SHARDS):
+        for k in range(N_POOL):
             nb = (corpus.SET.with_mistake("push_answer", "np.min(", "np.max(") if k % 4 == 3
                   else corpus.filled())
             (export / f"s{k:04d}_{k}_1_statics.ipynb").write_text(json.dumps(nb))
         base = [PY, "-m", "armlab.grading.autograde", "statics", str(export), "--secret", "b"]
-        w, c, m = measure(base + ["--workers", "2", "--out", str(tmp / "sqlite")], REPO, env)
-        rows.append(("one round, 2 workers, SQLite", w, c, m))
-        t0 = time.perf_counter()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        procs = [subprocess.Popen(base + ["--workers", "1", "--db-url", pg.url, "--shard",
-                                          f"{k}/2", "--out", str(tmp / f"shard{k}")],
-                                  cwd=REPO, env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True) for k in (1, 2)]
-        for p in procs:
-            p.communicate()
-            assert p.returncode == 0
-        final = subprocess.run(base + ["--db-url", pg.url, "--finalize", "--out",
-                                       str(tmp / "final")], cwd=REPO, env=env,
-                               capture_output=True, text=True)
-        assert final.returncode == 0, final.stderr
-        w = time.perf_counter() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        c = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        rows.append(("two concurrent shards of 1 worker, PostgreSQL, + final step", w, c, 0))
-        one = (tmp / "sqlite" / "grades.csv").read_text().splitlines()
-        two = (tmp / "final" / "grades.csv").read_text().splitlines()
-        same = one == two
-        differ = [(a, b) for a, b in zip(one, two) if a != b]
-        for a, b in differ:          # why: the report lines of those students in both rounds
-            who = a.split(",")[0]
-            for name in ("sqlite", "final"):
-                for line in (tmp / name / "report.csv").read_text().splitlines():
-                    if line.startswith(who + ","):
-                        differ.append((name, line))
-        # database time: each student's transaction, as the shards logged it
-        times = [float(line.split()[1]) for k in (1, 2)
-                 for line in (tmp / f"shard{k}" / "logs" / "database.log").read_text().splitlines()]
-        db = sorted(times)[len(times) // 2]
+        for workers in (1, 2):
+            w, c, m = measure(base + ["--workers", str(workers), "--out",
+                                      str(tmp / f"w{workers}")], REPO, env)
+            rows.append((workers, w, c, m))
+        same = (tmp / "w1" / "grades.csv").read_bytes() == (tmp / "w2" / "grades.csv").read_bytes()
     load_after = os.getloadavg()
-    single, sharded = rows
+    capacity.append(parallel_capacity())
+    one = rows[0]
     lines = [
-        "## Sharded rounds on PostgreSQL (issue 16)",
+        "## The pool's rate per core",
         "",
-        f"{N_SHARDS} submissions of the statics set: one round of two workers into SQLite, "
-        "against two concurrent `--shard K/2` rounds of one worker each writing one "
-        "PostgreSQL gradebook (a throwaway local server) and the `--finalize` step that "
-        "writes grades, reports and feedback from it. Same machine, one after the other.",
+        f"{N_POOL} submissions of the statics set (every fourth with one mistake), graded by "
+        "`python -m armlab.grading.autograde` with a pool of 1 and of 2 workers into SQLite. "
+        "CPU is user + sys of the command and the children it waited for.",
         "",
-        "| run | wall (s) | wall / submission (s) | CPU / submission (s) |",
-        "| --- | ---: | ---: | ---: |",
+        "| workers | wall (s) | wall / submission (s) | CPU / submission (s) | peak memory (MiB) |",
+        "| ---: | ---: | ---: | ---: | ---: |",
     ]
-    for name, w, c, _m in rows:
-        lines.append(f"| {name} | {w:.1f} | {w / N_SHARDS:.2f} | {c / N_SHARDS:.2f} |")
-    ratio = single[1] / sharded[1]
+    for workers, w, c, m in rows:
+        lines.append(f"| {workers} | {w:.1f} | {w / N_POOL:.2f} | {c / N_POOL:.2f} | {m:.0f} |")
     lines += [
         "",
-        f"- Throughput of the shards against the single round: {ratio:.2f}x (target: within "
-        f"10%, i.e. at least 0.90x: {'met' if ratio >= 0.9 else 'NOT met'}).",
-        f"- Database time per submission (writing one student's rows in one transaction, "
-        f"PostgreSQL, median over the shards' log): {1000 * db:.1f} ms, {100 * db / (sharded[1] / N_SHARDS):.1f}% of the "
-        "shards' wall time per submission: the database is not the bottleneck.",
-        f"- grades.csv of the final step {'equals' if same else 'DIFFERS FROM'} the single "
-        "round's, byte for byte." + "".join(f"\n  - `{a}` / `{b}`" for a, b in differ),
+        f"- Rate of one worker (one core): {60 * N_POOL / one[1]:.0f} submissions a minute; "
+        f"two workers against one: {one[1] / rows[1][1]:.2f}x.",
+        f"- grades.csv of the two rounds {'equal' if same else 'DIFFER'}, byte for byte.",
+        f"- Parallel capacity before and after (two CPU-bound processes against one, 2.00 on "
+        f"two free cores): {capacity[0]:.2f}, {capacity[1]:.2f}.",
         f"- Load average (1, 5, 15 min) before: {', '.join(f'{x:.2f}' for x in load_before)}; "
         f"after: {', '.join(f'{x:.2f}' for x in load_after)}.",
         "",
@@ -363,8 +326,8 @@ def sandbox_section():
                 w, c, m = measure(cmd, cwd, cmd_env)
                 rows.append((label, w, c, m))
                 if cwd == REPO:
-                    for nb in sorted(out.glob("work/worker*/autograded/*/statics/*.ipynb")):
-                        costs.append(json.loads(nb.read_text())["metadata"]["armlab"]["cost"])
+                    for result in sorted(out.glob("work/results/*.json")):
+                        costs.append(json.loads(result.read_text())["cost"])
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=REPO,
                            capture_output=True)
@@ -493,12 +456,13 @@ def faults_section():
     return lines
 
 
-SECTIONS = {"sandbox": sandbox_section, "class": class_section, "shards": shards_section,
+SECTIONS = {"sandbox": sandbox_section, "class": class_section, "pool": pool_section,
             "faults": faults_section}
 
 
 def main(argv=None):
-    """Rewrite the chosen sections of grading.md (``class``, ``shards``; default both),
+    """Rewrite the chosen sections of grading.md (``sandbox``, ``class``, ``pool``,
+    ``faults``; default all),
     keeping the others as they are."""
     chosen = (argv if argv is not None else sys.argv[1:]) or list(SECTIONS)
     path = HERE / "grading.md"

@@ -95,12 +95,12 @@ def test_a_design_that_ignores_its_cases_earns_nothing_where_they_differ(toy):
 
 
 def test_the_report_lists_a_design_that_ignores_its_cases(toy, tmp_path):
-    """The grader notes the check in the notebook's grading record, and the report gives
-    it a row of its own (not a review: the check's score stands)"""
-    import json
+    """The grader notes the check in the submission's result, and the report gives it a row
+    of its own (not a review: the check's score stands)"""
     import types
 
-    from armlab.grading.census import Problems, inspect_graded
+    from armlab.grading.census import Problems
+    from armlab.grading.result import Result
 
     ref = lookup("toy.settle")
     grading = types.SimpleNamespace(faults=[], calls=[], constant=[])
@@ -109,12 +109,9 @@ def test_the_report_lists_a_design_that_ignores_its_cases(toy, tmp_path):
     kind, _message, fraction = execute.Grading._judge(grading, spec, ref,
                                                       ref.cases("fresh", key=""), constant)
     assert (kind, fraction, grading.constant) == ("fail", 0.0, ["gain (toy.settle, fresh)"])
-    path = tmp_path / "graded.ipynb"
-    path.write_text(json.dumps({"metadata": {"armlab": {
-        "faults": [], "armlab_calls": [], "constant_designs": grading.constant,
-        "isolated": True}}}))
     problems = Problems()
-    inspect_graded(path, "ann", problems)
+    for row in Result("ann", constant_designs=grading.constant, isolated=True).problems():
+        problems.add("ann", *row)
     assert problems.sorted() == [(
         "ann", "design ignores its cases", "gain (toy.settle, fresh) returned the same design "
         "at every case and did not meet every case's spec: that check scored 0")]

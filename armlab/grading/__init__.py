@@ -29,6 +29,7 @@ and judges that itself.
 | :mod:`~armlab.grading.shaker` | the armlab a sandbox sees, cut to what a part allows |
 | :mod:`~armlab.grading.sandbox` | bubblewrap, and the run's messages as data |
 | :mod:`~armlab.grading.execute` | grading one notebook: plan, runs, verdicts (an nbgrader preprocessor) |
+| :mod:`~armlab.grading.result` | one submission's grading as data, from which a round writes every output |
 | :mod:`~armlab.grading.safefiles` | a submission's files read as regular files only, no link followed |
 
 The instructor's tools load nbgrader only when run

@@ -13,16 +13,18 @@ folder exported by a learning-management system and writes
 * ``feedback/<student>.html``: each graded notebook with the failed checks'
   messages, without the hidden tests, readable offline;
 * ``nbgrader_export.csv`` and ``gradebook.db``: nbgrader's own export and the
-  merged gradebook; ``logs/``: each worker's stderr.
+  round's gradebook (none with ``--db-url``: the course's database is it); ``logs/``: each
+  worker's stderr.
 
 A round is a chain of steps, each a function of the :class:`Round`:
 :func:`check_inputs` (everything is checked before anything is written),
 :func:`stage` (a fresh folder next to the output), :func:`prepare`
 (``generate_assignment``), :func:`collect` (unpack safely, regular files only, read
 the LMS's file names, pick each student's notebook), :func:`inspect` (census and static scan),
-:func:`register` (students into the gradebook), :func:`run_workers`
-(``autograde`` and ``generate_feedback`` in parallel), :func:`read_results`,
-:func:`merge`, :func:`tally`, :func:`write_outputs`, and :func:`publish`, which
+:func:`register` (students into the gradebook), :func:`grade_all` (a pool of workers, each
+grading a student at a time into the one course folder and gradebook, and writing the
+student's :class:`~armlab.grading.result.Result`), :func:`tally` (problems and scores from the
+results, checked against the gradebook), :func:`write_outputs`, and :func:`publish`, which
 replaces the previous results only once the round has succeeded. An input
 error stops the round with one line and exit status 2, and the previous
 results stay as they were.
@@ -42,13 +44,12 @@ import zipfile
 
 from armlab.grading import lms as lms_formats
 from armlab.grading import outputs
-from armlab.grading.census import (MAX_NOTEBOOK_BYTES, Problems, failure_reason, inspect_graded,
-                                   inspect_submission)
-from armlab.grading.gradebook import (check_gradebook, export_csv, merge_gradebooks,
-                                      read_scores)
+from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
+from armlab.grading.gradebook import check_gradebook, drop_assignment, export_csv, wait_for_locks
 from armlab.grading.release import REPO, load_config, skip_iri_syntax, venv_on_path
 from armlab.grading.safefiles import NotRegular, copy_regular, walk
 from armlab.grading.sandbox import BASE_UID, available
+from armlab.grading.result import Result
 from armlab.grading.worker import SECRET_ENV
 
 MAX_ARCHIVE_BYTES = 4 * 2**30
@@ -65,13 +66,12 @@ class Round:
     def __init__(self, assignment, submissions, *, out=None, workers=2, lms="generic",
                  pattern=None, cpu=30, memory_mb=2048, max_chars=20_000, db_url=None,
                  solutions=None, secret=None, progress=True, keep_work=False, lms_column=None,
-                 shard=None, finalize=False, isolate=True, lms_gradebook=None,
+                 isolate=True, lms_gradebook=None,
                  submission_seconds=600.0):
         self.assignment = assignment
         self.submissions = pathlib.Path(submissions)
         if out is None:
-            out = REPO / "grading" / (f"{assignment}-shard{shard[0]}of{shard[1]}" if shard
-                                      else assignment)
+            out = REPO / "grading" / assignment
         self.out = pathlib.Path(out).resolve()
         self.workers = workers
         self.lms = lms
@@ -88,8 +88,6 @@ class Round:
         self.progress, self.keep_work, self.lms_column = progress, keep_work, lms_column
         self.lms_gradebook = lms_gradebook
         self.lms_target = None
-        self.shard, self.finalize = shard, finalize
-        self.db_seconds = {}
         self.notebook = f"{assignment}.ipynb"
         self.problems = Problems()
         self.started = time.time()
@@ -98,7 +96,8 @@ class Round:
         self.master = self.work / "course"
         self.students, self.runnable = [], []
         self.lms_ids, self.names = {}, {}
-        self.results, self.shards, self.dirs = {}, [], []
+        self.results = {}
+        self.results_dir = self.work / "results"
         self.grades, self.issues, self.parts = {}, [], []
         self.source_nb = self.release_nb = None
 
@@ -109,7 +108,8 @@ class Round:
 
     @property
     def url(self):
-        return "sqlite:///" + str(self.staged / "gradebook.db")
+        """The round's gradebook: the course's at ``--db-url``, else SQLite in the output."""
+        return self.db_url or "sqlite:///" + str(self.staged / "gradebook.db")
 
 
 # ================================================================== 1. inputs
@@ -168,14 +168,9 @@ def check_inputs(r):
         raise GradingError(f"the output folder {r.out} holds the submissions: choose another --out")
     if r.out.exists() and not r.out.is_dir():
         raise GradingError(f"the output {r.out} is a file, not a folder")
-    if (r.shard or r.finalize) and not r.db_url:
-        raise GradingError(f"{'--shard' if r.shard else '--finalize'} needs --db-url: the shards "
-                           "of a round meet in one gradebook")
-    if r.shard and not (1 <= r.shard[0] <= r.shard[1]):
-        raise GradingError(f"--shard {r.shard[0]}/{r.shard[1]}: K must be between 1 and N")
     if r.db_url:
         _check_db(r.db_url)
-    if r.isolate and not r.finalize:
+    if r.isolate:
         ok, why = available()
         if not ok:
             raise GradingError(f"no sandbox for the students' code: {why}")
@@ -243,10 +238,24 @@ def discard(r):
 
 # ================================================================== 3. the assignment
 def prepare(r):
-    """``generate_assignment`` from the solutions into the master course and gradebook."""
+    """``generate_assignment`` from the solutions into the round's course and gradebook (with
+    ``--db-url``, the course's: this assignment's earlier round is removed from it first)."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
     from armlab.grading.release import generate
 
     generate(r.assignment, r.master, r.solutions)
+    if r.db_url:
+        drop_assignment(r.db_url, r.assignment)
+        cfg = load_config(r.master, **{"CourseDirectory.db_url": r.db_url})
+        done = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg) \
+            .generate_assignment(r.assignment, force=True, create=True)
+        if not done["success"]:
+            raise GradingError(f"generate_assignment into {r.db_url} failed: "
+                               f"{(done.get('error') or done['log']).strip()[-300:]}")
+    else:
+        shutil.move(r.master / "gradebook.db", r.staged / "gradebook.db")
     source = r.master / "source" / r.assignment / r.notebook
     r.source_nb = json.loads(source.read_text(encoding="utf-8"))
     r.release_nb = json.loads((r.master / "release" / r.assignment / r.notebook)
@@ -401,19 +410,9 @@ def collect(r):
         if len(ids) > 1:
             for parsed, path in sent.pop(student):
                 sent.setdefault(f"{student}-{parsed.lms_id}", []).append((parsed, path))
-    if r.shard:
-        k, n = r.shard
-        sent = {s: items for s, items in sent.items() if shard_of(s, n) == k}
     for student in sorted(sent):
         _choose(r, student, sent[student])
     r.students = sorted(sent)
-
-
-def shard_of(student, n):
-    """Which of ``n`` shards (1 to n) grades ``student``: a stable split by the id."""
-    import hashlib
-
-    return int.from_bytes(hashlib.sha256(student.encode()).digest()[:8], "big") % n + 1
 
 
 def _choose(r, student, items):
@@ -470,11 +469,11 @@ def inspect(r):
 
 # ================================================================== 6. the gradebook's students
 def register(r):
-    """Every student into the master gradebook; one with nothing to run gets an empty
+    """Every student into the round's gradebook; one with nothing to run gets an empty
     submission, which nbgrader scores zero."""
     from nbgrader.api import Gradebook
 
-    with Gradebook(load_config(r.master).CourseDirectory.db_url) as gb, \
+    with Gradebook(r.url) as gb, \
             warnings.catch_warnings():
         warnings.simplefilter("ignore")       # SQLAlchemy's autoflush notes inside nbgrader
         for student in r.students:
@@ -483,175 +482,130 @@ def register(r):
                 gb.add_submission(r.assignment, student)
 
 
-# ================================================================== 7. the workers
-def run_workers(r, students=None):
-    """Split the runnable students into shares, one worker process each (its own course
-    copy and gradebook, its own sandbox user), and follow their progress; each worker's
-    stderr goes to ``logs/worker<k>.log``. A worker that stops before reporting every
-    student of its share is run once more for the rest (:func:`retry_workers`)."""
-    students = r.runnable if students is None else students
-    workers = max(1, min(r.workers, len(students) or 1))
-    first = len(r.dirs)
-    shards = [students[k::workers] for k in range(workers)]
-    r.shards += shards
+# ================================================================== 7. the pool
+def grade_all(r):
+    """Grade the runnable students in a pool of ``r.workers`` processes side by side, all in
+    the one course folder and gradebook; each student's
+    :class:`~armlab.grading.result.Result` comes back as a file, read into ``r.results``.
+    A worker takes the next student when it has written one; its stderr goes to
+    ``logs/worker<k>.log``.
+
+    A worker that stops before its student's result is written was stopped from outside
+    (a kill, the machine): no student's code runs in it (a notebook runs in sandboxes, and
+    the armlab calls it asks for in processes of their own, :mod:`armlab.grading.serving`).
+    That student is graded once more from the start by a new worker (in a new uid) and
+    the report says so (``regraded``); one whose second worker stops too is held
+    (``grading failed``). A sandbox's run that ends early is the notebook's doing and is
+    never run again (:meth:`armlab.grading.execute.Grading._run`)."""
+    import selectors
+
+    queue, tries, started = list(r.runnable), {}, 0
     env = dict(os.environ)
     env["PYTHONUNBUFFERED"] = "1"
     env.pop("JUPYTER_CONFIG_DIR", None)
     env.pop(SECRET_ENV, None)
     if r.secret:
         env[SECRET_ENV] = r.secret
-    logs = r.staged / "logs"
-    logs.mkdir(exist_ok=True)
-    procs = [_start_worker(r, k, shard, logs, env) for k, shard in enumerate(shards, start=first)]
-    _follow_workers(r, [p for p in procs if p is not None])
+    (r.staged / "logs").mkdir(exist_ok=True)
+    r.results_dir.mkdir(parents=True, exist_ok=True)
+    sel, busy, failures = selectors.DefaultSelector(), {}, 0
+
+    def feed(proc):
+        busy[proc] = queue.pop(0) if queue else None
+        try:
+            if busy[proc] is None:
+                proc.stdin.close()
+            else:
+                proc.stdin.write(busy[proc] + "\n")
+                proc.stdin.flush()
+        except OSError:                        # it stopped: its end of file says so
+            pass
+
+    def start():
+        nonlocal started
+        proc = _start_worker(r, started, r.staged / "logs", env)
+        started += 1
+        sel.register(proc.stdout, selectors.EVENT_READ, proc)
+        feed(proc)
+    for _ in range(max(1, min(r.workers, len(queue)))):
+        if queue:
+            start()
+    while busy:
+        for key, _ in sel.select(timeout=1.0):
+            proc, line = key.data, key.fileobj.readline()
+            if line:
+                student = line.strip()
+                result = Result.from_json((r.results_dir / f"{student}.json").read_text())
+                r.results[student] = result
+                failures += not result.success
+                r.say(f"\r[{len(r.results)}/{len(r.runnable)}] "
+                      f"{time.time() - r.started:6.1f} s, failures so far: {failures}  ",
+                      end="" if sys.stdout.isatty() else "\n")
+                feed(proc)
+                continue
+            sel.unregister(key.fileobj)
+            proc.wait()
+            lost = busy.pop(proc)
+            if lost is not None and not tries.get(lost):
+                tries[lost] = 1
+                r.problems.add(lost, "regraded", "the worker grading it stopped before "
+                                                 "reporting it (see logs/): graded again from "
+                                                 "the start by a new worker")
+                queue.insert(0, lost)
+            if queue and len(busy) < r.workers:
+                start()
     if r.progress and sys.stdout.isatty():
         r.say("")
 
 
-def _start_worker(r, k, shard, logs, env):
-    """Worker ``k``'s course copy with its share's submissions, and its process (None for
-    an empty share)."""
-    wdir = r.work / f"worker{k}"
-    wdir.mkdir()
-    shutil.copytree(r.master / "source", wdir / "source")
-    shutil.copy(r.master / "gradebook.db", wdir / "gradebook.db")
-    for student in shard:
-        shutil.copytree(r.master / "submitted" / student, wdir / "submitted" / student)
-    r.dirs.append(wdir)
-    if not shard:
-        return None
+def _start_worker(r, k, logs, env):
+    """Worker ``k``'s process, in its own sandbox uid, on the round's course and gradebook."""
     with open(logs / f"worker{k}.log", "w") as err:
         return subprocess.Popen(
-            [sys.executable, "-m", "armlab.grading.worker", str(wdir), r.assignment, *shard,
-             "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb), "--max-chars",
-             str(r.max_chars), "--uid", str(BASE_UID + k),
+            [sys.executable, "-m", "armlab.grading.worker", str(r.master), r.assignment,
+             r.url, str(r.results_dir), "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb),
+             "--max-chars", str(r.max_chars), "--uid", str(BASE_UID + k),
              "--submission-seconds", str(r.submission_seconds)]
             + ([] if r.isolate else ["--no-sandbox"]),
-            stdout=subprocess.PIPE, stderr=err, cwd=str(wdir), env=env, text=True)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, cwd=str(r.master),
+            env=env, text=True)
 
 
-def _follow_workers(r, procs):
-    """Read each worker's line per student into ``r.results`` until all have ended, with
-    the progress line."""
-    import selectors
-
-    sel = selectors.DefaultSelector()
-    for p in procs:
-        sel.register(p.stdout, selectors.EVENT_READ)
-    failures, open_streams = 0, len(procs)
-    while open_streams:
-        for key, _ in sel.select(timeout=1.0):
-            line = key.fileobj.readline()
-            if not line:
-                sel.unregister(key.fileobj)
-                open_streams -= 1
-                continue
-            try:
-                msg = json.loads(line)
-            except ValueError:
-                continue
-            r.results[msg["student"]] = msg
-            failures += not msg["success"]
-            r.say(f"\r[{len(r.results)}/{len(r.runnable)}] {time.time() - r.started:6.1f} s, "
-                  f"failures so far: {failures}  ", end="" if sys.stdout.isatty() else "\n")
-    for p in procs:
-        p.wait()
-
-
-def retry_workers(r):
-    """Grade once more the students whose worker stopped before reporting them, and say so
-    in the report (``regraded``).
-
-    This is the one retry of the round: a worker is the grader's own process, and one
-    that stops was stopped from outside (a kill, the machine); no student's code runs in
-    it (a notebook runs in sandboxes, and the armlab calls it asks for in processes of
-    their own, :mod:`armlab.grading.serving`). A sandbox's run that ends early is the
-    notebook's doing and is never run again (:meth:`armlab.grading.execute.Grading._run`).
-    The new worker grades the student from the start, in a new uid; a student whose
-    second worker stops too is held (``grading failed``)."""
+# ================================================================== 8. scores and problems
+def tally(r):
+    """Each student's problems and scores per part, from their result (zero without one),
+    and the gradebook's check against them."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    missing = [s for s in r.runnable if s not in r.results]
-    if not missing:
-        return
-    r.say(f"{len(missing)} student(s) without a result: grading them once more")
-    for student in missing:
-        r.problems.add(student, "regraded", "the worker grading it stopped before reporting "
-                                            "it (see logs/): graded again from the start by "
-                                            "a new worker")
-    for student in missing:               # what the stopped worker left of them goes
-        with Gradebook("sqlite:///" + str(_worker_dir(r, student) / "gradebook.db")) as gb, \
-                warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                gb.remove_submission(r.assignment, student)
-            except MissingEntry:
-                pass
-    run_workers(r, missing)
-
-
-# ================================================================== 8. per student
-def read_results(r):
-    """What each worker said about each student, and what the graded notebook shows."""
     for student in r.runnable:
-        msg = r.results.get(student)
-        if msg is None:
+        if student not in r.results:
             r.problems.add(student, "grading failed", "the worker grading it stopped twice "
                                                       "(see logs/)")
-            continue
-        if not msg["success"]:
-            kind, detail = failure_reason(msg["log"])
-            r.problems.add(student, kind, detail)
-        graded = _worker_dir(r, student) / "autograded" / student / r.assignment / r.notebook
-        if graded.exists():
-            try:
-                inspect_graded(graded, student, r.problems)
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                r.problems.add(student, "grading failed", f"graded notebook unreadable: {exc}")
-        elif msg["success"]:
-            r.problems.add(student, "grading failed", "no graded notebook")
-
-
-def _worker_dir(r, student):
-    """The folder of the last worker that graded ``student``."""
-    holders = [d for d, s in zip(r.dirs, r.shards) if student in s]
-    return holders[-1]
-
-
-# ================================================================== 9. one gradebook
-def merge(r):
-    """The master's gradebook plus every worker's, in the round's own SQLite file."""
-    from nbgrader.api import Gradebook, MissingEntry
-
-    shutil.copy(r.master / "gradebook.db", r.staged / "gradebook.db")
-    merge_gradebooks(r.url, [d / "gradebook.db" for d, s in zip(r.dirs, r.shards) if s],
-                     r.assignment, replace=False)
+    for student, result in r.results.items():
+        for problem, detail in result.problems():
+            r.problems.add(student, problem, detail)
     with Gradebook(r.url) as gb, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for student in r.students:                 # a worker that died left no submission
+        for student in r.students:                 # nbgrader failed before it made one
             try:
                 gb.find_submission(r.assignment, student)
             except MissingEntry:
                 gb.add_submission(r.assignment, student)
-
-
-# ================================================================== 10. scores
-def tally(r):
-    """Scores per part from the merged gradebook, and its integrity check."""
-    r.grades = read_scores(r.url, r.assignment, r.students, r.parts, r.problems)
+    for student in r.students:
+        scores = r.results[student].scores if student in r.results else {}
+        r.grades[student] = {key: sum(scores.get(c, 0.0) for c in cells)
+                             for key, _t, cells, _p in r.parts}
+        r.grades[student]["total"] = sum(scores.values(), 0.0)
     r.issues = check_gradebook(r.url, r.assignment, r.students, r.grades, r.parts)
 
 
-# ================================================================== 11. files
+# ================================================================== 9. files
 def write_outputs(r):
     """grades.csv, the LMS file, the report, the feedback pages and nbgrader's export."""
     outputs.write_grades(r.staged / "grades.csv", r.parts, r.students, r.grades, r.lms_ids,
                          r.problems)
-    pages = {}
-    for wdir in r.dirs:
-        for page in sorted((wdir / "feedback").glob(f"*/{r.assignment}/*.html")):
-            if _worker_dir(r, page.parent.parent.name) == wdir:
-                pages[page.parent.parent.name] = page
+    pages = {page.parent.parent.name: page for page in
+             sorted((r.master / "feedback").glob(f"*/{r.assignment}/*.html"))}
     outputs.write_feedback(pages, r.staged, outputs.cell_titles(r.source_nb, r.parts),
                            r.problems)
     outputs.write_lms_file(r.staged, r.lms, r.assignment, r.parts, r.students, r.grades,
@@ -666,117 +620,34 @@ def write_outputs(r):
                          r.issues, notes)
 
 
-def to_course_gradebook(r):
-    """With ``--db-url``: this round's students into the course's gradebook, checked.
-
-    A whole round replaces the assignment's earlier rows; a shard replaces only its
-    own students' (other assignments and students are kept either way).
-    """
-    from armlab.grading.gradebook import sync_round
-
-    pages = {s: (r.staged / "feedback" / f"{s}.html").read_text(encoding="utf-8")
-             for s in r.students if (r.staged / "feedback" / f"{s}.html").exists()}
-    info = {s: (r.lms_ids.get(s, ""), r.names.get(s, s)) for s in r.students}
-    r.db_seconds = sync_round(r.db_url, r.staged / "gradebook.db", r.assignment, r.students,
-                              info, r.problems, pages, fresh=r.shard is None)
-    (r.staged / "logs").mkdir(exist_ok=True)
-    with open(r.staged / "logs" / "database.log", "w") as fh:
-        for student, seconds in sorted(r.db_seconds.items()):
-            fh.write(f"{student} {seconds:.6f}\n")
-    issues = check_gradebook(r.db_url, r.assignment, r.students, r.grades, r.parts)
-    if issues:
-        raise GradingError(f"the course gradebook at {r.db_url} failed its check after the "
-                           f"merge: {'; '.join(issues)}")
-
-
-def from_course_gradebook(r):
-    """The final step of a sharded round: every output from the course gradebook.
-
-    Every student of the export must have been graded by some shard."""
-    from armlab.grading.gradebook import read_round
-
-    students, info, rows, pages = read_round(r.db_url, r.assignment)
-    missing = sorted(set(r.students) - set(students))
-    if missing:
-        raise GradingError(f"{len(missing)} student(s) of the export have no grades in the "
-                           f"gradebook yet ({', '.join(missing[:5])}"
-                           f"{', ...' if len(missing) > 5 else ''}): run their shard(s) first")
-    r.problems = Problems()
-    for row in rows:
-        r.problems.add(*row)
-    r.students = students
-    r.lms_ids = {s: info[s][0] for s in students}
-    r.names = {s: info[s][1] for s in students}
-    r.grades = read_scores(r.db_url, r.assignment, students, r.parts, r.problems)
-    r.issues = check_gradebook(r.db_url, r.assignment, students, r.grades, r.parts)
-    outputs.write_grades(r.staged / "grades.csv", r.parts, students, r.grades, r.lms_ids,
-                         r.problems)
-    folder = r.staged / "feedback"
-    folder.mkdir()
-    for student, page in sorted(pages.items()):
-        (folder / f"{student}.html").write_text(page, encoding="utf-8")
-    mathjax = outputs.local_mathjax()
-    if mathjax is not None:
-        outputs.copy_mathjax(folder, mathjax)
-    outputs.write_lms_file(r.staged, r.lms, r.assignment, r.parts, students, r.grades,
-                           r.lms_ids, r.names, r.problems, r.lms_target)
-    export_csv(r.db_url, r.staged / "nbgrader_export.csv", r.master)
-    outputs.write_report(r.staged, r.assignment, r.parts, students, r.grades, r.problems,
-                         r.issues, [f"{len(students)} students, from the gradebook at "
-                                    f"{_redacted(r.db_url)}; format {r.lms}"])
-    if r.issues:
-        raise GradingError(f"the course gradebook failed its check ({'; '.join(r.issues)})")
-
-
-def _redacted(url):
-    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
-
-
 # ================================================================== the round
 def grade(assignment, submissions, **options):
     """Grade every submission; returns a summary dict (see the module docstring).
 
     Raises :class:`GradingError` on an input error (nothing written) or when the
-    merged gradebook fails its check (the previous results kept; this round's
-    files in ``<out>.failed``).
+    gradebook fails its check (the previous results kept; this round's files in
+    ``<out>.failed``).
     """
     venv_on_path()
+    wait_for_locks()
     r = Round(assignment, submissions, **options)
     check_inputs(r)
     stage(r)
-    if r.finalize:
-        try:
-            r.source_nb = json.loads((r.solutions / r.assignment / r.notebook).read_text())
-            r.parts = parts_of(r.source_nb)
-            collect(r)
-            from_course_gradebook(r)
-        except BaseException:
-            discard(r)
-            raise
-        publish(r)
-        return {"out": r.out, "students": r.students, "grades": r.grades,
-                "problems": r.problems.sorted(), "gradebook_issues": r.issues,
-                "parts": r.parts, "lms_ids": r.lms_ids}
     try:
         prepare(r)
         collect(r)
         inspect(r)
         register(r)
-        run_workers(r)
-        retry_workers(r)
-        read_results(r)
-        merge(r)
+        grade_all(r)
         tally(r)
         write_outputs(r)
         if r.issues:
             failed = r.out.parent / f"{r.out.name}.failed"
             shutil.rmtree(failed, ignore_errors=True)
             r.staged.rename(failed)
-            raise GradingError(f"the merged gradebook failed its check ({'; '.join(r.issues)}); "
+            raise GradingError(f"the gradebook failed its check ({'; '.join(r.issues)}); "
                                f"this round's files are in {failed}, the previous results "
                                "are unchanged")
-        if r.db_url:
-            to_course_gradebook(r)
     except BaseException:
         discard(r)
         raise
@@ -787,7 +658,7 @@ def grade(assignment, submissions, **options):
     return {"out": r.out, "students": r.students, "grades": r.grades,
             "problems": r.problems.sorted(), "gradebook_issues": r.issues,
             "seconds": elapsed, "parts": r.parts, "lms_ids": r.lms_ids,
-            "db_seconds": r.db_seconds}
+            "results": r.results}
 
 
 def _parser():
@@ -830,32 +701,20 @@ def _parser():
     parser.add_argument("--db-url", default=os.environ.get("ARMLAB_GRADEBOOK_URL"),
                         help="SQLAlchemy URL of the course gradebook (default: none, SQLite "
                              "in the output)")
-    parser.add_argument("--keep-work", action="store_true", help="keep the workers' course copies")
-    parser.add_argument("--shard", help="K/N: grade only the K-th of N shares of the export "
-                                        "(into --db-url), so N machines share a round")
-    parser.add_argument("--finalize", action="store_true",
-                        help="write grades, reports and feedback from --db-url once every "
-                             "shard is done")
+    parser.add_argument("--keep-work", action="store_true",
+                        help="keep the round's course folder and the students' results")
     return parser
 
 
 def main(argv=None):
     args = _parser().parse_args(argv)
-    shard = None
-    if args.shard:
-        m = re.fullmatch(r"(\d+)/(\d+)", args.shard)
-        if not m:
-            print(f"error: --shard {args.shard}: expected K/N, e.g. 1/2", file=sys.stderr)
-            return 2
-        shard = (int(m[1]), int(m[2]))
     try:
         grade(args.assignment, args.submissions, out=args.out, workers=args.workers,
               lms=args.lms, pattern=args.pattern, cpu=args.cpu, isolate=not args.no_sandbox,
               memory_mb=args.memory_mb, max_chars=args.max_chars, db_url=args.db_url,
               submission_seconds=args.submission_seconds,
               solutions=args.solutions, secret=args.secret, keep_work=args.keep_work,
-              lms_column=args.lms_column, lms_gradebook=args.lms_gradebook, shard=shard,
-              finalize=args.finalize)
+              lms_column=args.lms_column, lms_gradebook=args.lms_gradebook)
     except GradingError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,8 +1,8 @@
-"""The census of a submission: before it runs (what nbgrader would choke on, what was
-edited that nbgrader will restore) and after (what its grading record says).
+"""The census of a submission before it runs: what nbgrader would choke on, what was
+edited that nbgrader will restore.
 
-Both read a notebook and add rows to :class:`Problems`; neither ever raises on
-a strange notebook, so one submission cannot stop the round.
+It reads a notebook and adds rows to :class:`Problems`; it never raises on a strange
+notebook, so one submission cannot stop the round.
 """
 
 import json
@@ -149,33 +149,3 @@ def _against_release(nb, release_nb, student, problems):
                          f"{gid}: {src['cell_type']} became {cell.cell_type}; nbgrader restores it")
         if _source(cell).strip() != _source(src).strip():
             problems.add(student, f"{kind} edited", f"{gid}: nbgrader restores the original")
-
-
-CONSTANT_DESIGN = ("{} returned the same design at every case and did not meet every "
-                   "case's spec: that check scored 0")
-"""The report's words for a design that ignores its cases (:func:`judge.design_result`)."""
-
-
-def inspect_graded(path, student, problems):
-    """What the graded notebook's grading record says (faults, armlab calls, isolation)."""
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    record = nb.get("metadata", {}).get("armlab")
-    if not isinstance(record, dict):
-        problems.add(student, "grading failed", "the graded notebook has no grading record")
-        return
-    for kind, detail in record.get("faults", []):
-        problems.add(student, kind, detail)
-    for call in record.get("armlab_calls", []):
-        problems.add(student, "used armlab's reference",
-                     f"the answer calls {call} where its part asks for its own code")
-    for check in record.get("constant_designs", []):
-        problems.add(student, "design ignores its cases", CONSTANT_DESIGN.format(check))
-    if not record.get("isolated", False):
-        problems.add(student, "graded without isolation",
-                     "--no-sandbox: the notebook ran as this user, outside a sandbox")
-
-
-def failure_reason(log):
-    """Why nbgrader could not grade a notebook, from its log: (problem, detail)."""
-    last = [line for line in log.splitlines() if line.strip()][-1:] or ["?"]
-    return "grading failed", f"nbgrader could not grade it ({last[0].strip()[:150]})"

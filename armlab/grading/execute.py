@@ -33,14 +33,13 @@ penalties, the feedback). It never runs student code in its own process:
 What went wrong that is not the student's answer (a fault: a run that died,
 ran out of time, or wrote to the grader's channel; a submission past its
 wall-clock cap; a served call past a bound; a case that could not be drawn;
-an answer past its CPU limit) is never a grade: it is written into the
-notebook's metadata (``armlab.faults``), and the round holds that student's
-row for review.
+an answer past its CPU limit) is never a grade: it goes into the submission's
+:class:`~armlab.grading.result.Result` (:data:`GRADED`; nbgrader's log names it too), and the
+round holds that student's row for review.
 """
 
 import ast
 import hashlib
-import json
 import pathlib
 import tempfile
 import time
@@ -51,6 +50,7 @@ from traitlets import Bool, Float, Integer, Unicode
 from armlab.grading import judge, sandbox, serving, shaker
 from armlab.grading.cases import decode, encode, student_key
 from armlab.grading.references import lookup
+from armlab.grading.result import Result, cases_identity
 
 CHECKS = ("check_function", "check_choice")
 IGNORED = ("checked_when_graded",)
@@ -584,20 +584,22 @@ class SandboxExecute(Preprocessor):
                                             _nbgrader(cell).get("points", 0))
             else:
                 cell.outputs = clean_outputs(outputs.get(index, []), self.max_chars)
-        nb.metadata["armlab"] = {"faults": [list(f) for f in sorted(set(grading.faults))],
-                                 "armlab_calls": sorted(set(c for c in grading.calls
-                                                            if c.startswith("armlab."))),
-                                 "constant_designs": sorted(set(grading.constant)),
-                                 "isolated": bool(self.isolate),
-                                 "cost": {k: round(v, 3) for k, v in grading.cost.items()}}
+        GRADED[student] = Result(
+            student, verdicts={_nbgrader(nb.cells[i]).get("grade_id", str(i)):
+                               [list(v[:2]) for v in vs] for i, vs in sorted(verdicts.items())},
+            faults=[list(f) for f in sorted(set(grading.faults))],
+            armlab_calls=sorted(set(c for c in grading.calls if c.startswith("armlab."))),
+            constant_designs=sorted(set(grading.constant)), isolated=bool(self.isolate),
+            cost={k: round(v, 3) for k, v in grading.cost.items()}, cases=cases_identity(key))
+        for kind, detail in GRADED[student].faults:
+            self.log.warning("%s: %s: %s", student, kind, detail)
         return nb, resources
 
 
-def fault_summary(path):
-    """The grading record a graded notebook carries (``{"faults": [...], ...}``)."""
-    nb = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
-    return nb.get("metadata", {}).get("armlab", {})
+GRADED = {}
+"""``{student: Result}`` of the notebooks this process graded (the scores are nbgrader's, read
+from the gradebook by the round's worker, :mod:`armlab.grading.worker`)."""
 
 
-__all__ = ["SandboxExecute", "Grading", "checks_of", "PlanError", "fault_summary", "draw",
+__all__ = ["SandboxExecute", "Grading", "checks_of", "PlanError", "GRADED", "draw",
            "build_for", "clean_outputs", "test_outputs", "setup_names"]

@@ -25,13 +25,13 @@ or the only notebook there; nothing there that is not a regular file is followed
 read, see :func:`refused`) and ``/autograder/submission_metadata.json``, whose
 ``users[0]`` is the submitter (https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/):
 their ``email`` (or their Gradescope ``id``, with ``--student-id id``) draws their
-fresh cases from the course secret. The notebook then goes through the steps of
-``make grade``: the census (:func:`armlab.grading.census.inspect_submission`),
-nbgrader's own restoring of the read-only cells, and
-:class:`armlab.grading.execute.Grading` (every run of the notebook in a bubblewrap
-sandbox, the references computed and compared here, outside it); each test cell is
-scored by nbgrader's own rule (:func:`nbgrader.utils.determine_grade`) on the outputs
-``make grade`` gives it.
+fresh cases from the course secret. The notebook then goes through ``make grade``'s
+grading of one submission: the census (:func:`armlab.grading.census.inspect_submission`)
+and :func:`armlab.grading.worker.grade_one` (nbgrader's ``autograde``, which restores the
+read-only cells, with :class:`armlab.grading.execute.SandboxExecute`: every run of the
+notebook in a bubblewrap sandbox, the references computed and compared outside it), whose
+:class:`~armlab.grading.result.Result` gives each test cell nbgrader's score and the
+checks' words.
 
 ``/autograder/results/results.json`` gets one test per graded cell: its ``name`` as the
 feedback pages name it (:func:`armlab.grading.outputs.cell_titles`), ``score`` and
@@ -315,21 +315,6 @@ def _test_cells(source_nb):
     return out
 
 
-def _restore(nb, assignment, db_url):
-    """nbgrader's sanitizing steps of ``autograde``, as ``make grade`` runs them: outputs
-    cleared, cell ids made unique, the kernel and every read-only cell put back from the
-    gradebook (deleted test cells too), the metadata checked."""
-    from nbgrader.preprocessors import (CheckCellMetadata, ClearOutput, DeduplicateIds,
-                                        OverwriteCells, OverwriteKernelspec)
-
-    resources = {"nbgrader": {"assignment": assignment, "notebook": assignment,
-                              "db_url": db_url}}
-    for pre in (ClearOutput(), DeduplicateIds(), OverwriteKernelspec(),
-                OverwriteCells(add_missing_cells=True), CheckCellMetadata()):
-        nb, resources = pre.preprocess(nb, resources)
-    return nb
-
-
 def _wrap_lines(verdicts):
     from armlab.grading import judge
 
@@ -461,20 +446,26 @@ def _isolation(paths, outcome, isolate):
     return isolate
 
 
-def _run_notebook(path, paths, release_nb, student, key, config, outcome):
-    """The census and the sandboxed run of the notebook at ``path``: ``(notebook with its
-    grade ids restored, verdicts)``, or ``(None, why nothing could run)``."""
-    import nbformat
+def _run_notebook(path, paths, release_nb, student, secret, config, outcome):
+    """The census of the notebook at ``path``, then the round's grading of one submission
+    (:func:`armlab.grading.worker.grade_one`: nbgrader's ``autograde`` with
+    :class:`~armlab.grading.execute.SandboxExecute`, in a course folder of its own): its
+    :class:`~armlab.grading.result.Result`, or ``(None, why nothing could run)``."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
 
     from armlab.grading import sandbox
-    from armlab.grading.census import (CONSTANT_DESIGN, MAX_NOTEBOOK_BYTES, Problems,
-                                       inspect_submission)
-    from armlab.grading.execute import Grading
+    from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
     from armlab.grading.safefiles import NotRegular, copy_regular
+    from armlab.grading.worker import grade_one, worker_config
 
     assignment = config["assignment"]
+    notebook = f"{assignment}.ipynb"
     with tempfile.TemporaryDirectory(prefix="armlab-gradescope-") as tmp:
-        work = pathlib.Path(tmp) / f"{assignment}.ipynb"
+        course = pathlib.Path(tmp)
+        who = student or "submitter"          # no submitter: the default cases (no secret)
+        work = course / "submitted" / who / assignment / notebook
+        work.parent.mkdir(parents=True)
         try:             # no link followed on the way, a regular file only, its size bounded
             copy_regular(paths.submission, path.relative_to(paths.submission), work,
                          MAX_NOTEBOOK_BYTES)
@@ -490,50 +481,40 @@ def _run_notebook(path, paths, release_nb, student, key, config, outcome):
                 f"{kind}: {detail}")
         if not runnable:
             return None, "; ".join(d for _w, _k, d in problems.sorted()) or "not a notebook"
-        db = pathlib.Path(tmp) / "gradebook.db"
-        shutil.copyfile(paths.source / "assignment" / "gradebook.db", db)
-        nb = _restore(nbformat.read(str(work), as_version=4), assignment, "sqlite:///" + str(db))
-        limits = sandbox.Limits(cpu=float(config.get("cpu", 30)),
-                                memory_mb=int(config.get("memory_mb", 2048)),
-                                max_chars=int(config.get("max_chars", 20_000)),
-                                submission=float(config.get("submission_seconds", 600.0)))
-        grading = Grading(nb, key, limits, isolate=outcome.isolate, uid=sandbox.BASE_UID)
-        verdicts = grading.verdicts(grading.run()[0])
-    outcome.review += [f"{kind}: {detail}" for kind, detail in sorted(set(grading.faults))]
-    outcome.notes += [f"used armlab's reference: the answer calls {call} where its part asks "
-                      "for its own code" for call in sorted(set(grading.calls))]
-    outcome.notes += ["design ignores its cases: " + CONSTANT_DESIGN.format(check)
-                      for check in sorted(set(grading.constant))]
-    return nb, verdicts
+        (course / "source" / assignment).mkdir(parents=True)
+        shutil.copyfile(paths.source / "assignment" / "source" / notebook,
+                        course / "source" / assignment / notebook)
+        url = "sqlite:///" + str(course / "gradebook.db")
+        shutil.copyfile(paths.source / "assignment" / "gradebook.db", course / "gradebook.db")
+        cfg = worker_config(course, url, secret=secret if student else "",
+                            cpu=config.get("cpu", 30), memory_mb=config.get("memory_mb", 2048),
+                            max_chars=config.get("max_chars", 20_000),
+                            isolate=outcome.isolate, uid=sandbox.BASE_UID,
+                            submission_seconds=config.get("submission_seconds", 600.0))
+        api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
+        result = grade_one(api, assignment, who, url, feedback=False)
+    for kind, detail in result.problems():
+        if kind != "graded without isolation":       # said on every test instead
+            (outcome.review if kind in Problems.REVIEW else outcome.notes).append(
+                f"{kind}: {detail}")
+    return result, None
 
 
-def _tests(nb, verdicts, numbered, isolate):
-    """Gradescope's tests, one per test cell of the source, scored as nbgrader scores them."""
-    from armlab.grading.execute import test_outputs
-    from nbgrader.utils import determine_grade
-
+def _tests(result, numbered, isolate):
+    """Gradescope's tests, one per test cell of the source, scored as nbgrader scored them."""
     tests = []
-    for index, cell in enumerate(nb.cells):
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        gid = meta.get("grade_id")
-        if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution") \
-                or gid not in numbered:
-            continue
-        number, name, points, visibility = numbered[gid]
-        cell.outputs = test_outputs(verdicts.get(index, []), points)
-        score, max_score = determine_grade(cell)
-        output = _wrap_lines(verdicts.get(index, []))
+    for gid, (number, name, points, visibility) in numbered.items():
+        output = _wrap_lines(result.verdicts.get(gid, []))
         if not isolate:
             output += "\n(graded without isolation)"
-        tests.append(_test(number, name, score or 0, max_score, output, visibility))
+        tests.append(_test(number, name, result.scores.get(gid, 0), points, output,
+                           visibility))
     return tests
 
 
 def grade_submission(paths, *, secret=None, config=None, isolate=None):
     """Grade the submission under ``paths`` (a :class:`Paths`); returns the results dict
     (Gradescope's results.json). Raises only on a broken autograder (no source)."""
-    from armlab.grading.cases import student_key
-
     config = config or json.loads((paths.source / "assignment" / "config.json").read_text())
     assignment = config["assignment"]
     notebook = f"{assignment}.ipynb"
@@ -566,12 +547,11 @@ def grade_submission(paths, *, secret=None, config=None, isolate=None):
         return outcome.results(_unscored(source_nb, "Not graded: this container cannot make "
                                                     "the sandbox your notebook runs in."),
                                f"Nothing graded: no sandbox. Score 0 / {max_total:g}.")
-    key = student_key(secret, student) if secret else ""
-    nb, verdicts = _run_notebook(path, paths, release_nb, student, key, config, outcome)
-    if nb is None:
-        return outcome.results(_unscored(source_nb, f"Not graded: {verdicts}"),
-                               f"Nothing graded: {verdicts}. Score 0 / {max_total:g}.")
-    tests = _tests(nb, verdicts, numbered, outcome.isolate)
+    result, why = _run_notebook(path, paths, release_nb, student, secret, config, outcome)
+    if result is None:
+        return outcome.results(_unscored(source_nb, f"Not graded: {why}"),
+                               f"Nothing graded: {why}. Score 0 / {max_total:g}.")
+    tests = _tests(result, numbered, outcome.isolate)
     total = sum(t["score"] for t in tests)
     how = "in a sandbox" if outcome.isolate else "WITHOUT ISOLATION"
     summary = (f"{assignment}: {total:g} / {max_total:g} points, every check run {how} on "

@@ -1,19 +1,19 @@
-"""One grading worker: autograde and write feedback for its share of the students.
+"""One grading process of a round's pool: it grades the students it is sent, one at a time.
 
-The round starts ``python -m armlab.grading.worker COURSE ASSIGNMENT STUDENT ...``
-once per worker, each in its own copy of the course (its own SQLite gradebook),
-and reads one JSON line per student from its stdout. nbgrader's ``autograde``
-does the rest, with :class:`armlab.grading.execute.SandboxExecute` in place of its
-``Execute``: no student code runs in this process, and no kernel is started. The
-course secret comes in the environment (``ARMLAB_GRADING_SECRET``), which no
-sandbox inherits.
+The round starts ``python -m armlab.grading.worker COURSE ASSIGNMENT DB_URL RESULTS`` once per
+worker; every worker grades in the same course folder and the same gradebook (any SQLAlchemy
+URL nbgrader takes), so nothing is copied. A worker reads a student's id on stdin, runs
+nbgrader's ``autograde`` (with :class:`armlab.grading.execute.SandboxExecute` in place of its
+``Execute``: no student code runs in this process, and no kernel is started) and
+``generate_feedback`` for them, writes their :class:`~armlab.grading.result.Result` to
+``RESULTS/<student>.json`` and prints the id on stdout, then reads the next. The course
+secret comes in the environment (``ARMLAB_GRADING_SECRET``), which no sandbox inherits.
 """
 
 import argparse
-import json
 import os
+import pathlib
 import sys
-import time
 
 from armlab.grading.release import load_config, skip_iri_syntax, venv_on_path
 from armlab.grading.sandbox import BASE_UID
@@ -21,48 +21,68 @@ from armlab.grading.sandbox import BASE_UID
 SECRET_ENV = "ARMLAB_GRADING_SECRET"
 
 
-def worker_config(course, *, secret, cpu, memory_mb, max_chars, isolate, uid,
+def worker_config(course, db_url, *, secret, cpu, memory_mb, max_chars, isolate, uid,
                   submission_seconds=600.0):
     """The repository's ``nbgrader_config.py`` (which puts
     :class:`~armlab.grading.execute.SandboxExecute` in place of nbgrader's ``Execute``) for
-    ``course``, with this round's secret and limits."""
-    from traitlets.config import Config
-
-    cfg = load_config(course)
-    extra = Config()
-    extra.SandboxExecute.secret = secret
-    extra.SandboxExecute.cpu = float(cpu)
-    extra.SandboxExecute.memory_mb = int(memory_mb)
-    extra.SandboxExecute.max_chars = int(max_chars)
-    extra.SandboxExecute.isolate = bool(isolate)
-    extra.SandboxExecute.uid = int(uid)
-    extra.SandboxExecute.submission_seconds = float(submission_seconds)
-    cfg.merge(extra)
-    return cfg
+    ``course`` and the gradebook at ``db_url``, with this round's secret and limits."""
+    return load_config(course, **{
+        "CourseDirectory.db_url": db_url, "SandboxExecute.secret": secret,
+        "SandboxExecute.cpu": float(cpu), "SandboxExecute.memory_mb": int(memory_mb),
+        "SandboxExecute.max_chars": int(max_chars), "SandboxExecute.isolate": bool(isolate),
+        "SandboxExecute.uid": int(uid),
+        "SandboxExecute.submission_seconds": float(submission_seconds)})
 
 
-def run_worker(assignment, course, students, *, cpu, memory_mb, max_chars, isolate, uid,
-               submission_seconds=600.0):
-    """Autograde and write feedback for ``students`` in ``course``; JSON lines on stdout."""
+def grade_one(api, assignment, student, db_url, feedback=True):
+    """Autograde ``student`` (and write their feedback page): their :class:`Result`. Both the
+    round's workers and Gradescope's runner grade a submission with this."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    from armlab.grading.execute import GRADED
+    from armlab.grading.result import Result
+
+    graded = api.autograde(assignment, student, force=True, create=True)
+    if feedback:
+        api.generate_feedback(assignment, student, force=True)
+    result = GRADED.pop(student, None)
+    recorded = result is not None
+    result = result or Result(student)
+    result.success, result.recorded = bool(graded["success"]), recorded
+    result.log = ((graded.get("log") or "") + "\n" + (graded.get("error") or ""))[-20000:]
+    course = pathlib.Path(api.coursedir.root)
+    result.graded = any((course / "autograded" / student / assignment).glob("*.ipynb"))
+    with Gradebook(db_url) as gb:
+        try:                          # none when nbgrader failed early: the round adds it
+            sub = gb.find_submission(assignment, student)
+        except MissingEntry:
+            return result
+        result.scores = {g.name: g.score for nb in sub.notebooks for g in nb.grades}
+    return result
+
+
+def run_worker(assignment, course, db_url, results, *, cpu, memory_mb, max_chars, isolate,
+               uid, submission_seconds=600.0):
+    """Grade each student named on stdin; each one's result into ``results``."""
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
+    from armlab.grading.gradebook import wait_for_locks
+
     venv_on_path()
+    wait_for_locks()
     secret = os.environ.pop(SECRET_ENV, "")
-    cfg = worker_config(course, secret=secret, cpu=cpu, memory_mb=memory_mb,
+    cfg = worker_config(course, db_url, secret=secret, cpu=cpu, memory_mb=memory_mb,
                         max_chars=max_chars, isolate=isolate, uid=uid,
                         submission_seconds=submission_seconds)
     api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
-    for student in students:
-        t0 = time.time()
-        result = api.autograde(assignment, student, force=True, create=True)
-        log = result.get("log") or ""
-        err = result.get("error") or ""
-        print(json.dumps({"student": student, "success": bool(result["success"]),
-                          "seconds": time.time() - t0, "log": (log + "\n" + err)[-20000:]}),
-              flush=True)
-    # one generate_feedback for the worker's whole share: one exporter, templates loaded once
-    api.generate_feedback(assignment, None, force=True)
+    for line in sys.stdin:
+        student = line.strip()
+        result = grade_one(api, assignment, student, db_url)
+        path = pathlib.Path(results) / f"{student}.json"
+        path.with_suffix(".partial").write_text(result.to_json(), encoding="utf-8")
+        path.with_suffix(".partial").replace(path)
+        print(student, flush=True)
     return 0
 
 
@@ -70,7 +90,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m armlab.grading.worker")
     parser.add_argument("course")
     parser.add_argument("assignment")
-    parser.add_argument("students", nargs="+")
+    parser.add_argument("db_url")
+    parser.add_argument("results")
     parser.add_argument("--cpu", type=float, default=30)
     parser.add_argument("--memory-mb", type=int, default=2048)
     parser.add_argument("--max-chars", type=int, default=20_000)
@@ -78,7 +99,7 @@ def main(argv=None):
     parser.add_argument("--uid", type=int, default=BASE_UID)
     parser.add_argument("--submission-seconds", type=float, default=600.0)
     args = parser.parse_args(argv)
-    return run_worker(args.assignment, args.course, args.students, cpu=args.cpu,
+    return run_worker(args.assignment, args.course, args.db_url, args.results, cpu=args.cpu,
                       memory_mb=args.memory_mb, max_chars=args.max_chars,
                       isolate=not args.no_sandbox, uid=args.uid,
                       submission_seconds=args.submission_seconds)
