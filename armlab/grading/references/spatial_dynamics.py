@@ -8,6 +8,8 @@ velocity-product torques, the mass matrix, the gravity torques, inverse dynamics
 design's judge).
 """
 
+import functools
+
 import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.special import ellipk
@@ -96,13 +98,14 @@ def _wrench_cases(rng):
     return cases
 
 
-joint_wrenches.mistake_table(_wrenches, [
+for _hint, _switches in [
     ("the base accelerates upward, at -gravity: that is what makes every body feel its "
      "weight", {"gravity_sign": 1.0}),
     ("a moving body needs the velocity-product term too: I a - ad(V)ᵀ I V", {"bias": False}),
     ("a wrench moves to the parent's frame with Xᵀ, the transpose of the twists' X, not "
      "with X⁻¹", {"transpose": False}),
-])
+]:
+    joint_wrenches.mistake(_hint, functools.partial(_wrenches, **_switches))
 
 
 # ---------------------------------------------------------------- Part 2: c from M alone
@@ -142,13 +145,14 @@ def _coriolis_cases(rng):
     return cases
 
 
-coriolis_from_mass.mistake_table(_christoffel, [
+for _hint, _switches in [
     ("the second term is ½ q̇ᵀ (∂M/∂q_i) q̇: half of it, from the derivative of the kinetic "
      "energy ½ q̇ᵀ M q̇", {"half": 1.0}),
     ("Ṁ q̇ is only part of c: the kinetic energy's gradient, ½ q̇ᵀ (∂M/∂q_i) q̇, comes off it",
      {"half": 0.0}),
     ("the gradient of the kinetic energy is subtracted from Ṁ q̇, not added", {"half": -0.5}),
-])
+]:
+    coriolis_from_mass.mistake(_hint, functools.partial(_christoffel, **_switches))
 
 
 # ---------------------------------------------------------------- Part 3: predict, then simulate
@@ -258,11 +262,12 @@ def _small_cases(rng):
     return [Case(chain=c, q0=q0, j=j) for c, q0, j in _hanging(rng, 5)]
 
 
-small_swing_period.mistake_table(_predicted, [
+for _hint, _switches in [
     ("that is 1/ω: a period is 2π/ω", {"factor": 1.0}),
     ("ω² is the stiffness over the inertia, ∂g_j/∂q_j / M_jj, not its inverse",
      {"inverted": True}),
-])
+]:
+    small_swing_period.mistake(_hint, functools.partial(_predicted, **_switches))
 
 
 @reference(worked=Case(chain=SO101, q0=WRIST, j=3.0, amplitude=0.5,

@@ -18,7 +18,7 @@ from scipy.spatial.transform import Rotation
 import armlab.spatial
 from armlab.grading.cases import ChainData
 from armlab.grading.purepy import pi
-from armlab.grading.references import Case, design, reference
+from armlab.grading.references import Case, deg, design, reference
 
 sp = types.SimpleNamespace(**{name: getattr(armlab.spatial, name)
                               for name in armlab.spatial.__all__})
@@ -40,10 +40,6 @@ def real(chain):
     from armlab.grading.runner import chain as to_chain
 
     return to_chain(chain.fields()) if isinstance(chain, ChainData) else chain
-
-
-def deg(*angles):
-    return [a * pi / 180.0 for a in angles]
 
 
 def _pose(rng, rotate=True, reach=0.3):
@@ -134,14 +130,15 @@ def _tip_wrench_cases(rng):
     return cases
 
 
-tip_wrench.mistake_table(_wrench, [
+for _hint, _switches in [
     ("a wrench moves with the transpose of the adjoint, F_t = [Ad_T]ᵀ F_s, not by the twists' "
      "rule [Ad_T] V", {"transpose": False, "invert": False}),
     ("T_ts is the sensor's pose in the tip frame: the adjoint that carries the sensor's wrench "
      "to the tip is that of T_st = T_ts⁻¹", {"invert": False}),
     ("the wrench is about the tip point but still in the tip's axes: rotate both parts into "
      "world axes with T's rotation", {"world": False}),
-])
+]:
+    tip_wrench.mistake(_hint, functools.partial(_wrench, **_switches))
 
 
 # ---------------------------------------------------------------- Part 2: a tool point's Jacobian
@@ -179,12 +176,13 @@ def _tool_cases(rng):
     return cases
 
 
-tool_jacobian.mistake_table(_tool_jacobian, [
+for _hint, _switches in [
     ("c is given in the tip frame: rotate it into world axes with the tip's rotation before "
      "using it as a lever arm", {"rotate": False}),
     ("the tool point's velocity is v_t + w x r, with r from the tip to the tool point: the "
      "cross product is the other way round", {"sign": -1.0}),
-])
+]:
+    tool_jacobian.mistake(_hint, functools.partial(_tool_jacobian, **_switches))
 
 
 @tool_jacobian.mistake("the velocity of a point at r from a turning axis is w x r: "
@@ -262,13 +260,14 @@ def _work_cases(rng):
     return cases
 
 
-work_torques.mistake_table(_work_torques, [
+for _hint, _switches in [
     ("the rotation vector of R-ᵀ R+ is the turn in the tip's own axes; the moment m is in "
      "world axes, so the turn must be too: R+ R-ᵀ", {"axes": "body"}),
     ("a one-sided step, from q to q + h e_j: the part asks for the central step, from "
      "q - h e_j to q + h e_j over 2h", {"central": False}),
     ("the moment does work too: add m . dtheta to f . dp", {"moment": False}),
-])
+]:
+    work_torques.mistake(_hint, functools.partial(_work_torques, **_switches))
 
 
 @work_torques.mistake("these are the exact torques Jᵀ W: this part checks them a second way, "
