@@ -17,7 +17,6 @@ from scipy.spatial.transform import Rotation
 
 import armlab.spatial
 from armlab.grading.cases import ChainData
-from armlab.grading.purepy import pi
 from armlab.grading.references import Case, deg, design, reference
 
 sp = types.SimpleNamespace(**{name: getattr(armlab.spatial, name)
