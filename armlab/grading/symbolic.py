@@ -105,7 +105,7 @@ def _node(tree, symbols, count):
     while todo:                                 # shape, size and depth first: iteratively
         item, depth = todo.pop()
         count[0] += 1
-        if count[0] > MAX_NODES:
+        if count[0] > MAX_NODES or isinstance(item, list) and len(item) > MAX_NODES:
             raise Refused(f"it has more than {MAX_NODES} terms and factors")
         if depth > MAX_DEPTH:
             raise Refused(f"it is nested more than {MAX_DEPTH} deep")
