@@ -379,3 +379,54 @@ def test_the_explanations_point_at_no_option():
     the words of any one option (elbow_most's named "the rest equation" and "M^-1", option
     b's words; why_stable's ruled out a and b by theirs)"""
     SET.assert_explanations_point_at_no_option(["elbow_most", "no_integral", "why_stable"])
+
+
+# ---------------------------------------------------------------- Part 7: prose and checks
+def _as_the_prose_says(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):
+    """Part 7 written from its text alone, joint by joint: s = Ki e dt, tau = Kp e + Kd de
+    + I; hold I where tau + s > high and s > 0, or tau + s < low and s < 0; otherwise
+    I + s; return the command with the new I, clipped, and the new I."""
+    taus, integrals = [], []
+    for j in range(2):
+        e, de = q_plan[j] - q[j], qd_plan[j] - qd[j]
+        s = ki[j] * e * dt
+        tau = kp[j] * e + kd[j] * de + integral[j]
+        if (tau + s > high[j] and s > 0) or (tau + s < low[j] and s < 0):
+            new = integral[j]
+        else:
+            new = integral[j] + s
+        taus.append(min(max(kp[j] * e + kd[j] * de + new, low[j]), high[j]))
+        integrals.append(new)
+    return np.array(taus), np.array(integrals)
+
+
+def _part7_text():
+    return next("".join(c["source"]) for c in SET.source()["cells"]
+                if c["metadata"].get("nbgrader", {}).get("grade_id") == "part7")
+
+
+def test_part7s_prose_states_the_chapters_clamp():
+    """Part 7's rule is the chapter's equation (7.12): the test is on the command with this
+    tick's step added, which is what its hidden checks test (issue 34: the prose once said
+    'already beyond a limit', the checks 'carried past by this tick's step')"""
+    text = " ".join(_part7_text().split())
+    assert ("**hold** the integral ($I$ unchanged) where $\\tau + s >$ `high` and $s > 0$, or "
+            "$\\tau + s <$ `low` and $s < 0$") in text
+    assert "or this tick's step would carry it past" in text
+    chapter = " ".join((SET.repo / "book" / "control" / "limits.md").read_text().split())
+    assert ("\\tau + K_i e\\,\\Delta t > \\tau_\\text{max} \\text{ and } K_i e > 0, \\text{ or } "
+            "\\tau + K_i e\\,\\Delta t < \\tau_\\text{min} \\text{ and } K_i e < 0") in chapter
+
+
+@pytest.mark.parametrize("key", ["", "ann", "bob", "cy"])
+def test_a_student_following_part7s_prose_gets_full_points(key):
+    """The prose's rule, written without the solution, passes the visible check and every
+    hidden case (per student keys, among them a tick carried past by its own step)"""
+    from armlab.grading import check_function
+
+    ref = lookup("control.clamped_pid_tick")
+    labels = [case.label for case in ref.cases("fresh", key=key)]
+    assert "a tick whose steps carry both commands past their limits" in labels
+    check_function(_as_the_prose_says, ref.quantity, "worked", name="clamped_pid_tick")
+    check_function(_as_the_prose_says, ref.quantity, ref.cases("fresh", key=key),
+                   name="clamped_pid_tick")
