@@ -48,6 +48,8 @@ MISTAKES = {
                      "new_integral = integral + step", "past its limit (windup)"),
     "elbow_most_answer": ('elbow_most = "b"', 'elbow_most = "c"',
                           "only one of them gives the shoulder's error its sign"),
+    "lyapunov_answer": ("kp * (q_target - q) * (-qd)", "kp * (q_target - q) * qd",
+                        "de/dt = -qd for a fixed target"),
 }
 # more likely mistakes, each of which the part's visible check must catch too
 MORE_MISTAKES = [
@@ -67,7 +69,8 @@ MORE_MISTAKES = [
                        "- al.gravity_torques(arm, q_target - e)",     # gravity left out
                        "over its limit of"),
      "clamp_answer": ("+ integral + step\n", "+ integral\n",
-                      "the whole command with this tick's step, Kp e + Kd de + I + Ki e dt")},
+                      "the whole command with this tick's step, Kp e + Kd de + I + Ki e dt"),
+     "lyapunov_answer": ("(tau - b * qd - m * g", "(tau - m * g", "b qd takes energy out too")},
     {"pd_gravity_answer": ("al.gravity_torques(arm, q)", "al.gravity_torques(arm, q_plan)",
                            "take the model's g at the measured pose q"),
      "pid_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
@@ -101,11 +104,15 @@ MORE_MISTAKES = [
                                 "wanted = np.asarray(qdd_plan, dtype=float) - np.asarray(kp) "
                                 "* e - np.asarray(kd) * de",
                                 "the error is the plan minus the measured state")},
-    {"clamp_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
+    {"lyapunov_answer": ("(tau - b * qd - m * g * c * sp.cos(q))",
+                         "(tau - b * qd + m * g * c * sp.cos(q))", "the sign of the gravity left"),
+     "clamp_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
                       "dtype=float) - qd\n", "e = q - np.asarray(q_plan, dtype=float)\n    "
                       "de = qd - np.asarray(qd_plan, dtype=float)\n",
                       "the error is the plan minus the measured state")},
-    {"clamp_answer": ("(trial > high) & (step > 0)) | ((trial < low) & (step < 0))",
+    {"lyapunov_answer": ("return sp.expand(I * qd * qdd", "return sp.expand(I * qd * qdd / 2",
+                         "the 1/2 goes"),
+     "clamp_answer": ("(trial > high) & (step > 0)) | ((trial < low) & (step < 0))",
                       "trial > high) | (trial < low)",
                       "hold it only when the step pushes further out")},
     {"clamp_answer": ("tau = np.asarray(kp) * e + np.asarray(kd) * de + new_integral\n"
@@ -143,6 +150,10 @@ CALLS = {
         "        run = al.simulate(arm, q_start, settle_time, c)\n"
         "        if np.all(np.abs(run.tau_command) <= limit):\n"
         "            return np.full(2, w * w), np.full(2, 2 * w)"),
+    # a numeric energy rate from armlab, which the part does not allow (nor is it symbolic)
+    "lyapunov_answer": (
+        "def lyapunov_rate(q, qd, q_target, m, c, I, b, kp, kd, m_model, c_model, g):\n"
+        "    return al.lyapunov(real, [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 1.0])"),
     "clamp_answer": (
         "def clamped_pid_tick(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):\n"
         "    c = al.pid(q_plan, kp, kd, ki, integral=integral, torque_limit=[low, high])\n"
@@ -222,9 +233,9 @@ def test_fresh_rest_cases_are_moderate():
 
 
 def test_the_set_meets_the_standard_on_paper():
-    """Eight parts, 32 points; every part a seeded mistake; every checked function an
+    """Nine parts, 38 points; every part a seeded mistake; every checked function an
     armlab call; a visible check first, at most a third of the part's points."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=8, points=32)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=9, points=38)
 
 
 @pytest.mark.parametrize("mistakes", [MISTAKES] + MORE_MISTAKES)

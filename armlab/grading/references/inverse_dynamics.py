@@ -597,7 +597,7 @@ def _(rng):
                   m2=frac(5, 30, 10), J=frac(1, 9, 10_000), r=sympy.Integer(rng.integer(20, 120))),
             drawn("another arm without its rotor", L1=frac(3, 9, 10), L2=frac(2, 8, 10),
                   J=sympy.Integer(0)),
-            drawn("a direct drive (r = 1)", m1=frac(5, 40, 10), r=sympy.Integer(1)),
+            drawn("a direct drive", m1=frac(5, 40, 10), r=sympy.Integer(1)),
             drawn("all symbols")]
 
 
