@@ -14,7 +14,8 @@ import time
 import sympy as sp
 
 sys.path.insert(0, "tests")
-from test_symbolic import CASE, FORGED, HOSTILE, REF, from_energy, from_positions, half_angle  # noqa: E402
+from test_symbolic import (CASE, FORGED, HOSTILE, REF, from_energy,  # noqa: E402
+                           from_positions, half_angle)
 
 from armlab.grading import judge  # noqa: E402
 from armlab.grading.cases import encode  # noqa: E402

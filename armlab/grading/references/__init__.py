@@ -37,7 +37,8 @@ import os as _os
 
 from armlab.grading.cases import ArmData, Case
 
-__all__ = ["reference", "design", "derivation", "Reference", "lookup", "quantities", "chapters", "chapter",
+__all__ = ["reference", "design", "derivation", "Reference", "lookup", "quantities", "chapters",
+           "chapter",
            "ArmData", "Case"]
 
 _REGISTRY = {}
