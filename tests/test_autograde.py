@@ -123,7 +123,7 @@ def test_a_run_the_notebook_ends_is_held_with_its_cause_and_never_run_again(grad
     assert rows["keyring"]["total"] == ""
     assert _details(out, "keyring") == {
         "the notebook's process ended in stretched_answer (exit status 3): ended by the "
-        "notebook, not run again; not graded: stretched"}
+        "notebook, not run again; not graded: stretched, wrench_torques"}
     assert (_cost(out, "keyring")["runs"], _cost(out, "osexit")["runs"]) == (1, 1)
 
 
