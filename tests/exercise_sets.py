@@ -46,7 +46,7 @@ import re
 import tempfile
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-_COUNTS = dict(enumerate("one two three four five six seven eight nine ten".split(), 1))
+_COUNTS = dict(enumerate("one two three four five six seven eight nine ten eleven".split(), 1))
 _SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n?", re.M)
 
 

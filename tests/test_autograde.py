@@ -105,7 +105,8 @@ def test_a_held_row_gives_its_reason_and_no_score(graded):
         "push_answer ran past its memory limit of 1536 MiB and was stopped"}
     assert report[("osexit", "grading fault")] == {
         "the notebook's process ended in sign_answer (exit status 0): ended by the notebook, "
-        "not run again; not graded: press_pose, stretched, torques_for_reported_force"}
+        "not run again; not graded: press_pose, stretched, torques_for_reported_force, "
+        "wrench_torques"}
     assert {d.split(":")[0] for d in report[("channel", "suspected tampering")]} == {
         "an unexpected 'result' message in sign_answer"}
 
@@ -122,7 +123,7 @@ def test_a_run_the_notebook_ends_is_held_with_its_cause_and_never_run_again(grad
     assert rows["keyring"]["total"] == ""
     assert _details(out, "keyring") == {
         "the notebook's process ended in stretched_answer (exit status 3): ended by the "
-        "notebook, not run again; not graded: stretched"}
+        "notebook, not run again; not graded: stretched, wrench_torques"}
     assert (_cost(out, "keyring")["runs"], _cost(out, "osexit")["runs"]) == (1, 1)
 
 

@@ -138,7 +138,8 @@ def test_scanner_finds_a_typed_number():
 
 
 # ------------------------------------------------------------------ exercises
-COUNT = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+COUNT = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+         "eleven": 11}
 
 
 def exercise_section(page):

@@ -74,7 +74,7 @@ def test_a_fair_round_passes_except_for_what_is_missing(monkeypatch, tmp_path):
      "mistake in torques_answer: scores"),
     ("mistake0", dict(FULL, part1=1.0), "something else", "the hint 'not to the next joint"),
     ("release", dict(dict.fromkeys(FULL, 0.0), part8=2.0), "", "release scores"),
-    ("constants", dict(VISIBLE, part1=5.0), "", "constants score 12.0, more than"),
+    ("constants", dict(VISIBLE, part1=5.0), "", "constants score 14.0, more than"),
     ("armlab0", dict(FULL, part2=1.0), "", "armlab call in gravity_answer: scores"),
     ("source", dict(FULL, part4=0.0), "", "source notebook scores"),
 ])
@@ -134,21 +134,21 @@ def hidden_first(cells):
 
 
 @pytest.mark.parametrize("change, mistakes, calls, shape, problem", [
-    (None, {}, None, (9, 37), "has no seeded mistake"),
-    (None, None, {}, (9, 37), "are not the ones with an armlab call"),
-    (None, None, dict(CALLS, stretched_answer="x"), (9, 37), "not the ones with an armlab call"),
-    (None, None, None, (8, 37), "9 parts (37 points), expected 8 (37 points)"),
-    (None, None, None, (9, 38), "expected 9 (38 points)"),
-    (visible_worth_half, None, None, (9, 37), "its visible check is worth 2 of 4 points"),
-    (hidden_first, None, None, (9, 37), "first test cell test_push_worked holds hidden tests"),
-    (no_docstring, None, None, (9, 37), "test_torques_fresh does not open with a one-line"),
-    (no_install_line, None, None, (9, 37), "does not say 'pip install jupyterlab"),
+    (None, {}, None, (10, 43), "has no seeded mistake"),
+    (None, None, {}, (10, 43), "are not the ones with an armlab call"),
+    (None, None, dict(CALLS, stretched_answer="x"), (10, 43), "not the ones with an armlab call"),
+    (None, None, None, (9, 43), "10 parts (43 points), expected 9 (43 points)"),
+    (None, None, None, (10, 44), "expected 10 (44 points)"),
+    (visible_worth_half, None, None, (10, 43), "its visible check is worth 2 of 4 points"),
+    (hidden_first, None, None, (10, 43), "first test cell test_push_worked holds hidden tests"),
+    (no_docstring, None, None, (10, 43), "test_torques_fresh does not open with a one-line"),
+    (no_install_line, None, None, (10, 43), "does not say 'pip install jupyterlab"),
 ])
 def test_the_standard_on_paper_names_what_is_off(tmp_path, change, mistakes, calls, shape,
                                                 problem):
     """Each way a set can miss the standard on paper fails, named; the set as it is passes"""
     copied_set(tmp_path / "as-is").assert_meets_the_standard_on_paper(
-        STATICS.MISTAKES, STATICS.CALLS, parts=9, points=37)
+        STATICS.MISTAKES, STATICS.CALLS, parts=10, points=43)
     broken = copied_set(tmp_path / "changed", change)
     with pytest.raises(AssertionError) as info:
         broken.assert_meets_the_standard_on_paper(
@@ -165,8 +165,8 @@ def test_fresh_cases_not_drawn_per_student_fail_on_paper(monkeypatch):
     monkeypatch.setattr(Reference, "cases", lambda self, which="worked", key=None: cases(
         self, which, key="" if self.quantity == "statics.max_push" else key))
     with pytest.raises(AssertionError, match="statics.max_push: its fresh cases are not drawn"):
-        SET.assert_meets_the_standard_on_paper(STATICS.MISTAKES, STATICS.CALLS, parts=9,
-                                               points=37)
+        SET.assert_meets_the_standard_on_paper(STATICS.MISTAKES, STATICS.CALLS, parts=10,
+                                               points=43)
 
 
 def test_worked_is_the_references_worked_value():

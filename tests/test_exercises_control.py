@@ -48,6 +48,8 @@ MISTAKES = {
                      "new_integral = integral + step", "past its limit (windup)"),
     "elbow_most_answer": ('elbow_most = "b"', 'elbow_most = "c"',
                           "only one of them gives the shoulder's error its sign"),
+    "lyapunov_answer": ("kp * (q_target - q) * (-qd)", "kp * (q_target - q) * qd",
+                        "de/dt = -qd for a fixed target"),
 }
 # more likely mistakes, each of which the part's visible check must catch too
 MORE_MISTAKES = [
@@ -67,7 +69,8 @@ MORE_MISTAKES = [
                        "- al.gravity_torques(arm, q_target - e)",     # gravity left out
                        "over its limit of"),
      "clamp_answer": ("+ integral + step\n", "+ integral\n",
-                      "the whole command with this tick's step, Kp e + Kd de + I + Ki e dt")},
+                      "the whole command with this tick's step, Kp e + Kd de + I + Ki e dt"),
+     "lyapunov_answer": ("(tau - b * qd - m * g", "(tau - m * g", "b qd takes energy out too")},
     {"pd_gravity_answer": ("al.gravity_torques(arm, q)", "al.gravity_torques(arm, q_plan)",
                            "take the model's g at the measured pose q"),
      "pid_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
@@ -101,11 +104,15 @@ MORE_MISTAKES = [
                                 "wanted = np.asarray(qdd_plan, dtype=float) - np.asarray(kp) "
                                 "* e - np.asarray(kd) * de",
                                 "the error is the plan minus the measured state")},
-    {"clamp_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
+    {"lyapunov_answer": ("(tau - b * qd - m * g * c * sp.cos(q))",
+                         "(tau - b * qd + m * g * c * sp.cos(q))", "the sign of the gravity left"),
+     "clamp_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
                       "dtype=float) - qd\n", "e = q - np.asarray(q_plan, dtype=float)\n    "
                       "de = qd - np.asarray(qd_plan, dtype=float)\n",
                       "the error is the plan minus the measured state")},
-    {"clamp_answer": ("(trial > high) & (step > 0)) | ((trial < low) & (step < 0))",
+    {"lyapunov_answer": ("return sp.expand(I * qd * qdd", "return sp.expand(I * qd * qdd / 2",
+                         "the 1/2 goes"),
+     "clamp_answer": ("(trial > high) & (step > 0)) | ((trial < low) & (step < 0))",
                       "trial > high) | (trial < low)",
                       "hold it only when the step pushes further out")},
     {"clamp_answer": ("tau = np.asarray(kp) * e + np.asarray(kd) * de + new_integral\n"
@@ -143,6 +150,10 @@ CALLS = {
         "        run = al.simulate(arm, q_start, settle_time, c)\n"
         "        if np.all(np.abs(run.tau_command) <= limit):\n"
         "            return np.full(2, w * w), np.full(2, 2 * w)"),
+    # a numeric energy rate from armlab, which the part does not allow (nor is it symbolic)
+    "lyapunov_answer": (
+        "def lyapunov_rate(q, qd, q_target, m, c, I, b, kp, kd, m_model, c_model, g):\n"
+        "    return al.lyapunov(real, [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 1.0])"),
     "clamp_answer": (
         "def clamped_pid_tick(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):\n"
         "    c = al.pid(q_plan, kp, kd, ki, integral=integral, torque_limit=[low, high])\n"
@@ -222,9 +233,9 @@ def test_fresh_rest_cases_are_moderate():
 
 
 def test_the_set_meets_the_standard_on_paper():
-    """Eight parts, 32 points; every part a seeded mistake; every checked function an
+    """Nine parts, 38 points; every part a seeded mistake; every checked function an
     armlab call; a visible check first, at most a third of the part's points."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=8, points=32)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=9, points=38)
 
 
 @pytest.mark.parametrize("mistakes", [MISTAKES] + MORE_MISTAKES)
@@ -378,3 +389,54 @@ def test_the_explanations_point_at_no_option():
     the words of any one option (elbow_most's named "the rest equation" and "M^-1", option
     b's words; why_stable's ruled out a and b by theirs)"""
     SET.assert_explanations_point_at_no_option(["elbow_most", "no_integral", "why_stable"])
+
+
+# ---------------------------------------------------------------- Part 7: prose and checks
+def _as_the_prose_says(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):
+    """Part 7 written from its text alone, joint by joint: s = Ki e dt, tau = Kp e + Kd de
+    + I; hold I where tau + s > high and s > 0, or tau + s < low and s < 0; otherwise
+    I + s; return the command with the new I, clipped, and the new I."""
+    taus, integrals = [], []
+    for j in range(2):
+        e, de = q_plan[j] - q[j], qd_plan[j] - qd[j]
+        s = ki[j] * e * dt
+        tau = kp[j] * e + kd[j] * de + integral[j]
+        if (tau + s > high[j] and s > 0) or (tau + s < low[j] and s < 0):
+            new = integral[j]
+        else:
+            new = integral[j] + s
+        taus.append(min(max(kp[j] * e + kd[j] * de + new, low[j]), high[j]))
+        integrals.append(new)
+    return np.array(taus), np.array(integrals)
+
+
+def _part7_text():
+    return next("".join(c["source"]) for c in SET.source()["cells"]
+                if c["metadata"].get("nbgrader", {}).get("grade_id") == "part7")
+
+
+def test_part7s_prose_states_the_chapters_clamp():
+    """Part 7's rule is the chapter's equation (7.12): the test is on the command with this
+    tick's step added, which is what its hidden checks test (issue 34: the prose once said
+    'already beyond a limit', the checks 'carried past by this tick's step')"""
+    text = " ".join(_part7_text().split())
+    assert ("**hold** the integral ($I$ unchanged) where $\\tau + s >$ `high` and $s > 0$, or "
+            "$\\tau + s <$ `low` and $s < 0$") in text
+    assert "or this tick's step would carry it past" in text
+    chapter = " ".join((SET.repo / "book" / "control" / "limits.md").read_text().split())
+    assert ("\\tau + K_i e\\,\\Delta t > \\tau_\\text{max} \\text{ and } K_i e > 0, \\text{ or } "
+            "\\tau + K_i e\\,\\Delta t < \\tau_\\text{min} \\text{ and } K_i e < 0") in chapter
+
+
+@pytest.mark.parametrize("key", ["", "ann", "bob", "cy"])
+def test_a_student_following_part7s_prose_gets_full_points(key):
+    """The prose's rule, written without the solution, passes the visible check and every
+    hidden case (per student keys, among them a tick carried past by its own step)"""
+    from armlab.grading import check_function
+
+    ref = lookup("control.clamped_pid_tick")
+    labels = [case.label for case in ref.cases("fresh", key=key)]
+    assert "a tick whose steps carry both commands past their limits" in labels
+    check_function(_as_the_prose_says, ref.quantity, "worked", name="clamped_pid_tick")
+    check_function(_as_the_prose_says, ref.quantity, ref.cases("fresh", key=key),
+                   name="clamped_pid_tick")

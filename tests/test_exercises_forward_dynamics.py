@@ -43,6 +43,8 @@ MISTAKES = {
                    "semi-implicit Euler blows up too"),
     "stable_answer": ("2.0, 2.0 * np.sqrt(2.0)]", "2.0, 2.0]", "RK4 reaches further"),
     "held_answer": ('held_bound = "b"', 'held_bound = "a"', "lags where it is"),
+    "damped_step_answer": ("q_next = q + h * qd_next", "q_next = q + h * qd",
+                           "that is explicit Euler"),
 }
 # more likely mistakes of the function parts, each caught by its part's visible check
 MORE_MISTAKES = [
@@ -55,17 +57,20 @@ MORE_MISTAKES = [
                      "no fewer"),
      "energy_answer": ("potential = -sum(", "potential = sum(", "the potential energy's sign"),
      "swing_answer": ("substeps=1,", "substeps=10,", "substeps=1"),
-     "stable_answer": ("[0.0, 2.0,", "[2.0, 2.0,", "explicit Euler has no stable step")},
+     "stable_answer": ("[0.0, 2.0,", "[2.0, 2.0,", "explicit Euler has no stable step"),
+     "damped_step_answer": ("(-K * q - D * qd)", "(-K * q + D * qd)", "the damper's sign")},
     {"acceleration_answer": ("- al.coriolis_torques(arm, q, qd)", "",
                              "the velocity products c(q, qd) are missing"),
      "swing_answer": ("np.abs(run.energy_error).max()", "abs(run.energy_error[-1])",
                       "the error the largest along the run"),
      "stable_answer": ("omega = np.sqrt(squares.max())", "omega = np.sqrt(squares.min())",
-                       "the fastest mode sets the bound")},
+                       "the fastest mode sets the bound"),
+     "damped_step_answer": (".jacobian([q, qd])", ".jacobian([q, qd]).T", "is it transposed?")},
     {"acceleration_answer": ("return np.linalg.solve(L.T, np.linalg.solve(L, b))",
                              "return L @ L.T @ b", "do not multiply by M"),
      "stable_answer": ("omega = np.sqrt(squares.max())", "omega = squares.max()",
-                       "the frequencies squared")},
+                       "the frequencies squared"),
+     "damped_step_answer": ("(-K * q - D * qd)", "(-K * q)", "the damper is missing")},
     {"acceleration_answer": ("- al.gravity_torques(arm, q) - friction)",
                              "- al.gravity_torques(arm, q))", "friction B qd is missing"),
      "stable_answer": ("squares = np.linalg.eigvals(np.linalg.solve(al.mass_matrix(arm, q), "
@@ -96,6 +101,9 @@ CALLS = {
                      " reference=q0)\n"
                      "    return float(max(h for h, e in zip(sweep.steps, sweep.energy_error)"
                      " if e <= tolerance))"),
+    # a numeric matrix from armlab, which the part does not allow (nor is it symbolic)
+    "damped_step_answer": ("def damped_step_matrix(h, K, D, I):\n"
+                           "    return al.mass_matrix(al.tabletop_arm(), [0.0, 0.0])"),
     "stable_answer": ("from armlab.accuracy import stable_step\n\n\n"
                       "def stable_steps(arm, q, kp):\n"
                       "    return [float(stable_step(arm, q, kp, method=m)) for m in\n"
@@ -209,7 +217,7 @@ def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
     how to install (test_book_prose checks the chapter's list of the parts)."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=9, points=30)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=10, points=36)
 
 
 @pytest.mark.parametrize("mistakes", [MISTAKES, *MORE_MISTAKES],

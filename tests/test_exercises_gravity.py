@@ -33,6 +33,8 @@ MISTAKES = {
     "design_answer": ("up = -np.asarray(arm.gravity, dtype=float) / np.hypot(*arm.gravity)",
                       "up = np.array([0.0, 1.0])", "over the spec"),
     "upright_answer": ('upright = "c"', 'upright = "a"', "look at the sign of dg/dq"),
+    "three_link_answer": ("angles = (q1, q1 + q2, q1 + q2 + q3)", "angles = (q1, q2, q3)",
+                          "a link's weight acts at its absolute angle"),
 }
 # more likely mistakes, each of which the part's visible check must catch with its hint
 LIKELY = [
@@ -45,7 +47,8 @@ LIKELY = [
      "fit_answer": ("return theta", "return theta[::-1]", "the order: return (a, b)"),
      "payload_answer": ("g0 = np.hypot(*arm.gravity)", "g0 = 1.0", "divide by g0"),
      "design_answer": ("return grid[picked]", "return np.degrees(grid[picked])",
-                       "is outside its range")},
+                       "is outside its range"),
+     "three_link_answer": ("V = -sum(", "V = sum(", "right size, wrong sign")},
     {"potential_answer": ("lc1, lc2 = arm.com", "lc1, lc2 = arm.lengths",
                           "not at the link's end"),
      "stiffness_answer": ("k11 = m1 * a @ c1 + m2 * a @ c2", "k11 = m1 * a @ c1",
@@ -55,11 +58,16 @@ LIKELY = [
                         "right size, wrong sign"),
      "design_answer": ("(noise * np.sqrt(var) / se_max).max(axis=-1)",
                        "(noise * np.sqrt(var) / se_max)[..., 1]", "YᵀY is singular")},
-    {"potential_answer": ("return float(-(m1 * a @ c1 + m2 * a @ c2))",
+    {"three_link_answer": ("return g.jacobian([a, b, c])", "return g.jacobian([a, b, c]).T",
+                           "is it transposed?"),
+     "potential_answer": ("return float(-(m1 * a @ c1 + m2 * a @ c2))",
                           "return float(m1 * a @ c1 + m2 * a @ c2)", "right size, wrong sign")},
 ]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
+    # numbers from armlab's regressor, which the part does not allow (nor are they symbolic)
+    "three_link_answer": ("def three_link_regressor(q1, q2, q3, gx, gy):\n"
+                          "    return al.gravity_regressor([0.0, 0.0])"),
     "potential_answer": ("def potential_energy(arm, q):\n"
                          "    return float(al.potential_energy(arm, q))"),
     "stiffness_answer": ("def gravity_stiffness(arm, q):\n"
@@ -211,7 +219,7 @@ def test_the_set_meets_the_standard_on_paper():
     """Seven parts, 32 points, a visible check first worth at most a third of a function part,
     one seeded mistake and one armlab call per checked function, docstrings on every test,
     fresh cases per student"""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=7, points=32)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=8, points=38)
 
 
 @pytest.mark.parametrize("mistakes", [MISTAKES] + LIKELY, ids=["seeded"] + [
@@ -236,3 +244,21 @@ def test_the_explanations_point_at_no_option():
     """A wrong choice's explanation says why it is wrong without the words of any one option
     (upright's "upright" was option a's word)"""
     SET.assert_explanations_point_at_no_option(["payload_joint", "upright"])
+
+
+def test_the_three_link_regressor_times_theta_is_armlabs_gravity():
+    """Part 8's reference against a second route: Y(q) theta, with theta the three first
+    moments of an arm, equals al.gravity_torques of that arm at poses on a table, on a
+    wall and on a tilted mounting"""
+    import sympy as sp
+
+    ref = lookup("gravity.three_link_regressor")
+    for gravity in ([0.0, -9.81], [-9.81, 0.0], [3.0, -8.5]):
+        arm = al.PlanarArm([0.3, 0.25, 0.2], [2.0, 1.0, 0.5], com=[0.1, 0.15, 0.05],
+                           gravity=gravity)
+        m, L, c = arm.masses, arm.lengths, arm.com
+        theta = [m[0] * c[0] + (m[1] + m[2]) * L[0], m[1] * c[1] + m[2] * L[1], m[2] * c[2]]
+        for q in np.radians([[30.0, 45.0, -60.0], [-120.0, 10.0, 170.0]]):
+            Y = ref.function(*[sp.Float(x, 30) for x in q], *[sp.Float(x, 30) for x in gravity])
+            np.testing.assert_allclose(np.array(Y, dtype=float) @ theta,
+                                       al.gravity_torques(arm, q), atol=1e-12)

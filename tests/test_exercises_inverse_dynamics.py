@@ -41,6 +41,7 @@ MISTAKES = {
     "elbow_answer": ('elbow_reason = "a"', 'elbow_reason = "b"',
                      "pushes back on the base, not on link 2"),
     "rest_answer": ('at_rest = "c"', 'at_rest = "a"', "which terms contain qd"),
+    "rotor_answer": ("rotor = qd1 + r * qd2", "rotor = r * qd2", "not r qd2 alone"),
 }
 # more likely mistakes, each of which the part's visible check must catch with its hint
 LIKELY = [
@@ -55,6 +56,7 @@ LIKELY = [
      "regressor_answer": ("- s2 * (2 * qd1 * qd2", "+ s2 * (2 * qd1 * qd2",
                           "the sign of the s2 term"),
      "fit_answer": ("tau.reshape(-1)", "tau.T.reshape(-1)", "must meet its own torque"),
+     "rotor_answer": ("T = m1 * v_elbow2 / 2 + ", "T = ", "the elbow's mass m1 moves too"),
      "tour_answer": ("al.inverse_dynamics(arm, q, qd, qdd)",
                      "al.inverse_dynamics(al.PlanarArm(arm.lengths, arm.masses, arm.com, "
                      "arm.inertia, gravity=0.0), q, qd, qdd)", "over its limit")},
@@ -71,9 +73,11 @@ LIKELY = [
                     "    inner = np.linalg.lstsq(Y[:, 0, :2], tau[:, 0] - Y[:, 0, 2:] @ outer,\n"
                     "                            rcond=None)[0]\n"
                     "    theta = np.concatenate([inner, outer])", "fit all four together"),
-     "tour_answer": ("return low * shape", "return 0.1 * shape", "over the spec")},
+     "tour_answer": ("return low * shape", "return 0.1 * shape", "over the spec"),
+     "rotor_answer": ("cos(q2)", "cos(q1 + q2)", "not q1 + q2")},
     {"torque_answer": ("friction = np.asarray(arm.damping, dtype=float) * qd",
                        "friction = 0.0 * qd", "the friction B qd is missing"),
+     "rotor_answer": ("+ 2 * L1 * L2", "- 2 * L1 * L2", "the sign of the cos q2 terms"),
      "energy_answer": ("+ qd @ al.gravity_torques(arm, q))",
                        "+ qd @ al.gravity_torques(arm, q) + qd @ (np.asarray(arm.damping) * qd))",
                        "that is the motors' power"),
@@ -111,6 +115,9 @@ CALLS = {
     "fit_answer": ("def fit_base_parameters(arm, q, qd, qdd, tau):\n"
                    "    return al.fit_dynamics(arm, q, qd, qdd, tau).theta"),
     # a tour scaled with armlab's simulation, which the part does not allow
+    # a numeric M from armlab, which the part does not allow (nor is it an expression)
+    "rotor_answer": ("def rotor_mass_matrix(q1, q2, L1, L2, m1, m2, J, r):\n"
+                     "    return al.mass_matrix(al.rod_arm(), [0.0, 0.0])"),
     "tour_answer": ("def identification_tour(arm, limit, duration, rel_max):\n"
                     "    al.simulate(arm, [0.0, 0.0], 0.1)\n"
                     "    return np.array([[0, 0], [0.5, -0.5], [-0.5, 0.5], [0, 0]])"),
@@ -282,7 +289,7 @@ def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
     how to install (test_book_prose checks the chapter's list of the parts)."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=9, points=43)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=10, points=49)
 
 
 @pytest.mark.parametrize("mistakes", [MISTAKES] + LIKELY, ids=["seeded"] + [

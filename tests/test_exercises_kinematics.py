@@ -37,6 +37,8 @@ MISTAKES = {
                       "try the other elbow"),
     "stretched_answer": ('stretched = "b"', 'stretched = "a"',
                          "both columns of J are perpendicular to the arm"),
+    "slider_answer": ("(q1 + alpha)", "(alpha)",
+                      "the slider's direction is q1 + alpha"),
 }
 # more likely mistakes, each of which the part's visible check must catch with its hint
 MORE_MISTAKES = [
@@ -54,7 +56,9 @@ MORE_MISTAKES = [
      "ik_answer": ("q2 = np.sign(elbow) * np.arccos(c2)", "q2 = -np.sign(elbow) * np.arccos(c2)",
                    "elbow = +1 (down) is q2 >= 0"),
      "limits_answer": ("q = q + 2 * np.pi * np.ceil((lower - q) / (2 * np.pi))", "q = q",
-                       "whole turns of each angle")},
+                       "whole turns of each angle"),
+     "slider_answer": ("return tip.jacobian([q1, d])", "return tip.jacobian([q1, d]).T",
+                       "is it transposed?")},
     {"tip_answer": ("np.sum(lengths * np.cos(phi)), np.sum(lengths * np.sin(phi))",
                     "np.sum(lengths * np.sin(phi)), np.sum(lengths * np.cos(phi))",
                     "x goes with the cosine"),
@@ -72,6 +76,9 @@ MORE_MISTAKES = [
 ]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
+    # numbers from armlab's Jacobian, which the part does not allow (nor are they symbolic)
+    "slider_answer": ("def slider_jacobian(q1, d, L1, alpha):\n"
+                      "    return al.jacobian(al.tabletop_arm(), [0.0, 1.0])"),
     "tip_answer": "def tip_position(arm, q):\n    return al.tip_position(arm, q)",
     "jacobian_answer": "def jacobian(arm, q):\n    return al.jacobian(arm, q)",
     "speeds_answer": ("def joint_speeds(arm, q, v):\n"
@@ -251,7 +258,7 @@ def test_the_limits_design_meets_its_spec_and_gives_partial_credit():
 def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first, at most a third of its points visible for
     function parts, and one seeded mistake; every checked function an armlab call."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=8, points=33)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=9, points=39)
 
 
 def test_visible_checks_catch_the_listed_mistakes():
@@ -305,3 +312,22 @@ def test_the_explanations_point_at_no_option():
     """A wrong choice's explanation says why it is wrong without the words of any one option
     (stretched's "across" was option b's word, its "joint speeds" option a's)"""
     SET.assert_explanations_point_at_no_option(["stretched"])
+
+
+def test_the_slider_jacobian_is_the_tips_finite_difference():
+    """Part 9's reference against a second route: central differences of the tip
+    position L1 (cos q1, sin q1) + d (cos(q1 + alpha), sin(q1 + alpha)), in numpy"""
+    import sympy as sp
+
+    ref = lookup("kinematics.slider_jacobian")
+
+    def tip(q1, d, L1, alpha):
+        return np.array([L1 * np.cos(q1) + d * np.cos(q1 + alpha),
+                         L1 * np.sin(q1) + d * np.sin(q1 + alpha)])
+
+    for q1, d, L1, alpha in ((0.3, 0.2, 0.5, 1.1), (-2.0, 0.45, 0.3, -0.4), (1.0, 0.0, 0.7, 0.0)):
+        J = np.array(ref.function(*[sp.Float(x, 30) for x in (q1, d, L1, alpha)]), dtype=float)
+        h = 1e-6
+        by_q1 = (tip(q1 + h, d, L1, alpha) - tip(q1 - h, d, L1, alpha)) / (2 * h)
+        by_d = (tip(q1, d + h, L1, alpha) - tip(q1, d - h, L1, alpha)) / (2 * h)
+        np.testing.assert_allclose(J, np.column_stack([by_q1, by_d]), atol=1e-8)

@@ -92,6 +92,7 @@ MISTAKES = {
                       "swap that joint's two ends"),
     "gear_answer": ("G**2 * (rotor * qdd + B * qd)", "G**2 * B * qd",
                     "for its own rotor and friction through the gear"),
+    "curved_path_answer": ("M * ddq + c", "c", "M q''(s) joins c(s)"),
 }
 # more likely mistakes of the function parts, each caught by its part's visible check
 MORE_MISTAKES = [
@@ -127,12 +128,17 @@ MORE_MISTAKES = [
                          "return -(G**2 * B * qd + G * Tc * np.sign(qd))",
                          "as Robotics Toolbox for Python returns it"),
      "bounds_answer": (" + al.gravity_torques(arm, q)\n", "\n", "gravity is part of d")},
-    {"realized_answer": ("applied = np.clip(tau, -limit, limit)",
+    {"curved_path_answer": ("dq = sp.Matrix([d1, 2 * d2 * s])", "dq = sp.Matrix([d1, d2])",
+                            "not the endpoint difference"),
+     "realized_answer": ("applied = np.clip(tau, -limit, limit)",
                          "applied = tau * min(1.0, *(limit / np.abs(tau)))",
                          "that scales the whole torque vector")},
 ]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
+    # numbers from armlab's path dynamics, which the part does not allow (nor are they symbolic)
+    "curved_path_answer": ("def curved_path_terms(s, p1, p2, d1, d2, L1, L2, m1, m2):\n"
+                           "    return al.mass_matrix(al.tabletop_arm(), [0.0, 0.0])"),
     "realized_answer": ("def realized_acceleration(arm, q, qd, qdd_request, limit):\n"
                         "    return al.realized_acceleration(arm, q, qd, qdd_request, limit)[2]"),
     "error_answer": ("def acceleration_error(arm, q, deficit):\n"
@@ -200,7 +206,7 @@ def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
     how to install (test_book_prose checks the chapter's list of the parts)."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=10, points=40)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=11, points=46)
 
 
 def test_fresh_cases_are_per_student_and_cover_the_edges():
@@ -288,3 +294,37 @@ def test_the_explanations_point_at_no_option():
     (shoulder_reason's "elbow" was option b's word, its
     "gravity" c's; nan_means's "request" b's)"""
     SET.assert_explanations_point_at_no_option(["nan_means", "shoulder_reason"])
+
+
+def test_the_curved_path_reference_agrees_with_lagrange():
+    """The curved path's m(s) and c(s) (Part 11) against a second route: the point
+    masses' kinetic energy from their positions, Lagrange's equations along q(s(t)), and
+    the coefficients of s_dd and s_d^2 there, equal at rational points"""
+    import sympy as sp
+
+    from armlab.grading import symbolic
+    from armlab.grading.runner import tree_of
+
+    ref = lookup("limits.curved_path_terms")
+    names = ("s", "p1", "p2", "d1", "d2", "L1", "L2", "m1", "m2")
+    args = sp.symbols(names, real=True)
+    s, p1, p2, d1, d2, L1, L2, m1, m2 = args
+    t, sd, sdd = sp.symbols("t sd sdd")
+    S = sp.Function("S")(t)
+    Q, V = sp.symbols("Q1 Q2"), sp.symbols("V1 V2")
+    elbow = sp.Matrix([L1 * sp.cos(Q[0]), L1 * sp.sin(Q[0])])
+    tip = elbow + sp.Matrix([L2 * sp.cos(Q[0] + Q[1]), L2 * sp.sin(Q[0] + Q[1])])
+    kinetic = 0
+    for m, p in ((m1, elbow), (m2, tip)):
+        v = p.jacobian(Q) * sp.Matrix(V)
+        kinetic += m * (v.T * v)[0] / 2
+    path = {Q[0]: p1 + d1 * S, Q[1]: p2 + d2 * S ** 2}
+    along = {**path, V[0]: path[Q[0]].diff(t), V[1]: path[Q[1]].diff(t)}
+    rows = []
+    for Qi, Vi in zip(Q, V):
+        tau = kinetic.diff(Vi).subs(along).diff(t) - kinetic.diff(Qi).subs(along)
+        tau = sp.expand(tau.subs(S.diff(t, 2), sdd).subs(S.diff(t), sd).subs(S, s))
+        rows.append([tau.coeff(sdd), tau.coeff(sd, 2)])
+    mine = symbolic.rebuild(tree_of(sp.Matrix(rows)), set(names))
+    right = symbolic.rebuild(tree_of(ref.function(*args)), set(names))
+    assert symbolic.differs(mine, right, symbolic.points(names, "lagrange", n=5)) == []

@@ -40,6 +40,8 @@ MISTAKES = {
                      "% over its limit"),
     "stretched_answer": ('stretched = "b"', 'stretched = "a"',
                          "a 0.5 N m torque error becomes a force error"),
+    "wrench_answer": ("r[0] * Fy - r[1] * Fx + Mz", "r[0] * Fy - r[1] * Fx",
+                      "the tip's moment Mz is missing"),
 }
 # more likely mistakes, each of which the part's visible check must catch with its hint
 MORE_MISTAKES = [
@@ -80,10 +82,17 @@ MORE_MISTAKES = [
      "press_answer": ("    return best\n", "    return np.degrees(best)\n",
                       "off the table top")},
     {"gravity_answer": ("a1, a12 = q[0], q[0] + q[1]", "a1, a12 = q[0], q[1]",
-                        "q2 is measured from link 1")},
+                        "q2 is measured from link 1"),
+     "wrench_answer": ("r = joints[3] - joints[j]", "r = joints[j + 1] - joints[j]",
+                       "reaches to the tip, not to the next joint")},
+    {"wrench_answer": ("r[0] * Fy - r[1] * Fx", "r[1] * Fx - r[0] * Fy",
+                       "the cross product's order")},
 ]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
+    # numbers from armlab's statics, which the part does not allow (nor are they symbolic)
+    "wrench_answer": ("def wrench_torques(q1, q2, q3, L1, L2, L3, Fx, Fy, Mz):\n"
+                      "    return al.static_torques(al.tabletop_arm(), [0.0, 1.0], [1.0, 0.0])"),
     "torques_answer": "def joint_torques(arm, q, F):\n    return al.static_torques(arm, q, F)",
     "gravity_answer": "def gravity_torques(arm, q):\n    return al.gravity_torques(arm, q)",
     "holding_answer": ("def holding_torques(arm, q, F):\n"
@@ -193,7 +202,7 @@ def test_the_press_design_meets_its_spec_and_gives_partial_credit():
 def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first, at most a third of its points visible
     for function parts, and one seeded mistake; every checked function an armlab call."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=9, points=37)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=10, points=43)
 
 
 def test_visible_checks_catch_the_listed_mistakes():
@@ -248,3 +257,18 @@ def test_grading_into_a_course_gradebook_keeps_the_rest(tmp_path, sandboxed):
 def test_the_explanations_point_at_no_option():
     """A wrong choice's explanation says why it is wrong without the words of any one option"""
     SET.assert_explanations_point_at_no_option(["stretched"])
+
+
+def test_the_wrench_torques_are_armlabs_statics_plus_the_moment():
+    """Part 10's reference against a second route: al.static_torques of a three-link arm
+    (J^T F) plus the moment on every joint, as the chapter's two-link moment at the tip"""
+    import sympy as sp
+
+    from armlab.grading.references import lookup
+
+    ref = lookup("statics.wrench_torques")
+    arm = al.PlanarArm([0.4, 0.3, 0.2], [1.0, 1.0, 1.0], gravity=0.0)
+    for q, F, m_z in (([0.3, -1.2, 2.0], [3.0, -4.0], 0.7), ([-2.5, 0.4, 0.0], [0.0, 5.0], -1.5)):
+        args = [sp.Float(x, 30) for x in [*q, *arm.lengths, *F, m_z]]
+        tau = np.array(ref.function(*args), dtype=float).ravel()
+        np.testing.assert_allclose(tau, al.static_torques(arm, q, F) + m_z, atol=1e-12)

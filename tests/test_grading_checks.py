@@ -49,7 +49,7 @@ def test_statics_references_are_registered():
         f"statics.{n}" for n in ("jacobian", "joint_torques", "gravity_torques",
                                  "holding_torques", "joint_reactions", "max_push",
                                  "force_error_bound", "torques_for_reported_force",
-                                 "press_pose"))
+                                 "press_pose", "wrench_torques"))
     with pytest.raises(LookupError, match="statics.jacobian"):
         lookup("statics.jacobain")
 

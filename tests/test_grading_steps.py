@@ -157,7 +157,7 @@ def test_parts_of_the_statics_set():
     parts = autograde.parts_of(SET.source())
     assert [(k, pts) for k, _t, _c, pts in parts] == [
         ("part1", 3), ("part2", 5), ("part3", 3), ("part4", 6), ("part5", 4), ("part6", 4),
-        ("part7", 3), ("part8", 6), ("part9", 3)]
+        ("part7", 3), ("part8", 6), ("part9", 3), ("part10", 6)]
     assert parts[0][2] == ["test_torques_worked", "test_torques_fresh"]
 
 

@@ -595,7 +595,7 @@ def test_no_sandbox_grades_and_says_so_on_every_row(tmp_path):
         (REPO / "solutions" / "statics" / "statics.ipynb").read_text())
     summary = grade("statics", export, out=tmp_path / "out", progress=False, isolate=False,
                     workers=1)
-    assert summary["grades"]["ann"]["total"] == 37
+    assert summary["grades"]["ann"]["total"] == 43
     rows = (tmp_path / "out" / "report.csv").read_text()
     assert "ann,graded without isolation," in rows
     assert "GRADED WITHOUT ISOLATION" in (tmp_path / "out" / "report.md").read_text()

@@ -272,6 +272,10 @@ def describe(case, params, units=None):
         if isinstance(value, (ArmData, ChainData)):
             arms.append(value.describe())
             continue
+        if type(value).__module__.startswith("sympy"):   # a derivation part's argument
+            if str(value) != name:
+                words.append(f"{name} = {value}")
+            continue
         unit = table.get(name, "")
         if _count(value) > LONG:
             words.append(f"{name} = {_size(value, unit)}")
@@ -417,6 +421,10 @@ def encode(value):
         return {"__arm__": {k: list(v) for k, v in value.fields().items()}}
     if isinstance(value, ChainData):
         return {"__chain__": value.fields()}
+    if type(value).__module__.startswith("sympy"):      # a derivation part's symbol, number
+        from armlab.grading.runner import tree_of
+
+        return {"__expr__": tree_of(value)}
     if isinstance(value, (list, tuple)):
         return [encode(v) for v in value]
     return value

@@ -85,6 +85,9 @@ def value_of(rec, name):
                           "of the function end without one?")
     if kind == "str":
         raise CheckFailed(f"{name} {_REFUSED['str']}")
+    if kind == "expr":
+        raise CheckFailed(f"{name} is a SymPy expression: expected numbers (float(x), or "
+                          "np.array(M, dtype=float) for a matrix)")
     if kind == "refused":
         why = str(rec.get("why", ""))
         if why.startswith("type:"):
@@ -291,6 +294,10 @@ def verdict(ref, case, rec, *, show, label=None):
 
     ``show``: a visible check, whose message may show the book's value.
     """
+    if ref.is_derivation:                       # a SymPy answer: read as data, by equivalence
+        from armlab.grading import symbolic
+
+        return symbolic.verdict(ref, case, rec, label=label)
     args, call, where, value = _opening(ref, case, rec, label)
     if isinstance(value, CheckFailed):
         return str(value)

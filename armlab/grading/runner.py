@@ -111,6 +111,100 @@ def not_carried(name, why, way):
             "while your notebook is graded (only numbers, arrays and arms do)")
 
 
+# ---------------------------------------------------------------- expressions as data
+EXPR_NODES = 2_000
+"""Nodes in one SymPy answer beyond which it is refused (the grader checks it again)."""
+EXPR_FUNCTIONS = ("Add", "Mul", "Pow", "sin", "cos", "tan", "Abs")
+
+
+def _sympy(value):
+    """Whether ``value`` is a SymPy object, or a list or object array holding some."""
+    if type(value).__module__.startswith("sympy"):
+        return True
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, numpy.ndarray):
+        return value.dtype.kind == "O" and value.size <= 36 and any(map(_sympy, value.flat))
+    return (isinstance(value, (list, tuple)) and len(value) <= 6
+            and any(_sympy(v) for row in value for v in (row if isinstance(row, (list, tuple))
+                                                         else [row])))
+
+
+def tree_of(value, _count=None, _depth=0):
+    """A SymPy expression or matrix as JSON data, a tree of node kinds and leaves:
+    ``["Add", ["Symbol", "x"], ["Integer", "1"]]``; a matrix is
+    ``["Matrix", rows, cols, entry, ...]``. Raises ``TypeError`` (``"expr:<why>"``) for
+    what no tree holds. Nothing here is trusted: the grader reads the tree again with
+    :func:`armlab.grading.symbolic.rebuild`.
+
+    >>> import sympy
+    >>> tree_of(sympy.Symbol("x") ** 2 / 2)
+    ['Mul', ['Rational', '1', '2'], ['Pow', ['Symbol', 'x'], ['Integer', '2']]]
+    """
+    count = [0] if _count is None else _count
+    count[0] += 1
+    if count[0] > EXPR_NODES:
+        raise TypeError("expr:large")
+    if _depth > 60:
+        raise TypeError("expr:deep")
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, numpy.ndarray):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        rows = [list(r) if isinstance(r, (list, tuple)) else [r] for r in value]
+        if not rows or len({len(r) for r in rows}) != 1 or _depth:
+            raise TypeError("expr:ragged")
+        return ["Matrix", len(rows), len(rows[0])] + [tree_of(v, count, 1) for r in rows
+                                                      for v in r]
+    if isinstance(value, bool):
+        raise TypeError("expr:bool")
+    if isinstance(value, int):
+        return ["Integer", str(value)] if abs(value) < 10 ** 30 else ["Integer", "huge"]
+    if isinstance(value, float):
+        return ["Float", repr(value)]
+    if getattr(value, "is_Matrix", False):
+        if _depth:
+            raise TypeError("expr:nested matrix")
+        rows, cols = value.shape
+        return ["Matrix", rows, cols] + [tree_of(v, count, 1) for v in list(value)]
+    if getattr(value, "is_Symbol", False):
+        return ["Symbol", str(value.name)[:40]]
+    if getattr(value, "is_Integer", False):
+        return tree_of(int(value), count, _depth) if abs(value) < 10 ** 30 else \
+            ["Integer", "huge"]
+    if getattr(value, "is_Rational", False):
+        if max(abs(value.p), value.q) >= 10 ** 30:
+            return ["Integer", "huge"]
+        return ["Rational", str(value.p), str(value.q)]
+    if getattr(value, "is_Float", False):
+        return ["Float", repr(float(value))]
+    kind = type(value).__name__
+    if kind in ("Pi", "Exp1", "Half", "NegativeOne", "One", "Zero"):
+        return [{"Pi": "pi", "Exp1": "E"}.get(kind, kind)]
+    if kind not in EXPR_FUNCTIONS:
+        raise TypeError(f"expr:node:{kind[:40]}")
+    args = getattr(value, "args", ())
+    return [kind] + [tree_of(a, count, _depth + 1) for a in args]
+
+
+def expr_of(tree):
+    """The SymPy object a tree made by :func:`tree_of` stands for: how a derivation part's
+    arguments (symbols, exact numbers) reach the student's function."""
+    import sympy
+
+    kind = tree[0]
+    if kind == "Matrix":
+        return sympy.Matrix(tree[1], tree[2], [expr_of(t) for t in tree[3:]])
+    if kind == "Symbol":
+        return sympy.Symbol(tree[1], real=True)
+    if kind == "Integer":
+        return sympy.Integer(int(tree[1]))
+    if kind == "Rational":
+        return sympy.Rational(int(tree[1]), int(tree[2]))
+    if kind == "pi":
+        return sympy.pi
+    return getattr(sympy, kind)(*[expr_of(t) for t in tree[1:]])
+
+
 def record(value=None, error=None):
     """What a student's function gave, as data the grader can judge.
 
@@ -133,6 +227,8 @@ def record(value=None, error=None):
     if isinstance(value, str):
         return {"kind": "str", "value": value[:200]}
     try:
+        if _sympy(value):
+            return {"kind": "expr", "tree": tree_of(value)}
         return {"kind": "value", "value": plain(value)}
     except TypeError as exc:
         return {"kind": "refused", "why": str(exc)[:100]}
@@ -189,6 +285,8 @@ def decode(data):
     import numpy
 
     if isinstance(data, dict):
+        if "__expr__" in data:
+            return expr_of(data["__expr__"])
         if "__arm__" in data:
             import armlab
 

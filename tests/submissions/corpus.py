@@ -267,6 +267,18 @@ def force_error_bound(arm, q, dtau):
 """
 
 
+SYMPY_BOMB = """
+def wrench_torques(q1, q2, q3, L1, L2, L3, Fx, Fy, Mz):
+    # text meant to run, a huge power and a deep nesting, as a SymPy answer: the grader
+    # reads it as data and refuses it, running none of it
+    deep = q1
+    for _ in range(500):
+        deep = sp.sin(deep)
+    run = sp.Symbol("__import__('os').system('touch /tmp/armlab-corpus-marker')")
+    return sp.Matrix([run, sp.Pow(q1, 10**9, evaluate=False), deep])
+"""
+
+
 def cases():
     """``{login: (notebook-or-bytes-or-None, extra files, expected total, problem kinds)}``."""
     out = {}
@@ -289,8 +301,9 @@ def cases():
 
     # the chapter's printed numbers typed in as constants earn the visible checks at most:
     # those of parts 2 and 5 check two worked cases, which one constant cannot both pass;
-    # its press design, one constant at every case, is listed as ignoring its cases
-    out["copier"] = (SET.constants(), {}, SET.visible_points() - 2,
+    # its press design, one constant at every case, is listed as ignoring its cases; the
+    # derivation's worked expression, typed in, is a SymPy repr the notebook cannot run
+    out["copier"] = (SET.constants(), {}, SET.visible_points() - 4,
                      {"design ignores its cases"})
 
     nb = filled()
@@ -426,6 +439,11 @@ def cases():
     nb = filled()
     after(nb, "sign_answer", CHANNEL)
     out["channel"] = (nb, {}, None, {"suspected tampering"})
+
+    # a hostile SymPy answer to the derivation loses that part, and harms nothing else
+    nb = filled()
+    set_answer(nb, "wrench_answer", "import sympy as sp\n" + SYMPY_BOMB)
+    out["sympybomb"] = (nb, {}, lose("part10"), set())
     return out
 
 

@@ -43,8 +43,9 @@ import numpy as np
 
 from armlab.grading.cases import ArmData, Case
 
-__all__ = ["reference", "design", "Reference", "lookup", "quantities", "chapters", "chapter",
-           "ArmData", "Case", "al", "deg", "listed", "planar_arm", "changed", "drawn_arms"]
+__all__ = ["reference", "design", "derivation", "Reference", "lookup", "quantities",
+           "chapters", "chapter", "ArmData", "Case", "al", "deg", "listed", "planar_arm",
+           "changed", "drawn_arms"]
 
 _REGISTRY = {}
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
@@ -60,20 +61,22 @@ class Reference:
 
     __slots__ = ("quantity", "function", "params", "worked", "fresh_cases", "fresh_sets",
                  "mistakes", "allow", "uses", "rtol", "atol", "units", "advice", "is_design",
-                 "_open")
+                 "is_derivation", "_open")
 
     def __init__(self, function, quantity, worked, allow, uses, rtol, atol, units, advice,
-                 is_design=False):
+                 is_design=False, is_derivation=False):
         code = function.__code__
         params = tuple(code.co_varnames[:code.co_argcount - (1 if is_design else 0)])
-        worked = (worked,) if isinstance(worked, Case) else tuple(worked)
+        if not callable(worked):           # a derivation's worked cases may come lazily
+            worked = (worked,) if isinstance(worked, Case) else tuple(worked)
         values = dict(quantity=quantity, function=function, params=params, worked=worked,
                       fresh_cases=None, fresh_sets={}, mistakes=[], allow=tuple(allow),
                       uses=dict(uses or {}), rtol=float(rtol), atol=float(atol),
-                      units=dict(units or {}), advice=advice, is_design=is_design, _open=True)
+                      units=dict(units or {}), advice=advice, is_design=is_design,
+                      is_derivation=is_derivation, _open=True)
         for key, value in values.items():
             object.__setattr__(self, key, value)
-        for case in worked:
+        for case in () if callable(worked) else worked:
             self.arguments(case)
 
     def __setattr__(self, key, value):
@@ -162,6 +165,11 @@ class Reference:
         from armlab.grading.cases import Rng
 
         if which == "worked":
+            if callable(self.worked):
+                out = list(self.worked())
+                for case in out:
+                    self.arguments(case)
+                return out
             return list(self.worked)
         sets = dict(self.fresh_sets)
         if which == "fresh":
@@ -221,6 +229,20 @@ def design(function=None, *, worked=(), allow=(), uses=None, units=None, advice=
     """
     return _register(function, worked=worked, allow=allow, uses=uses, rtol=0.0, atol=0.0,
                      units=units, advice=advice, is_design=True)
+
+
+def derivation(function=None, *, worked=(), units=None, advice=None):
+    """Register a derivation part, graded symbolically (:mod:`armlab.grading.symbolic`):
+    the student's function takes SymPy symbols (and exact numbers: a case's arguments are
+    ``sympy.Symbol("q2", real=True)``, ``sympy.Rational(3, 5)``) and returns a SymPy
+    expression or matrix, and ``function``, with the same parameters, returns the right
+    one. The answer is right when it is equivalent (equal at exact rational points);
+    ``@ref.mistake("hint")`` declares a likely mistake's expression. Nothing of armlab is
+    allowed. ``worked`` may be a function returning the cases, so that SymPy is imported
+    only when a derivation is checked.
+    """
+    return _register(function, worked=worked, allow=(), uses=None, rtol=0.0, atol=0.0,
+                     units=units, advice=advice, is_derivation=True)
 
 
 def _armlab_as_loaded():

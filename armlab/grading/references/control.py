@@ -15,8 +15,8 @@ from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, deg, design, drawn_arms, planar_arm,
-                                       reference)
+from armlab.grading.references import (ArmData, Case, al, deg, derivation, design, drawn_arms,
+                                       planar_arm, reference)
 
 REAL = ArmData.from_arm(al.tabletop_arm(damping=0.02), "the chapter's real arm (friction 0.02)")
 MODEL = ArmData.from_arm(al.tabletop_arm(damping=0.016),
@@ -615,3 +615,72 @@ clamped_pid_tick.mistake(
 clamped_pid_tick.mistake(
     "the integral stood still though its step pulled the command back towards the limits: hold it"
     " only when the step pushes further out", partial(_clamp, any_sign=True))
+
+
+# ---------------------------------------------------------------- Part 9: a derivation
+V_PARAMS = ("q", "qd", "q_target", "m", "c", "I", "b", "kp", "kd", "m_model", "c_model", "g")
+
+
+def _v_symbols():
+    import sympy
+
+    return {name: sympy.Symbol(name, real=True) for name in V_PARAMS}
+
+
+def _v_rate(q, qd, q_target, m, c, I, b, kp, kd, m_model, c_model, g, *, friction=True,
+            model=True, mismatch=1, e_rate=-1, half=1, degrees=False):
+    """dV/dt of V = I qd^2 / 2 + kp (q_target - q)^2 / 2 along one link under PD with the
+    model's gravity compensation; the switches make a likely mistake."""
+    import sympy
+
+    cos = sympy.cos(q * sympy.pi / 180 if degrees else q)
+    e = q_target - q
+    qdd_times_I = kp * e - kd * qd + (m_model * c_model * g * cos if model else 0) \
+        - (b * qd if friction else 0) - (m * c * g * cos if model else 0) * mismatch
+    return half * qd * qdd_times_I + kp * e * e_rate * qd
+
+
+def _v_worked():
+    return [Case(label="all symbols", **_v_symbols())]
+
+
+@derivation(worked=_v_worked,
+            advice="dV/dt = I qd qdd + kp e de/dt, with I qdd from the link's equation of "
+                   "motion under the controller's torque")
+def lyapunov_rate(q, qd, q_target, m, c, I, b, kp, kd, m_model, c_model, g):
+    """dV/dt (scalar) of the one-link arm under PD with its model's gravity, as SymPy."""
+    return _v_rate(q, qd, q_target, m, c, I, b, kp, kd, m_model, c_model, g)
+
+
+@lyapunov_rate.fresh
+def _(rng):
+    import sympy
+
+    def frac(lo, hi, per):
+        return sympy.Rational(rng.integer(lo, hi), per)
+
+    def drawn(label, **values):
+        return Case(label=label, **dict(_v_symbols(), **values))
+
+    m, c = frac(5, 40, 10), frac(5, 30, 100)
+    return [drawn("another link, its model's mass and centre of mass off", m=m, c=c,
+                  I=frac(1, 20, 100), b=frac(1, 9, 100), kp=sympy.Integer(rng.integer(5, 60)),
+                  kd=frac(5, 40, 10), m_model=m + frac(1, 5, 10), c_model=c - frac(1, 3, 100),
+                  g=sympy.Rational(981, 100)),
+            drawn("a model whose gravity is exact", m_model=m, c_model=c, m=m, c=c),
+            drawn("a link without friction", b=sympy.Integer(0)),
+            drawn("all symbols")]
+
+
+for _hint, _switches in [
+    ("the error's rate: de/dt = -qd for a fixed target, so the Kp terms cancel",
+     {"e_rate": 1}),
+    ("the joint's friction b qd takes energy out too", {"friction": False}),
+    ("the sign of the gravity left over: the arm's weight gives -m g c cos q, the "
+     "compensation + m_model g c_model cos q", {"mismatch": -1}),
+    ("the model's gravity is not the arm's here: what it misses stays in dV/dt",
+     {"model": False}),
+    ("d/dt of I qd^2 / 2 is I qd qdd: the 1/2 goes", {"half": 0.5}),
+    ("q is in radians: sympy's cos takes radians", {"degrees": True}),
+]:
+    lyapunov_rate.mistake(_hint, partial(_v_rate, **_switches))

@@ -11,7 +11,7 @@ from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, changed, deg, design, listed,
+from armlab.grading.references import (ArmData, Case, al, changed, deg, derivation, design, listed,
                                        planar_arm, reference)
 
 ARM = ArmData.from_arm(al.tabletop_arm(damping=0.02), "the chapter's table-top arm")
@@ -373,3 +373,72 @@ def _(arm, q, kp):
 @stable_steps.mistake("q is in radians already: do not convert it again before mass_matrix")
 def _(arm, q, kp):
     return _stable(arm, [math.radians(a) for a in q], kp)
+
+
+# ---------------------------------------------------------------- Part 10: a derivation
+A_PARAMS = ("h", "K", "D", "I")
+
+
+def _a_symbols():
+    import sympy
+
+    return {name: sympy.Symbol(name, real=True) for name in A_PARAMS}
+
+
+def _damped_step(h, K, D, I, *, method="semi", damping=1, transpose=False):
+    """The amplification matrix of one step on I qdd = -K q - D qd, x = (q, qd): semi-
+    implicit Euler (the speed first, then the angle with the new speed); the switches
+    make a likely mistake."""
+    import sympy
+
+    d = damping * D
+    if method == "explicit":                 # both updates from the old state
+        A = sympy.Matrix([[1, h], [-h * K / I, 1 - h * d / I]])
+    elif method == "angle first":            # q with the old speed, then qd with the new q
+        A = sympy.Matrix([[1, h], [-h * K / I, 1 - h * d / I - h ** 2 * K / I]])
+    else:
+        A = sympy.Matrix([[1 - h ** 2 * K / I, h - h ** 2 * d / I], [-h * K / I, 1 - h * d / I]])
+    return A.T if transpose else A
+
+
+def _a_worked():
+    return [Case(label="all symbols", **_a_symbols())]
+
+
+@derivation(worked=_a_worked,
+            advice="write one step as x_(k+1) = A x_k with x = (q, qd): the new speed "
+                   "first, then the new angle from it, each in terms of q_k and qd_k")
+def damped_step_matrix(h, K, D, I):
+    """A (2, 2): semi-implicit Euler's amplification matrix on a damped joint, as SymPy."""
+    return _damped_step(h, K, D, I)
+
+
+@damped_step_matrix.fresh
+def _(rng):
+    import sympy
+
+    def frac(lo, hi, per):
+        return sympy.Rational(rng.integer(lo, hi), per)
+
+    def drawn(label, **values):
+        return Case(label=label, **dict(_a_symbols(), **values))
+
+    return [drawn("another joint and step", h=frac(1, 20, 1000), K=sympy.Integer(
+                rng.integer(20, 900)), D=frac(1, 40, 10), I=frac(1, 50, 100)),
+            drawn("an undamped joint", D=sympy.Integer(0)),
+            drawn("a joint of unit inertia", I=sympy.Integer(1), K=sympy.Integer(
+                rng.integer(20, 900))),
+            drawn("all symbols")]
+
+
+for _hint, _switches in [
+    ("that is explicit Euler: the angle's update uses the new speed, qd_(k+1), "
+     "not qd_k", {"method": "explicit"}),
+    ("that updates the angle first: the chapter's semi-implicit Euler updates the speed "
+     "first and the angle from the new speed", {"method": "angle first"}),
+    ("A maps x_k to x_(k+1): row i holds the new x_i's coefficients (is it transposed?)",
+     {"transpose": True}),
+    ("the damper's sign: its torque -D qd opposes the motion", {"damping": -1}),
+    ("the damper is missing: I qdd = -K q - D qd", {"damping": 0}),
+]:
+    damped_step_matrix.mistake(_hint, partial(_damped_step, **_switches))

@@ -8,10 +8,12 @@ started at 0). The design part judges a student's identification poses by the
 standard errors the fit of Part 4 would report on them.
 """
 
+from functools import partial
+
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, deg, design, drawn_arms, listed,
-                                       planar_arm, reference)
+from armlab.grading.references import (ArmData, Case, al, deg, derivation, design, drawn_arms,
+                                       listed, planar_arm, reference)
 
 ARM = ArmData.from_arm(al.tabletop_arm(), "the chapter's table-top arm")
 """The table-top arm: rods of 0.30 m / 2.0 kg and 0.25 m / 1.0 kg."""
@@ -436,3 +438,72 @@ def _design_cases(rng):
                                   f"{count} poses {mount}, the shoulder within a "
                                   f"{shoulder}° range and the elbow within ±{elbow}°"))
     return cases
+
+
+# ---------------------------------------------------------------- Part 8: a derivation
+Y_PARAMS = ("q1", "q2", "q3", "gx", "gy")
+
+
+def _y_symbols():
+    import sympy
+
+    return {name: sympy.Symbol(name, real=True) for name in Y_PARAMS}
+
+
+def _three_link_regressor(q1, q2, q3, gx, gy, *, sign=1, relative=False, transpose=False,
+                          swap=False):
+    """Y(q) (3, 3) with g(q) = Y theta, theta = (a, b, c) the first moments of mass about
+    the three links' absolute angles, gravity (gx, gy) any direction; the switches make
+    a likely mistake."""
+    import sympy
+
+    if swap:
+        gx, gy = gy, gx
+    angles = (q1, q2, q3) if relative else (q1, q1 + q2, q1 + q2 + q3)
+    column = [sign * (gx * sympy.sin(a) - gy * sympy.cos(a)) for a in angles]
+    Y = sympy.Matrix(3, 3, lambda j, k: column[k] if j <= k and (
+        relative != "in V" or j == k) else 0)
+    return Y.T if transpose else Y
+
+
+def _y_worked():
+    return [Case(label="all symbols", **_y_symbols())]
+
+
+@derivation(worked=_y_worked,
+            advice="write the potential energy V(q) of the three first moments a, b, c in "
+                   "the gravity (gx, gy), then g_j = dV/dq_j, and read off each theta's "
+                   "coefficient")
+def three_link_regressor(q1, q2, q3, gx, gy):
+    """Y(q) (3, 3) of a three-link arm's gravity torques, any mounting, as SymPy."""
+    return _three_link_regressor(q1, q2, q3, gx, gy)
+
+
+@three_link_regressor.fresh
+def _(rng):
+    import sympy
+
+    def drawn(label, **values):
+        return Case(label=label, **dict(_y_symbols(), **values))
+
+    g0 = sympy.Rational(981, 100)
+    return [drawn("on a table, gravity along -y", gx=sympy.Integer(0), gy=-g0),
+            drawn("on a wall, gravity along -x", gx=-g0, gy=sympy.Integer(0)),
+            drawn("a tilted mounting", gx=sympy.Rational(rng.integer(-40, 40), 10),
+                  gy=sympy.Rational(rng.integer(-90, -10), 10)),
+            drawn("all symbols")]
+
+
+for _hint, _switches in [
+    ("right size, wrong sign: g(q) balances gravity, it is not gravity's pull",
+     {"sign": -1}),
+    ("a link's weight acts at its absolute angle, q1 + ... + qk: qk alone is measured "
+     "from the link before", {"relative": True}),
+    ("a link's weight acts at its absolute angle, q1 + ... + qk: with qk alone in V, "
+     "joint j's torque forgets the links beyond it", {"relative": "in V"}),
+    ("joint j carries the links beyond it, j to 3: row j has entries from column j on "
+     "(is it transposed?)", {"transpose": True}),
+    ("the gravity's components: gx along x, gy along y (are they swapped?)",
+     {"swap": True}),
+]:
+    three_link_regressor.mistake(_hint, partial(_three_link_regressor, **_switches))

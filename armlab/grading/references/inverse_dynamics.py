@@ -12,7 +12,7 @@ from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, changed, deg, design, listed,
+from armlab.grading.references import (ArmData, Case, al, changed, deg, derivation, design, listed,
                                        planar_arm, reference)
 
 RODS = ArmData.from_arm(al.rod_arm(), "the chapter's unit rods")
@@ -531,3 +531,83 @@ def _tour_cases(rng):
                                 f"a {duration:g} s tour{where}, motors of ({limit[0]:g}, "
                                 f"{limit[1]:g}) N m"))
     return cases
+
+
+# ---------------------------------------------------------------- Part 10: a derivation
+ROTOR_PARAMS = ("q1", "q2", "L1", "L2", "m1", "m2", "J", "r")
+
+
+def _symbols(*names):
+    import sympy
+
+    return {name: sympy.Symbol(name, real=True) for name in names}
+
+
+def _rotor_mass_matrix(q1, q2, L1, L2, m1, m2, J, r, *, rotor="both", ratio=2, sign=1,
+                       cross=2, angle="relative", halve=False, elbow=True, degrees=False):
+    """M(q) of two point masses (m1 at the elbow, m2 at the tip) with the elbow motor's
+    rotor (inertia J, gear ratio r) carried on link 1, from T; the switches make a likely
+    mistake."""
+    import sympy
+
+    c = sympy.cos((q1 + q2) if angle == "absolute" else q2 * sympy.pi / 180 if degrees
+                  else q2)
+    a, b = (1, r) if rotor == "both" else (0, r)       # rotor speed a q1d + b q2d
+    m11 = (m1 * L1 ** 2 if elbow else 0) + m2 * (L1 ** 2 + L2 ** 2 + sign * cross * L1 * L2 * c) \
+        + a * a * J
+    m12 = m2 * (L2 ** 2 + sign * L1 * L2 * c) + a * b * J
+    m22 = m2 * L2 ** 2 + (b ** ratio) * J
+    if halve:
+        m11, m22 = m11 / 2, m22 / 2
+    return sympy.Matrix([[m11, m12], [m12, m22]])
+
+
+def _rotor_worked():
+    s = _symbols(*ROTOR_PARAMS)
+    return [Case(label="all symbols", **s)]
+
+
+@derivation(worked=_rotor_worked,
+            advice="write T = 1/2 m1 |v_elbow|^2 + 1/2 m2 |v_tip|^2 + 1/2 J omega_rotor^2 and "
+                   "take M_ij as the coefficient of qd_i qd_j (twice it on the diagonal)")
+def rotor_mass_matrix(q1, q2, L1, L2, m1, m2, J, r):
+    """M(q) (2, 2) of the point-mass arm with its elbow motor's rotor, as SymPy."""
+    return _rotor_mass_matrix(q1, q2, L1, L2, m1, m2, J, r)
+
+
+@rotor_mass_matrix.fresh
+def _(rng):
+    import sympy
+
+    def drawn(label, **values):
+        args = dict(_symbols(*ROTOR_PARAMS), **values)
+        return Case(label=label, **args)
+
+    def frac(lo, hi, per):
+        return sympy.Rational(rng.integer(lo, hi), per)
+
+    return [drawn("another arm", L1=frac(3, 9, 10), L2=frac(2, 8, 10), m1=frac(5, 40, 10),
+                  m2=frac(5, 30, 10), J=frac(1, 9, 10_000), r=sympy.Integer(rng.integer(20, 120))),
+            drawn("another arm without its rotor", L1=frac(3, 9, 10), L2=frac(2, 8, 10),
+                  J=sympy.Integer(0)),
+            drawn("a direct drive", m1=frac(5, 40, 10), r=sympy.Integer(1)),
+            drawn("all symbols")]
+
+
+for _hint, _switches in [
+    ("the rotor rides on link 1 and turns with it: its angular velocity is qd1 + r qd2, "
+     "not r qd2 alone", {"rotor": "joint"}),
+    ("the rotor's energy is 1/2 J omega^2: the gear ratio enters M22 squared",
+     {"ratio": 1}),
+    ("the sign of the cos q2 terms: |v_tip|^2 holds + 2 L1 L2 cos(q2) qd1 (qd1 + qd2), the "
+     "two links' velocities adding at the angle q2 between them", {"sign": -1}),
+    ("M11's cos q2 term: the square |v_tip|^2 holds the cross product twice, 2 L1 L2 cos q2",
+     {"cross": 1}),
+    ("the angle between the links is q2 (measured from link 1), not q1 + q2",
+     {"angle": "absolute"}),
+    ("q2 is in radians: sympy's cos takes radians", {"degrees": True}),
+    ("T = 1/2 qd^T M qd: M's diagonal entries are twice the coefficients of qd1^2 and qd2^2 "
+     "in T", {"halve": True}),
+    ("the elbow's mass m1 moves too: it adds 1/2 m1 L1^2 qd1^2 to T", {"elbow": False}),
+]:
+    rotor_mass_matrix.mistake(_hint, partial(_rotor_mass_matrix, **_switches))

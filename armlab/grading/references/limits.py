@@ -12,7 +12,7 @@ from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, changed, deg, design, listed,
+from armlab.grading.references import (ArmData, Case, al, changed, deg, derivation, design, listed,
                                        planar_arm, reference)
 
 RODS = ArmData.from_arm(al.rod_arm(), "the chapter's unit rods")
@@ -674,3 +674,77 @@ def _gear_cases(rng):
                             "an arm without gravity"),
             _gear_cases_for(rng, rng.arm(gravity=WALL_GRAVITY), rng.pose(2), rng.pose(2),
                             "an arm mounted on a wall")]
+
+
+# ---------------------------------------------------------------- Part 11: a derivation
+P_PARAMS = ("s", "p1", "p2", "d1", "d2", "L1", "L2", "m1", "m2")
+
+
+def _p_symbols():
+    import sympy
+
+    return {name: sympy.Symbol(name, real=True) for name in P_PARAMS}
+
+
+def _curved_path_terms(s, p1, p2, d1, d2, L1, L2, m1, m2, *, curved=True, straight=False,
+                       products=1, transpose=False):
+    """[m(s), c(s)] as the columns of a (2, 2) SymPy matrix: the path dynamics
+    tau = m s_dd + c s_d^2 + g of the point-mass arm along q(s) = (p1 + d1 s,
+    p2 + d2 s^2); the switches make a likely mistake."""
+    import sympy
+
+    q2 = p2 + d2 * s ** 2
+    dq = sympy.Matrix([d1, d2 if straight else 2 * d2 * s])       # q'(s)
+    ddq = sympy.Matrix([0, 2 * d2 if curved else 0])               # q''(s)
+    cos, sin = sympy.cos(q2), sympy.sin(q2)
+    M = sympy.Matrix([[(m1 + m2) * L1 ** 2 + m2 * L2 ** 2 + 2 * m2 * L1 * L2 * cos,
+                       m2 * (L2 ** 2 + L1 * L2 * cos)],
+                      [m2 * (L2 ** 2 + L1 * L2 * cos), m2 * L2 ** 2]])
+    h = m2 * L1 * L2 * sin
+    c = products * sympy.Matrix([-h * (2 * dq[0] * dq[1] + dq[1] ** 2), h * dq[0] ** 2])
+    out = sympy.Matrix.hstack(M * dq, M * ddq + c)
+    return out.T if transpose else out
+
+
+def _p_worked():
+    return [Case(label="all symbols", **_p_symbols())]
+
+
+@derivation(worked=_p_worked,
+            advice="put q(s), qd = q'(s) s_d and qdd = q'(s) s_dd + q''(s) s_d^2 into "
+                   "tau = M qdd + c(q, qd) + g and collect the terms in s_dd and s_d^2")
+def curved_path_terms(s, p1, p2, d1, d2, L1, L2, m1, m2):
+    """[m(s), c(s)] (2, 2), columns, of the point-mass arm on the curved path, as SymPy."""
+    return _curved_path_terms(s, p1, p2, d1, d2, L1, L2, m1, m2)
+
+
+@curved_path_terms.fresh
+def _(rng):
+    import sympy
+
+    def frac(lo, hi, per):
+        return sympy.Rational(rng.integer(lo, hi), per)
+
+    def drawn(label, **values):
+        return Case(label=label, **dict(_p_symbols(), **values))
+
+    return [drawn("another arm and path", L1=frac(3, 9, 10), L2=frac(2, 8, 10),
+                  m1=frac(5, 40, 10), m2=frac(5, 30, 10), d1=frac(-20, 20, 10),
+                  d2=frac(5, 20, 10), p1=frac(-10, 10, 10), p2=frac(5, 25, 10)),
+            drawn("a path that is straight after all", d2=sympy.Integer(0)),
+            drawn("the path's start", s=sympy.Integer(0)),
+            drawn("all symbols")]
+
+
+for _hint, _switches in [
+    ("the path is curved: q''(s) is not zero, and M q''(s) joins c(s)", {"curved": False}),
+    ("the path's direction at s is q'(s) = (d1, 2 d2 s), not the endpoint difference",
+     {"straight": True}),
+    ("the velocity products' sign: c(q, qd) = h (-2 qd1 qd2 - qd2^2, qd1^2) with "
+     "h = m2 L1 L2 sin q2", {"products": -1}),
+    ("the velocity products are missing from c(s): c(q, q' s_d) = c(q, q') s_d^2",
+     {"products": 0}),
+    ("the columns are m(s) and c(s), each a vector of the two joints' terms (is it "
+     "transposed?)", {"transpose": True}),
+]:
+    curved_path_terms.mistake(_hint, partial(_curved_path_terms, **_switches))

@@ -8,11 +8,13 @@ on a table, is judged by what the pose does: its tip on the table, its holding t
 the limits. The arm's data come from the chapter's preset, ``armlab.statics_arm()``.
 """
 
+from functools import partial
+
 import numpy as np
 
 from armlab.grading.purepy import fmt
-from armlab.grading.references import (ArmData, Case, al, chapter, deg, design, drawn_arms,
-                                       listed, planar_arm, reference)
+from armlab.grading.references import (ArmData, Case, al, chapter, deg, derivation, design,
+                                       drawn_arms, listed, planar_arm, reference)
 
 _kinematics = chapter("kinematics")
 relative = _kinematics.relative
@@ -525,3 +527,78 @@ def _press_cases(rng):
         cases.append(Case(arm=arm, height=float(height), x_range=[float(x) for x in x_range],
                           F=F, limit=[float(x) for x in best[1]]))
     return cases
+
+
+# ---------------------------------------------------------------- Part 10: a derivation
+W_PARAMS = ("q1", "q2", "q3", "L1", "L2", "L3", "Fx", "Fy", "Mz")
+
+
+def _w_symbols():
+    import sympy
+
+    return {name: sympy.Symbol(name, real=True) for name in W_PARAMS}
+
+
+def _wrench_torques(q1, q2, q3, L1, L2, L3, Fx, Fy, Mz, *, sign=1, cross=1, moment="all",
+                    lever="tip", relative=False):
+    """tau (3, 1) that holds a wrench (Fx, Fy, Mz) the tip of a three-link arm applies;
+    the switches make a likely mistake."""
+    import sympy
+
+    angles = (q1, q2, q3) if relative else (q1, q1 + q2, q1 + q2 + q3)
+    points = [(0, 0)]
+    for L, a in zip((L1, L2, L3), angles):
+        x, y = points[-1]
+        points.append((x + L * sympy.cos(a), y + L * sympy.sin(a)))
+    taus = []
+    for j in range(3):
+        end = points[3] if lever == "tip" else points[j + 1]
+        rx, ry = end[0] - points[j][0], end[1] - points[j][1]
+        m = Mz if moment == "all" or (moment == "last" and j == 2) else 0
+        taus.append(sign * cross * (rx * Fy - ry * Fx) + sign * m)
+    return sympy.Matrix(taus)
+
+
+def _w_worked():
+    return [Case(label="all symbols", **_w_symbols())]
+
+
+@derivation(worked=_w_worked,
+            advice="tau_j is the moment about joint j of the wrench the tip applies: "
+                   "(p_tip - p_j) x F plus the moment Mz")
+def wrench_torques(q1, q2, q3, L1, L2, L3, Fx, Fy, Mz):
+    """tau (3, 1) holding a tip wrench on a three-link arm, as SymPy."""
+    return _wrench_torques(q1, q2, q3, L1, L2, L3, Fx, Fy, Mz)
+
+
+@wrench_torques.fresh
+def _(rng):
+    import sympy
+
+    def drawn(label, **values):
+        return Case(label=label, **dict(_w_symbols(), **values))
+
+    def frac(lo, hi, per):
+        return sympy.Rational(rng.integer(lo, hi), per)
+
+    return [drawn("another arm and wrench", L1=frac(2, 9, 10), L2=frac(2, 8, 10),
+                  L3=frac(1, 5, 10), Fx=frac(-50, 50, 1), Fy=frac(-50, 50, 1),
+                  Mz=frac(-30, 30, 10)),
+            drawn("a pure moment", Fx=sympy.Integer(0), Fy=sympy.Integer(0)),
+            drawn("a push without a moment", Mz=sympy.Integer(0)),
+            drawn("all symbols")]
+
+
+for _hint, _switches in [
+    ("F and Mz are what the tip applies to the environment: the motors hold them with "
+     "tau = J^T F + Mz, not its opposite", {"sign": -1}),
+    ("the cross product's order: (r x F)_z = r_x F_y - r_y F_x", {"cross": -1}),
+    ("a moment at the tip loads every joint: each joint holds the whole chain beyond it",
+     {"moment": "last"}),
+    ("the tip's moment Mz is missing", {"moment": "none"}),
+    ("the lever arm of joint j reaches to the tip, not to the next joint",
+     {"lever": "next"}),
+    ("link k's direction is q1 + ... + qk: each angle is measured from the link before",
+     {"relative": True}),
+]:
+    wrench_torques.mistake(_hint, partial(_wrench_torques, **_switches))
