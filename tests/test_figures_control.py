@@ -35,3 +35,18 @@ def test_draw_gain_map_colours_the_largest_error_in_degrees():
     np.testing.assert_allclose(shown[0], [0.5, 3.0])        # the larger joint's error, in deg
     np.testing.assert_allclose(shown[1, 0], 0.1)
     assert np.ma.getmaskarray(shown)[1, 1]                  # the diverged run shows grey
+
+
+def test_draw_gain_map_labels_every_piece_of_every_contour():
+    """A short contour (the 10 deg line in a corner of the chapter's PD map) keeps its label."""
+    kp = np.geomspace(10, 1000, 8)[:, None] * [1.0, 1.0]
+    kd = np.geomspace(0.4, 10, 9)[:, None] * [1.0, 1.0]
+    error = 100.0 / (kp[:, :1] * kd[:, 0])                  # [deg]: 25 at one corner, 0.01 at the other
+    largest = np.radians(np.repeat(error[..., None], 2, axis=-1))
+    gm = al.GainMap(kp=kp, kd=kd, largest=largest, peak_torque=np.zeros((8, 9, 2)),
+                    saturated=np.zeros((8, 9), bool), diverged=np.zeros((8, 9), bool))
+    from armlab import plots
+
+    fig, ax = plots.figure()
+    figures.draw_gain_map(ax, gm)
+    assert sorted(t.get_text() for t in ax.texts) == ["0.1°", "10°", "1°"]

@@ -137,7 +137,11 @@ def draw_gain_map(ax, gain_map, *, joint=0, vmin=0.01, vmax=30.0, mark=None):
     # the contours over the hatching, each label on a dark box so it reads over any cell
     lines = ax.contour(kd, kp, error.filled(np.nan), levels=levels, colors="white",
                        linewidths=1.2, zorder=3)
-    for text in ax.clabel(lines, fmt=lambda v: f"{v:g}°", inline=True):
+    # a label on every piece of every line, at its middle (clabel's own placement drops
+    # the labels of short pieces)
+    places = [tuple(piece[len(piece) // 2]) for path in lines.get_paths()
+              for piece in path.to_polygons(closed_only=False) if len(piece) > 1]
+    for text in ax.clabel(lines, fmt=lambda v: f"{v:g}°", inline=False, manual=places):
         text.set_bbox(dict(boxstyle="round,pad=0.15", facecolor="black", alpha=0.75, lw=0))
         text.set_zorder(5)
     if mark is not None:
