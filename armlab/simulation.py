@@ -62,6 +62,7 @@ METHODS = ("rk4", "semi_implicit_euler", "explicit_euler")
 #: tick. The forward dynamics chapter measures why: on its fall RK4 at 1 ms is nearer the
 #: reference than semi-implicit Euler at 0.01 ms, for fewer evaluations of the dynamics.
 DEFAULT_METHOD = "rk4"
+#: Plant steps per control tick by default: one (one RK4 step of 1 ms).
 DEFAULT_SUBSTEPS = 1
 
 

@@ -168,7 +168,7 @@ def assert_exercise_section(page, chapter):
     listed = [float(re.search(r"\((\d+) points?\)", li.get_text(" ")).group(1)) for li in items]
     parts = ExerciseSet(chapter).parts()
     assert listed == [part["points"] for part in parts.values()], (listed, chapter)
-    count = "one two three four five six seven eight nine ten".split()[len(parts) - 1]
+    count = "one two three four five six seven eight nine ten eleven twelve".split()[len(parts) - 1]
     total = sum(part["points"] for part in parts.values())
     assert f"{count} parts ({total:.0f} points)" in clean(section.get_text(" "))
 
