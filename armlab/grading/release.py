@@ -88,12 +88,58 @@ def _install_line_in(text):
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n" if changed else text
 
 
-def load_config(root, **overrides):
-    """The repository's ``nbgrader_config.py`` with the course moved to ``root``."""
-    from traitlets.config import Config
-    from traitlets.config.loader import PyFileConfigLoader
+def course_config(root):
+    """nbgrader's configuration of the armlab exercises, for the course folder ``root``: the
+    one source of it (the repository's ``nbgrader_config.py`` loads it), so the grader needs no
+    file outside the installed package (Gradescope installs armlab without the repository).
 
-    cfg = PyFileConfigLoader("nbgrader_config.py", path=str(REPO)).load_config()
+    >>> course_config("/course").CourseDirectory.source_directory
+    'solutions'
+    """
+    from traitlets.config import Config
+
+    here = str(root)
+    c = Config()
+    c.CourseDirectory.root = here
+    c.CourseDirectory.course_id = "armlab"
+    c.CourseDirectory.source_directory = "solutions"
+    c.CourseDirectory.release_directory = "exercises"
+    c.CourseDirectory.submitted_directory = "grading/submitted"
+    c.CourseDirectory.autograded_directory = "grading/autograded"
+    c.CourseDirectory.feedback_directory = "grading/feedback"
+    c.CourseDirectory.db_url = os.environ.get(
+        "ARMLAB_GRADEBOOK_URL", "sqlite:///" + os.path.join(here, "grading", "gradebook.db"))
+    # Release: solution regions become `raise NotImplementedError()`, hidden tests vanish.
+    c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+    c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+    # Autograde (`make grade`, and nbgrader's own `nbgrader autograde` and formgrader): no
+    # kernel; every notebook runs in sandboxes and is judged outside them
+    # (armlab.grading.execute, whose limits and course secret `make grade` sets; here the
+    # secret comes from the environment). Deleted test cells are put back; outputs bounded.
+    c.Autograde.autograde_preprocessors = [
+        "armlab.grading.execute.SandboxExecute", "nbgrader.preprocessors.IgnorePattern",
+        "nbconvert.preprocessors.ClearMetadataPreprocessor", "nbgrader.preprocessors.LimitOutput",
+        "nbgrader.preprocessors.SaveAutoGrades", "nbgrader.preprocessors.AssignLatePenalties",
+        "nbgrader.preprocessors.CheckCellMetadata"]
+    c.SandboxExecute.secret = os.environ.get("ARMLAB_GRADING_SECRET", "")
+    c.ClearMetadataPreprocessor.preserve_nb_metadata_mask = {("kernelspec",), ("language_info",)}
+    c.OverwriteCells.add_missing_cells = True
+    c.LimitOutput.max_lines = 200
+    c.LimitOutput.max_traceback = 60
+    # Feedback: the hidden tests' source removed, a partial credit in words, every
+    # student-written cell sanitized.
+    c.GenerateFeedback.preprocessors = [
+        "nbgrader.preprocessors.GetGrades", "armlab.grading.outputs.HideHiddenTests",
+        "armlab.grading.outputs.PartialCreditInWords", "armlab.grading.outputs.SanitizeFeedback",
+        "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
+    return c
+
+
+def load_config(root, **overrides):
+    """:func:`course_config` with the course moved to ``root``."""
+    from traitlets.config import Config
+
+    cfg = course_config(REPO)
     extra = Config()
     extra.CourseDirectory.root = str(root)
     extra.CourseDirectory.source_directory = "source"
