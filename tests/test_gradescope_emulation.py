@@ -298,24 +298,15 @@ def test_bubblewrap_0_6_1_grades_where_namespaces_are_allowed(container, zipped,
     assert armlab["sandbox"].startswith("the notebook runs in bubblewrap 0.6.1's sandbox")
 
 
-#: Known failure, found when the branches were merged: since the statics set has a derivation
-#: part (SymPy cases) and Gradescope grades through the one-result path, the notebook's process
-#: ends in setup (exit status 1) in the uid mode, so these submissions are held for review (no
-#: wrong grade is given). Diagnosis pending; the keyring case and the run-level checks hold.
-_SETUP_FAILS = pytest.mark.xfail(reason="uid mode: the notebook's process ends in setup since the "
-                                 "derivation parts and the one-result path were merged",
-                                 strict=False)
-
-
-@pytest.mark.parametrize("login", [pytest.param(login, marks=_SETUP_FAILS)
-                                   if login in ("hostile", "onewrongentry") else login
-                                   for login in sorted(_cases())])
+@pytest.mark.parametrize("login", sorted(_cases()))
 def test_each_submission_scores_what_make_grade_gives(graded, login):
     results, proc, total, kinds = graded[login]
     assert results is not None, proc.stderr[-2000:]
     armlab = results["extra_data"]["armlab"]
     assert armlab["sandbox"].startswith("bubblewrap cannot run here"), armlab
     held = bool(set(kinds) & set(Problems.REVIEW))
+    faults = [r for r in armlab.get("review", []) if r.startswith("grading fault")]
+    assert bool(faults) == ("grading fault" in kinds), armlab      # held for its own reason
     assert (armlab["status"], proc.returncode) == ("review" if held else "ok", 0), (
         armlab, results["output"])
     if not held:

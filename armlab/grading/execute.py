@@ -45,7 +45,7 @@ import tempfile
 import time
 
 from nbconvert.preprocessors import Preprocessor
-from traitlets import Bool, Float, Integer, Unicode
+from traitlets import Bool, Enum, Float, Integer, Unicode, Union
 
 from armlab.grading import judge, sandbox, serving, shaker
 from armlab.grading.cases import decode, encode, student_key
@@ -563,7 +563,10 @@ class SandboxExecute(Preprocessor):
     max_chars = Integer(20_000, help="printed characters kept per cell").tag(config=True)
     submission_seconds = Float(sandbox.Limits.submission, help="wall-clock seconds of all "
                                "the runs of one submission").tag(config=True)
-    isolate = Bool(True, help="run in bubblewrap (False: --no-sandbox)").tag(config=True)
+    isolate = Union([Bool(), Enum(sandbox.UID_MODES)], default_value=True,
+                    help="True: bubblewrap; 'uid' or 'uid-unfiltered': a user of its own "
+                         "(sandbox.choose, where bubblewrap cannot run); False: --no-sandbox"
+                    ).tag(config=True)
     uid = Integer(sandbox.BASE_UID, help="the sandbox's user when grading as root").tag(
         config=True)
 

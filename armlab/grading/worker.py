@@ -16,7 +16,7 @@ import pathlib
 import sys
 
 from armlab.grading.release import load_config, skip_iri_syntax, venv_on_path
-from armlab.grading.sandbox import BASE_UID
+from armlab.grading.sandbox import BASE_UID, UID_MODES
 
 SECRET_ENV = "ARMLAB_GRADING_SECRET"
 
@@ -29,7 +29,8 @@ def worker_config(course, db_url, *, secret, cpu, memory_mb, max_chars, isolate,
     return load_config(course, **{
         "CourseDirectory.db_url": db_url, "SandboxExecute.secret": secret,
         "SandboxExecute.cpu": float(cpu), "SandboxExecute.memory_mb": int(memory_mb),
-        "SandboxExecute.max_chars": int(max_chars), "SandboxExecute.isolate": bool(isolate),
+        "SandboxExecute.max_chars": int(max_chars), "SandboxExecute.isolate":
+        isolate if isolate in UID_MODES else bool(isolate),
         "SandboxExecute.uid": int(uid),
         "SandboxExecute.submission_seconds": float(submission_seconds)})
 
