@@ -116,7 +116,7 @@ def pin_loop(real, model_arm, kind, plan, kp_scale=1.0, kd_scale=1.0):
 
 
 def controllers(real, model, plan, kp_scale=1.0, kd_scale=1.0):
-    """Seed 000's four controllers; array scales (..., 1) make a batch of gains."""
+    """The table-top case's four controllers; array scales (..., 1) make a batch of gains."""
     ps, ds = kp_scale, kd_scale
     return {
         "pid": al.pid(plan, ps * KP, ds * KD, ps * KI, integral=al.gravity_torques(real, START)),

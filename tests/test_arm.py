@@ -40,12 +40,12 @@ def test_the_arm_is_immutable_and_hashable_by_value():
 
 
 def test_presets_are_the_worked_examples_arms():
-    top = al.tabletop_arm(damping=0.02)                         # seed 000
+    top = al.tabletop_arm(damping=0.02)                         # the table-top case
     assert (top.lengths, top.masses, top.damping) == ((0.30, 0.25), (2.0, 1.0), (0.02, 0.02))
-    rods = al.rod_arm(m2=2.0, gravity=0.0, damping=0.25)        # seeds 001, 002
+    rods = al.rod_arm(m2=2.0, gravity=0.0, damping=0.25)        # the rods cases
     assert (rods.lengths, rods.masses, rods.gravity) == ((1.0, 1.0), (1.0, 2.0), (0.0, -0.0))
     np.testing.assert_allclose(rods.inertia, (1 / 12, 2 / 12))
-    statics = al.statics_arm()                                  # seed 003
+    statics = al.statics_arm()                                  # the statics case
     assert (statics.lengths, statics.masses, statics.com) == ((0.5, 0.4), (3.0, 2.0),
                                                               (0.25, 0.20))
 

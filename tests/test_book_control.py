@@ -29,14 +29,14 @@ def page_of(anchor):
 
 
 @pytest.mark.parametrize("anchor, shown", [
-    # seed 000's arm, friction, plan and the torque the move needs (1.5 to 8.8 N m)
+    # the table-top case's arm, friction, plan and the torque the move needs (1.5 to 8.8 N m)
     ("The links are", ["0.30", "0.25", "2.0", "1.0", "0.02", "0.016", "20", "0.8", "0.7",
                        "1.5", "1.5", "8.8"]),
     ("A digital controller runs at a fixed rate", ["1,000"]),
-    # the seed's PD gains read as a natural frequency and a damping ratio at the start pose
+    # the source's PD gains read as a natural frequency and a damping ratio at the start pose
     ("At the start pose the shoulder feels", ["0.1708", "0.0208", "18.7", "0.62", "37.9",
                                               "0.95"]),
-    # seed 000: PD sags 5.5 and 0.9 deg; g(q) = (5.4148, 0.3174) N m
+    # the table-top case: PD sags 5.5 and 0.9 deg; g(q) = (5.4148, 0.3174) N m
     ("The arm sags", ["5.5", "0.9", "3e-10", "5.4148", "0.3174"]),
     ("so the arm starts held", ["5.0291", "0.8671"]),
     # the worked tick after a bump: PID and PD + gravity (the exercises' visible checks)
@@ -50,7 +50,7 @@ def page_of(anchor):
     ("Both joints respond at 20 rad/s", ["400", "40"]),
     ("At its first tick the controller asks for", ["6.9575", "0.8488", "4.8813", "0.8671", "0.0074",
                                                   "0.00074", "10"]),
-    # seed 000's headline: PID 4.95 deg, full model 0.009 deg; the cuts 50-500x, 40x, ~4x
+    # the table-top case's headline: PID 4.95 deg, full model 0.009 deg; the cuts 50-500x, 40x, ~4x
     ("PID alone falls", ["4.95", "0.012"]),
     ("At the shoulder the two controllers", ["427", "55"]),
     # the elbow's factor is a gain choice: the PID family's elbow rings at 37.9 rad/s
@@ -75,7 +75,8 @@ def page_of(anchor):
                                                       "0.0017"]),
     ("Take the error of the run with both causes", ["0.0141", "0.0154", "-0.72", "0.0314",
                                                     "0.0061"]),
-    # seed 000's payload: g (5.41, 0.32) -> (7.01, 0.63), 8.8 -> 12.1 N m; 12.5, 10.5, 1.1;
+    # the table-top case's payload: g (5.41, 0.32) -> (7.01, 0.63), 8.8 -> 12.1 N m; 12.5, 10.5,
+    # 1.1;
     # known: 0.24 and zero
     ("The payload of", ["0.5", "17", "3.0", "5.41", "7.01", "0.32", "0.63", "8.8", "12.1"]),
     ("With the empty model, computed torque lets the elbow", ["12.5", "10.5", "1.1", "0.23",
@@ -213,7 +214,7 @@ def test_static_lab_view_is_introduced_before_the_live_cell():
 
 
 def test_no_word_of_the_sources_on_the_page():
-    """The page never names its source documents ("seed 000", "the seed's")"""
+    """The page never names its source documents (by the names they carry)"""
     for page in PAGES:
         assert "seed" not in clean(soup(page).get_text(" ")).lower(), page
 

@@ -29,7 +29,8 @@ ON_PAGE2 = {"Held horizontal with 25 N m motors", "With the elbow bent up",
 
 
 @pytest.mark.parametrize("anchor, shown", [
-    # Example 1, seed 001: (1, 0) rad/s^2 requested at the horizontal pose under 20 N m
+    # Example 1, the rods-and-limits case: (1, 0) rad/s^2 requested at the horizontal pose under 20
+    # N m
     ("The request needs", ["(2.666667, 0.833333)", "(19.620, 4.905)", "(22.286667, 5.738333)",
                            "0.833333", "(20.000000, 5.738333)", "(-2.92, 9.80)"]),
     # ... and its check M (qdd_real - qdd_req) = deficit
@@ -38,17 +39,18 @@ ON_PAGE2 = {"Held horizontal with 25 N m motors", "With the elbow bent up",
     # shoulder's 0.38 N m surplus over gravity does not cover it; 2.29 N m x 12/7 = 3.92 > 1
     ("Why backwards", ["19.62", "5.74", "4.905", "0.833333", "0.38", "8/3", "7/12", "1.7143",
                        "2.29", "3.92"]),
-    # Example 2, seed 001's exercise: (0, 2) under 1.5 N m without gravity
+    # Example 2, the rods-and-limits case's exercise: (0, 2) under 1.5 N m without gravity
     ("Without gravity the request is pure inertia", ["(5/3, 2/3)", "(3/2, 2/3)",
                                                      "(-2/7, 19/7)", "(-0.285714, 2.714286)"]),
     ("The bottom row of", ["(-1/6, 0)", "(-1/6, 0)"]),
-    # seed 001's support with the wrong sign: the help becomes a load
+    # the rods-and-limits case's support with the wrong sign: the help becomes a load
     ("Every case that stays inside the limit", ["(29.620, 9.905)"]),
     # scaling the vector
     ("Without gravity, at rest and without friction", ["0.9", "(0.0, 1.8)", "0.9", "0.8974",
                                                         "(20.0000, 5.1496)",
                                                         "(-0.3967, 1.7255)"]),
-    # seed 000's move in 0.8 s, and slowed to 1.6 s: the inertial part's largest magnitude is
+    # the table-top case's move in 0.8 s, and slowed to 1.6 s: the inertial part's largest magnitude
+    # is
     # the braking -2.9 N m, a quarter of it -0.73
     ("Gravity is the largest part at the shoulder", ["4.0", "6.8", "-2.9", "2.5", "8.8",
                                                      "1.6", "-2.9", "-0.73"]),
@@ -63,18 +65,18 @@ ON_PAGE2 = {"Held horizontal with 25 N m motors", "With the elbow bent up",
     ("payload in the gripper raises", ["0.5", "0.8", "8.8", "12.1", "44", "47", "9.28", "400",
                                        "0.05",
                                        "20", "0.488", "0.975"]),
-    # Example 4, seed 004's meanings on the rods
+    # Example 4, the conventions case's meanings on the rods
     ("Held horizontal with 25 N m motors", ["(0.2742, 2.0484)", "0.2742",
                                             "(25.0000, 7.5950)"]),
     ("With the elbow bent up", ["1.0484", "19.62", "1.0291", "(-7.92, 19.80)"]),
-    # seed 003's pushes under 20 N m, with and without the arm's weight
+    # the statics case's pushes under 20 N m, with and without the arm's weight
     ("With the elbow at 90° the push is", ["50", "50", "2,865", "21.09"]),
     # the capacity map of the table-top arm
     # along the path (path fractions s, not t/T): least 0.237 kg at 44 %; 14 % of the joint
     # space nan under (6, 1.5) N m, the path in it from 14 % to 73 %
     ("the arm holds itself everywhere", ["0.165", "55", "0.5", "0.237", "44", "14", "14",
                                          "73"]),
-    # Example 5: the worked motor through 50:1, seed 004's sign
+    # Example 5: the worked motor through 50:1, the conventions case's sign
     # the time-optimal motion along the same path, its check and its play on the arm
     # the velocity-limit curve: never closer than 2.1 /s to the profile; its lowest point
     # (2.99 /s, the elbow's zero-inertia point) near the start, where the profile is at 0.88 /s

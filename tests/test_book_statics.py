@@ -57,7 +57,7 @@ def test_every_page_built_and_executed(book):
 
 
 @pytest.mark.parametrize("anchor, shown", [
-    # seed 003's wall push by J^T F and by moment arms
+    # the statics case's wall push by J^T F and by moment arms
     ("link 2 points straight up. Only", ["0.433", "0.25", "0.433", "0.65", "-0.65", "-0.40",
                                          "-6.5", "-4.0"]),
     ("A horizontal force has a lever arm", ["0.65", "0.40", "-6.5", "-4.0"]),
@@ -68,12 +68,12 @@ def test_every_page_built_and_executed(book):
     ("A finite step follows the curved path", ["-0.6498", "-0.6498"]),     # going further
     # the push relieves the shoulder; the same force pulling adds to gravity
     ("the push relieves the shoulder", ["2.3", "8.3675", "14.8675", "21.3675"]),
-    # gravity at the wall pose, and gravity plus the push (seed 003)
+    # gravity at the wall pose, and gravity plus the push (the statics case)
     ("the torques that hold the arm and its push are", ["14.8675", "14.8675", "0.0", "8.3675",
                                                         "-4.0"]),
     # the torque residual at the stretched pose
     ("The closest force is", ["0.9278", "-0.16", "0.37"]),
-    # largest push and force error near the singularity (seed 003's table)
+    # largest push and force error near the singularity (the statics case's table)
     ("One degree from stretched, a 20 N m limit", ["2865", "57", "50"]),
     ("Reading the contact force from measured joint torques", ["3.5", "282", "2.4", "186"]),
     # the duality at the stretched pose: the carried force is normal to every tip velocity, and
@@ -132,7 +132,7 @@ def test_statics_second_route_and_the_name(book):
 
 
 def test_statics_tables_hold_the_worked_values(book):
-    """The finite-displacement table and the walk's table, captioned, at the seed's precision"""
+    """The finite-displacement table and the walk's table, captioned, at the source's precision"""
     rows = table_in(STATICS_PAGES, "Finite displacements")
     assert rows[0][-1] == r"\(\lvert W_q - W_p\rvert / \lvert W_q\rvert\)"   # defined, unsigned
     assert rows[1:] == [["1e-01", "-1.5837e-01", "-1.6852e-01", "6.4e-02"],
@@ -212,7 +212,7 @@ def test_statics_lab_static_view_comes_before_the_live_cell(book):
 
 
 def test_intro_has_worked_instant(book):
-    """The intro's worked instant (seed 000) is in the sentence that states it"""
+    """The intro's worked instant (the table-top case) is in the sentence that states it"""
     assert evals("book/intro", "The shoulder needs")[:2] == ["5.7796", "0.4443"]
 
 

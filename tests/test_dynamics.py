@@ -128,7 +128,8 @@ def test_energy_and_power_balance(case):
 @PROPS
 @given(arms(), st.integers(0, 2**32 - 1))
 def test_friction_through_the_gear_ratio(arm, seed):
-    """Seed 004: viscous friction scales with G^2, Coulomb with G; armlab's sign overcomes it."""
+    """The conventions case: viscous friction scales with G^2, Coulomb with G; armlab's sign
+    overcomes it."""
     qd = np.random.default_rng(seed).uniform(-2, 2, arm.n)
     G, B, Tc = (np.array(x) for x in (arm.gear_ratio, arm.damping, arm.coulomb))
     f = al.friction_torques(arm, qd)

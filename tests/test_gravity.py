@@ -67,7 +67,8 @@ def test_each_share_is_the_gravity_of_that_link_alone(arm):
 
 
 def test_rod_shares_by_lever_arms():
-    """Seed 002: horizontal rods, link 2's weight at 1.5 m from the shoulder, 0.5 m from the
+    """The torque-budget case: horizontal rods, link 2's weight at 1.5 m from the shoulder, 0.5 m
+    from the
     elbow; link 1's at 0.5 m. 9.81 x (0.5, 0), 9.81 x (1.5, 0.5)"""
     np.testing.assert_allclose(gravity_shares(al.rod_arm(), [0.0, 0.0]),
                                9.81 * np.array([[0.5, 0.0], [1.5, 0.5]]), rtol=1e-14)
@@ -89,7 +90,8 @@ def test_payload_torques_are_what_with_payload_adds(arm):
 
 
 def test_tabletop_payload():
-    """Seed 000: 0.5 kg at the tip raises g at (30, 45) deg from 5.41 to 7.01 and from 0.32 to
+    """The table-top case: 0.5 kg at the tip raises g at (30, 45) deg from 5.41 to 7.01 and from
+    0.32 to
     0.63 N m"""
     arm, q = al.tabletop_arm(), np.radians([30, 45])
     g = al.gravity_torques(arm, q)
@@ -129,7 +131,8 @@ def test_stiffness_of_two_links_in_closed_form():
 
 
 def test_upright_is_unstable_and_hanging_is_stable():
-    """Seed 002's rods: g = 0 pointing up and down; dg/dq negative definite up (a push grows),
+    """The torque-budget case's rods: g = 0 pointing up and down; dg/dq negative definite up (a push
+    grows),
     positive definite down (a push is resisted)"""
     rods = al.rod_arm()
     for q, sign in [(np.radians([90, 0]), -1), (np.radians([-90, 0]), 1)]:
@@ -142,7 +145,8 @@ def test_upright_is_unstable_and_hanging_is_stable():
 # ----------------------------------------------------------------------------- the PD sag
 
 def test_tabletop_sag_against_three_seconds_of_simulation():
-    """Seed 000: PD with Kp (60, 30), Kd (4, 1.5), real friction 0.02, holding (30, 45) deg:
+    """The table-top case: PD with Kp (60, 30), Kd (4, 1.5), real friction 0.02, holding (30, 45)
+    deg:
     5.5 and 0.9 deg after 3 s; the static solution of Kp e = g(q - e) is the same pose"""
     arm, target = al.tabletop_arm(damping=0.02), np.radians([30, 45])
     sim = al.simulate(arm, target, 3.0, al.pd(target, [60, 30], [4, 1.5]))
@@ -264,7 +268,8 @@ def test_bad_mounting(call, name):
 # ----------------------------------------------------------------------------- identification runs
 
 def test_holding_runs_draw_in_turn_from_one_generator():
-    """holding_runs equals holding_torques called once per arm with one generator (seed 000's
+    """holding_runs equals holding_torques called once per arm with one generator (the table-top
+    case's
     experiment: empty, then 0.5 kg)"""
     arms = [al.tabletop_arm(), al.tabletop_arm().with_payload(0.5)]
     runs = al.holding_runs(arms, 67, poses=20, noise=0.05)

@@ -18,7 +18,7 @@ def test_regressor_times_parameters_is_gravity():
 
 
 def test_tabletop_true_parameters():
-    """Seed 000: b = 1.226 N m empty and 2.453 N m with 0.5 kg at the tip (exactly
+    """The table-top case: b = 1.226 N m empty and 2.453 N m with 0.5 kg at the tip (exactly
     0.125 x 9.81 = 1.22625 and 0.25 x 9.81 = 2.4525, which the seed rounds half up)."""
     assert al.gravity_parameters(EMPTY)[1] == pytest.approx(1.22625, rel=1e-14)
     assert al.gravity_parameters(LOADED)[1] == pytest.approx(2.4525, rel=1e-14)

@@ -114,7 +114,7 @@ def test_two_link_symbols_are_plus_minus_h():
 
 
 def test_tabletop_h_and_speed_part_from_the_symbols():
-    """Seed 000: h = m2 L1 lc2 sin 45 deg = 0.0265, speed part (-0.2121, 0.0265)"""
+    """The table-top case: h = m2 L1 lc2 sin 45 deg = 0.0265, speed part (-0.2121, 0.0265)"""
     arm = al.tabletop_arm()
     q, qd = deg([30, 45]), np.array([1.0, 2.0])
     gamma = al.christoffel_symbols(arm, q)
@@ -123,7 +123,8 @@ def test_tabletop_h_and_speed_part_from_the_symbols():
 
 
 def test_rods_velocity_products_from_the_symbols():
-    """Seed 002: q2 = -60 deg, qd = (1, -0.5): h = -sqrt(3)/4, c = (-0.324760, -0.433013)"""
+    """The torque-budget case: q2 = -60 deg, qd = (1, -0.5): h = -sqrt(3)/4, c = (-0.324760,
+    -0.433013)"""
     arm = al.rod_arm()
     q, qd = deg([30, -60]), np.array([1.0, -0.5])
     close(al.christoffel_symbols(arm, q)[1, 0, 0], -np.sqrt(3) / 4, tol=1e-15)
@@ -263,7 +264,7 @@ def test_power_balance_batch_equals_loop():
 
 
 def test_rods_energy_panel():
-    """Seed 002's bent and moving instant: T, V, motor power, dE/dt, damping loss"""
+    """The torque-budget case's bent and moving instant: T, V, motor power, dE/dt, damping loss"""
     arm = al.rod_arm(damping=0.25)
     q, qd, qdd = deg([30, -60]), [1, -0.5], [0.5, -1]
     p = al.power_balance(arm, q, qd, qdd)

@@ -1,6 +1,6 @@
 """armlab.labs.control_lab: widgets set from Python re-simulate, redraw in place and fill the table.
 
-Each preset reproduces the control chapter's worked run (seed 000) at the
+Each preset reproduces the control chapter's worked run (the table-top case) at the
 precision the chapter prints it.
 """
 

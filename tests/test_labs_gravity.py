@@ -18,17 +18,17 @@ def lab():
 
 
 @pytest.mark.parametrize("preset, g, shown", [
-    # seed 002: two 1 m rods, lever arms 0.5 and 1.5 m (shoulder), 0.5 m (elbow)
+    # the torque-budget case: two 1 m rods, lever arms 0.5 and 1.5 m (shoulder), 0.5 m (elbow)
     ("horizontal hold", (19.62, 4.905), "(19.6200, 4.9050)"),
     ("facing left", (-19.62, -4.905), "(-19.6200, -4.9050)"),
     ("upright", (0.0, 0.0), "(0.0000, 0.0000)"),
     ("link 2 of 2 kg", (34.335, 9.81), "(34.3350, 9.8100)"),
-    # seed 000: the table-top arm at (30, 45) deg, empty and with 0.5 kg at the tip
+    # the table-top case: the table-top arm at (30, 45) deg, empty and with 0.5 kg at the tip
     ("table-top pose", (5.4148, 0.3174), "(5.4148, 0.3174)"),
     ("with a 0.5 kg payload", (7.0065, 0.6348), "(7.0065, 0.6348)"),
 ])
 def test_presets_give_worked_values(lab, preset, g, shown):
-    """Each preset's g(q), in the values and in the table, at the seed's printed precision"""
+    """Each preset's g(q), in the values and in the table, at the source's printed precision"""
     lab.set_preset(preset)
     np.testing.assert_allclose(lab.values["g"].round(4), g, atol=1e-12)
     assert table(lab)["g(q), the torque that holds the arm"] == shown
@@ -36,7 +36,8 @@ def test_presets_give_worked_values(lab, preset, g, shown):
 
 
 def test_link2_mass_increases(lab):
-    """Seed 002's exercise: link 2 of 2 kg adds 14.715 N m at the shoulder, 4.905 at the elbow"""
+    """The torque-budget case's exercise: link 2 of 2 kg adds 14.715 N m at the shoulder, 4.905 at
+    the elbow"""
     before = lab.values["g"]
     lab.set_preset("link 2 of 2 kg")
     np.testing.assert_allclose((lab.values["g"] - before).round(4), [14.715, 4.905])
@@ -56,7 +57,8 @@ def test_upright_is_balanced_but_unstable(lab):
 
 
 def test_tabletop_sag_is_the_worked_one(lab):
-    """Seed 000's PD, Kp (60, 30), sags 5.5 and 0.9 deg at (30, 45); the dots sit on the curve"""
+    """The table-top case's PD, Kp (60, 30), sags 5.5 and 0.9 deg at (30, 45); the dots sit on the
+    curve"""
     lab.set_preset("table-top pose")
     assert np.degrees(lab.values["sag"]).round(1).tolist() == [5.5, 0.9]
     assert table(lab)["PD sag at Kp = (60, 30) N m/rad"] == "(5.54, 0.85)"

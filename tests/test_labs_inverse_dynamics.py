@@ -21,14 +21,15 @@ def bar_tops(bars, key):
 
 
 @pytest.mark.parametrize("preset, total", [
-    # seed 001's cases, tip force in the book's convention (the force the tip applies)
+    # the rods-and-limits case's cases, tip force in the book's convention (the force the tip
+    # applies)
     ("accelerate from horizontal", "(22.286667, 5.738333)"),
     ("horizontal hold", "(19.620000, 4.905000)"),
     ("gravity-free acceleration", "(2.666667, 0.833333)"),
     ("supported tip", "(9.620000, -0.095000)"),
     ("tip pushes up", "(29.620000, 9.905000)"),
     ("moving bent arm", "(14.851657, 0.583013)"),
-    # seed 002's cases
+    # the torque-budget case's cases
     ("bent and moving", "(17.416659, 3.648175)"),
     ("elbow acceleration", "(0.833333, 0.333333)"),
     ("zero-gravity hold", "(0.000000, 0.000000)"),
@@ -40,7 +41,7 @@ def test_presets_show_the_worked_totals(lab, preset, total):
 
 
 def test_moving_bent_arm_term_by_term(lab):
-    """Seed 001's moving case: M qdd, c, g, b qd in the table at six decimals"""
+    """The rods-and-limits case's moving case: M qdd, c, g, b qd in the table at six decimals"""
     lab.set_preset("moving bent arm")
     r = table(lab)
     assert r["M q̈ (inertia)"] == "(1.583333, 0.250000)"
@@ -51,7 +52,7 @@ def test_moving_bent_arm_term_by_term(lab):
 
 
 def test_bent_and_moving_energy_panel(lab):
-    """Seed 002's energy panel: T, V, motor power, dE/dt and the damping loss"""
+    """The torque-budget case's energy panel: T, V, motor power, dE/dt and the damping loss"""
     lab.set_preset("bent and moving")
     r = table(lab)
     assert r["kinetic energy T"] == "0.833333"
@@ -119,7 +120,8 @@ def test_power_bars_balance(lab):
 def test_link_mass_damping_gravity_and_force_change_the_model(lab):
     lab.set_preset("horizontal hold")
     lab.widgets["m2"].value = 2.0
-    assert table(lab)["τ, total"] == "(34.335000, 9.810000)"       # seed 002's exercise 1
+    # the torque-budget case's exercise 1
+    assert table(lab)["τ, total"] == "(34.335000, 9.810000)"
     lab.widgets["gravity"].value = False
     assert table(lab)["τ, total"] == "(0.000000, 0.000000)"
     lab.widgets["qd1"].value = 1.0

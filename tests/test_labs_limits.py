@@ -21,7 +21,8 @@ def lab():
 
 # -------------------------------------------------------------------------- presets
 def test_default_is_the_horizontal_request_within_25_N_m(lab):
-    """Seed 001: (1, 0) rad/s^2 at 25 N m needs (22.286667, 5.738333) N m and gets it"""
+    """The rods-and-limits case: (1, 0) rad/s^2 at 25 N m needs (22.286667, 5.738333) N m and gets
+    it"""
     v = lab.values
     np.testing.assert_allclose(v["requested"].round(6), [22.286667, 5.738333])
     np.testing.assert_array_equal(v["applied"], v["requested"])
@@ -30,7 +31,8 @@ def test_default_is_the_horizontal_request_within_25_N_m(lab):
 
 
 def test_torque_limited_preset_gives_the_worked_values(lab):
-    """Seed 001 at 20 N m: applied (20, 5.738333), realized (-2.92, 9.8), deficit check"""
+    """The rods-and-limits case at 20 N m: applied (20, 5.738333), realized (-2.92, 9.8), deficit
+    check"""
     lab.set_preset("torque-limited acceleration (20 N m)")
     rows = table(lab)
     assert rows["applied τ (clipped per joint)"] == "(20.000000, 5.738333)"
@@ -41,7 +43,8 @@ def test_torque_limited_preset_gives_the_worked_values(lab):
 
 
 def test_elbow_request_preset_gives_sevenths(lab):
-    """Seed 001's exercise: (0, 2) at 1.5 N m, no gravity -> (5/3, 2/3), (1.5, 2/3), (-2/7, 19/7)"""
+    """The rods-and-limits case's exercise: (0, 2) at 1.5 N m, no gravity -> (5/3, 2/3), (1.5, 2/3),
+    (-2/7, 19/7)"""
     lab.set_preset("elbow request at 1.5 N m, no gravity")
     v = lab.values
     np.testing.assert_allclose(v["requested"], [5 / 3, 2 / 3], atol=1e-13)

@@ -15,7 +15,7 @@ def lab():
 
 
 def test_default_is_the_wall_push(lab):
-    """Seed 003's wall push: q = (30, 60) deg, F = (10, 0) N, tau = (-6.5, -4.0) N m"""
+    """The statics case's wall push: q = (30, 60) deg, F = (10, 0) N, tau = (-6.5, -4.0) N m"""
     v = lab.values
     np.testing.assert_allclose(np.degrees(v["q"]), [30, 60])
     np.testing.assert_allclose(v["tip_force"], [10, 0], atol=1e-12)
@@ -60,7 +60,7 @@ def test_bars_show_the_torques(lab):
 
 
 @pytest.mark.parametrize("preset, tau, sigma, push, error", [
-    # seed 003's worked values, at the seed's printed precision
+    # the statics case's worked values, at the source's printed precision
     ("wall push", (-6.5, -4.0), None, None, None),
     ("gravity added", (8.3675, -4.0), None, None, None),
     ("stretched", (0.0, 0.0), (0.9849, 0.0), np.inf, np.inf),
@@ -68,7 +68,7 @@ def test_bars_show_the_torques(lab):
     ("bent 90°", (-4.0, -4.0), (0.6986, 0.2863), 50, 2.4),
 ])
 def test_presets_give_worked_values(lab, preset, tau, sigma, push, error):
-    """Each preset reproduces its worked values from seed 003"""
+    """Each preset reproduces its worked values from the statics case"""
     lab.set_preset(preset)
     v = lab.values
     decimals = 2 if preset == "one degree from stretched" else 4

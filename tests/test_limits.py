@@ -38,7 +38,7 @@ def test_realized_acceleration(case, limit):
 @PROPS
 @given(arms(max_links=4), st.integers(0, 2**32 - 1))
 def test_payload_capacity_is_the_load_that_reaches_the_limit(arm, seed):
-    """Per joint, k units of the load put that joint exactly at its limit (seed 004)."""
+    """Per joint, k units of the load put that joint exactly at its limit (the conventions case)."""
     rng = np.random.default_rng(seed)
     q = rng.uniform(-np.pi, np.pi, arm.n)
     g = al.gravity_torques(arm, q)
@@ -140,7 +140,8 @@ def test_scaling_at_rest_without_gravity_scales_the_motion(case, limit):
 
 
 def test_rods_torque_policies_side_by_side():
-    """Seed 001 at 20 N m: clipping turns the shoulder backwards, scaling keeps tau's direction"""
+    """The rods-and-limits case at 20 N m: clipping turns the shoulder backwards, scaling keeps
+    tau's direction"""
     arm = al.rod_arm()
     req, clip, acc_clip = al.realized_acceleration(arm, [0, 0], [0, 0], [1, 0], 20)
     _, scaled, acc_scale = al.realized_acceleration(arm, [0, 0], [0, 0], [1, 0], 20,
@@ -236,7 +237,7 @@ def test_capacity_map_is_pose_capacity_on_the_grid():
 
 
 # ---------------------------------------------------------------- the shortest duration
-SEED000_MOVE = (np.radians([-45, 90]), np.radians([60, -30]))
+TABLETOP_MOVE = (np.radians([-45, 90]), np.radians([60, -30]))
 
 
 def peak_ratio(arm, start, end, T, limit, force=None, points=40001, rotor_inertia=0.0):
@@ -258,10 +259,10 @@ def peak_ratio(arm, start, end, T, limit, force=None, points=40001, rotor_inerti
 
 CASES = [
     # arm, move, limit
-    (al.tabletop_arm(), SEED000_MOVE, [8, 2]),
-    (al.tabletop_arm(), SEED000_MOVE, [[-3, -2], [9, 1.6]]),
+    (al.tabletop_arm(), TABLETOP_MOVE, [8, 2]),
+    (al.tabletop_arm(), TABLETOP_MOVE, [[-3, -2], [9, 1.6]]),
     (al.PlanarArm((0.30, 0.25), (2.0, 1.0), damping=2e-5, coulomb=4e-3, gear_ratio=50),
-     SEED000_MOVE, [9, 2.5]),
+     TABLETOP_MOVE, [9, 2.5]),
     (al.rod_arm(), (np.radians([0, 0]), np.radians([90, -90])), 40),
     (al.PlanarArm((0.4, 0.3, 0.2), (3, 2, 1), gravity=(3.0, -9.0), damping=0.05),
      (np.radians([10, 20, -30]), np.radians([-80, 60, 40])), [30, 12, 4]),
@@ -285,45 +286,45 @@ def test_shortest_duration_is_on_the_limit(arm, move, limit):
 def test_shortest_duration_with_rotor_inertia():
     """Geared motors: the rotors' G^2 J_m slows the move; still exactly on the limit"""
     arm = al.PlanarArm((0.30, 0.25), (2.0, 1.0), damping=2e-5, coulomb=4e-3, gear_ratio=80)
-    bare = al.shortest_duration(arm, *SEED000_MOVE, [12, 12])
-    lim = al.shortest_duration(arm, *SEED000_MOVE, [12, 12], rotor_inertia=5e-6)
+    bare = al.shortest_duration(arm, *TABLETOP_MOVE, [12, 12])
+    lim = al.shortest_duration(arm, *TABLETOP_MOVE, [12, 12], rotor_inertia=5e-6)
     assert lim.duration > bare.duration
-    ratio, _, j = peak_ratio(arm, *SEED000_MOVE, lim.duration, [12, 12], rotor_inertia=5e-6)
+    ratio, _, j = peak_ratio(arm, *TABLETOP_MOVE, lim.duration, [12, 12], rotor_inertia=5e-6)
     assert 1 - 1e-6 < ratio <= 1 + 1e-9 and j == lim.joint
-    assert peak_ratio(arm, *SEED000_MOVE, 0.99 * lim.duration, [12, 12],
+    assert peak_ratio(arm, *TABLETOP_MOVE, 0.99 * lim.duration, [12, 12],
                       rotor_inertia=5e-6)[0] > 1
 
 
 def test_shortest_duration_scales_with_the_root_of_the_limit():
     """No gravity or friction: tau = a / T^2, so four times the torque halves the time"""
     arm = al.PlanarArm((0.30, 0.25), (2.0, 1.0), gravity=0.0)
-    one = al.shortest_duration(arm, *SEED000_MOVE, [8, 2])
-    four = al.shortest_duration(arm, *SEED000_MOVE, [32, 8])
+    one = al.shortest_duration(arm, *TABLETOP_MOVE, [8, 2])
+    four = al.shortest_duration(arm, *TABLETOP_MOVE, [32, 8])
     np.testing.assert_allclose(four.duration, one.duration / 2, rtol=1e-9)
     np.testing.assert_allclose(four.fraction, one.fraction, atol=1e-6)
 
 
 def test_shortest_duration_with_a_tip_force():
     arm, force = al.tabletop_arm(), [0.0, -5.0]   # the tip pushes down with 5 N all along
-    lim = al.shortest_duration(arm, *SEED000_MOVE, [12, 3], tip_force=force)
-    ratio, _, _ = peak_ratio(arm, *SEED000_MOVE, lim.duration, [12, 3], force)
+    lim = al.shortest_duration(arm, *TABLETOP_MOVE, [12, 3], tip_force=force)
+    ratio, _, _ = peak_ratio(arm, *TABLETOP_MOVE, lim.duration, [12, 3], force)
     assert 1 - 1e-6 < ratio <= 1 + 1e-9
 
 
 def test_gravity_floor_no_duration_works():
-    """Seed 000's 0.5 kg payload: gravity alone exceeds 8 N m on the way; no T helps"""
+    """The table-top case's 0.5 kg payload: gravity alone exceeds 8 N m on the way; no T helps"""
     arm = al.tabletop_arm().with_payload(0.5)
-    lim = al.shortest_duration(arm, *SEED000_MOVE, [8, 2])
+    lim = al.shortest_duration(arm, *TABLETOP_MOVE, [8, 2])
     assert lim.duration == np.inf and np.isnan(lim.time) and lim.joint == 0 and lim.bound == 1
     assert lim.kind == "floor"
-    q, _, _ = al.quintic(*SEED000_MOVE, 1.0)(lim.fraction)
+    q, _, _ = al.quintic(*TABLETOP_MOVE, 1.0)(lim.fraction)
     assert al.gravity_torques(arm, q)[0] > 8
     # the same move is fine without the payload
-    assert al.shortest_duration(al.tabletop_arm(), *SEED000_MOVE, [8, 2]).duration < 1
+    assert al.shortest_duration(al.tabletop_arm(), *TABLETOP_MOVE, [8, 2]).duration < 1
 
 
 def test_shortest_duration_of_no_move():
-    lim = al.shortest_duration(al.tabletop_arm(), *[SEED000_MOVE[0]] * 2, [8, 2])
+    lim = al.shortest_duration(al.tabletop_arm(), *[TABLETOP_MOVE[0]] * 2, [8, 2])
     assert lim.duration == 0.0 and lim.joint == -1 and lim.bound == 0 and lim.kind == ""
 
 
@@ -331,12 +332,12 @@ def test_shortest_duration_of_no_move():
 def test_speed_limit_binds_at_the_middle(speed_limit):
     """Fine grid: at T the fastest joint is exactly at its speed limit, at 0.99 T above it"""
     arm = al.tabletop_arm()
-    lim = al.shortest_duration(arm, *SEED000_MOVE, [8, 2], speed_limit=speed_limit)
-    torque_only = al.shortest_duration(arm, *SEED000_MOVE, [8, 2])
+    lim = al.shortest_duration(arm, *TABLETOP_MOVE, [8, 2], speed_limit=speed_limit)
+    torque_only = al.shortest_duration(arm, *TABLETOP_MOVE, [8, 2])
     assert lim.kind == "speed" and lim.fraction == 0.5 and lim.duration > torque_only.duration
 
     def speed_ratio(T):
-        _, qd, _ = al.quintic(*SEED000_MOVE, T)(np.linspace(0, T, 20001))
+        _, qd, _ = al.quintic(*TABLETOP_MOVE, T)(np.linspace(0, T, 20001))
         ratio = np.abs(qd) / np.asarray(speed_limit)
         return ratio.max(), np.unravel_index(np.argmax(ratio), ratio.shape)[1]
 
@@ -345,7 +346,7 @@ def test_speed_limit_binds_at_the_middle(speed_limit):
     assert j == lim.joint
     assert speed_ratio(0.99 * lim.duration)[0] > 1
     # a loose speed limit leaves the torque's answer
-    loose = al.shortest_duration(arm, *SEED000_MOVE, [8, 2], speed_limit=50.0)
+    loose = al.shortest_duration(arm, *TABLETOP_MOVE, [8, 2], speed_limit=50.0)
     assert loose == torque_only
 
 
@@ -380,10 +381,11 @@ def test_reflection_by_power_and_energy():
 
 
 def test_conventions_library_friction_sign():
-    """Seed 004's library returns the friction torque, opposite to the book's friction term"""
+    """The conventions case's library returns the friction torque, opposite to the book's friction
+    term"""
     drive = al.reflect_motor(MOTOR, 50)
     book = drive.friction(2.0)                 # the motor adds this to overcome friction
-    library = -book                            # what the seed's robot.friction(qd) reports
+    library = -book                            # what the source's robot.friction(qd) reports
     assert book > 0 and library < 0
     np.testing.assert_allclose(book, 50**2 * 2e-5 * 2.0 + 50 * 4e-3)
 

@@ -49,7 +49,7 @@ def test_two_link_singular_values_in_closed_form():
 
 
 def test_manipulability_two_links_by_hand():
-    """w = L1 L2 |sin q2| for every two-link arm and pose (seed 003's arm, 0.2 at 90 deg)"""
+    """w = L1 L2 |sin q2| for every two-link arm and pose (the statics case's arm, 0.2 at 90 deg)"""
     for arm in (al.statics_arm(), al.tabletop_arm(), al.rod_arm()):
         q = np.random.default_rng(1).uniform(-4, 4, (50, 2))
         L1, L2 = arm.lengths

@@ -145,7 +145,7 @@ def test_energies_match(case):
 
 
 def test_urdf_model_is_the_book_arm():
-    """The translation itself: seed 000's worked instant through Pinocchio."""
+    """The translation itself: the table-top case's worked instant through Pinocchio."""
     arm = al.tabletop_arm()
     model, data = model_of(arm)
     q = np.radians([30, 45])

@@ -54,7 +54,8 @@ def test_torque_arrow_direction_follows_sign(arm):
 
 
 def test_force_ellipse_from_singular_values(arm):
-    """The ellipse's axes are torque/sigma along J's singular directions, seed 003 at q2 = 90 deg"""
+    """The ellipse's axes are torque/sigma along J's singular directions, the statics case at q2 =
+    90 deg"""
     q = np.radians([0, 90])
     half, dirs = al.force_ellipse(arm, q, torque=2.0)
     sigma = al.singular_values(arm, q)
@@ -188,7 +189,7 @@ def test_manipulability_map_colours_each_tip_by_its_pose(arm):
 
 def test_force_box_draws_the_parallelogram_and_the_push(arm):
     """The drawn parallelogram is force_polygon's, and the push along x ends at its first corner
-    (both joints at -limit), seed 003's 50 N at q2 = 90 deg"""
+    (both joints at -limit), the statics case's 50 N at q2 = 90 deg"""
     fig, (ax1, ax2) = plots.figure(ncols=2)
     q = np.radians([0, 90])
     out = plots.force_box(ax1, ax2, arm, q, 20.0, direction=[1.0, 0.0])

@@ -182,7 +182,7 @@ def _on_parallelogram(point, corners, tol=1e-7):
 
 def test_force_polygon_largest_pushes_along_the_arm():
     """At q1 = 0, J^T (1, 0) = -L2 sin q2 (1, 1): both joints reach -20 N m together, so the largest
-    push along x (seed 003's table: 2865, 574, 100, 50 N) is the polygon's first corner"""
+    push along x (the statics case's table: 2865, 574, 100, 50 N) is the polygon's first corner"""
     arm = al.statics_arm()
     q2 = np.radians([1, 5, 30, 90])
     poses = np.stack([np.zeros(4), q2], axis=-1)

@@ -1,4 +1,5 @@
-"""Quintic rest-to-rest plans: boundary conditions, derivatives, batches, seed 000's torques."""
+"""Quintic rest-to-rest plans: boundary conditions, derivatives, batches, the table-top case's
+torques."""
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ START, END = np.radians([-45, 90]), np.radians([60, -30])
 
 @pytest.fixture(scope="module")
 def plan():
-    """Seed 000's move: (-45, 90) deg to (60, -30) deg in 0.8 s, then a 0.7 s hold."""
+    """The table-top case's move: (-45, 90) deg to (60, -30) deg in 0.8 s, then a 0.7 s hold."""
     return al.quintic(START, END, 0.8, hold=0.7)
 
 
@@ -83,8 +84,8 @@ def test_bad_input(args, word):
 
 
 def test_tabletop_torque_parts_along_the_move(plan):
-    """Seed 000: the rigid-body parts of the torque along the 0.8 s move (friction not
-    included), at the seed's printed precision."""
+    """The table-top case: the rigid-body parts of the torque along the 0.8 s move (friction not
+    included), at the source's printed precision."""
     t = np.linspace(0.0, 0.8, 8001)
     parts = al.torque_parts(al.tabletop_arm(), *plan(t))
     grav, inert, speed = parts["gravity"], parts["inertia"], parts["velocity"]
@@ -102,7 +103,8 @@ def test_tabletop_torque_parts_along_the_move(plan):
 
 
 def test_tabletop_payload_raises_the_largest_shoulder_torque(plan):
-    """Seed 000: 0.5 kg at the tip raises the move's largest shoulder torque, 8.8 -> 12.1 N m."""
+    """The table-top case: 0.5 kg at the tip raises the move's largest shoulder torque, 8.8 -> 12.1
+    N m."""
     t = np.linspace(0.0, 0.8, 8001)
     peaks = []
     for arm in (al.tabletop_arm(), al.tabletop_arm().with_payload(0.5)):

@@ -33,7 +33,7 @@ def plan():
 # ----------------------------------------------------------------------------- gains
 
 def test_tabletop_computed_torque_gains():
-    """Seed 000: both joints at 20 rad/s, critically damped: Kp = 400, Kd = 40."""
+    """The table-top case: both joints at 20 rad/s, critically damped: Kp = 400, Kd = 40."""
     kp, kd = al.pd_gains(20.0)
     assert (float(kp), float(kd)) == (400.0, 40.0)
     omega, zeta = al.natural_frequency(400, 40)
@@ -53,7 +53,7 @@ def test_gains_round_trip_and_broadcast():
 
 
 def test_tabletop_pd_gains_at_the_start_pose():
-    """The chapter's reading of seed 000's PD gains at the start pose."""
+    """The chapter's reading of the table-top case's PD gains at the start pose."""
     M = al.mass_matrix(al.tabletop_arm(), START)
     omega, zeta = al.natural_frequency(KP, KD, np.diag(M))
     assert omega.round(1).tolist() == [18.7, 37.9]
@@ -115,7 +115,7 @@ def test_gains_bad_input(call, word):
 # ----------------------------------------------------------------------------- rest errors
 
 def test_tabletop_pd_sag_equals_the_settled_simulation(real):
-    """Seed 000: PD holding (30, 45) deg sags 5.5 and 0.9 deg; the rest equation agrees
+    """The table-top case: PD holding (30, 45) deg sags 5.5 and 0.9 deg; the rest equation agrees
     with the simulation after 3 s, by then at rest."""
     target = np.radians([30, 45])
     e = al.settled_error(real, target, KP)
@@ -129,7 +129,7 @@ def test_tabletop_pd_sag_equals_the_settled_simulation(real):
 
 
 def test_tabletop_unknown_payload_rest_under_computed_torque(model):
-    """Seed 000: computed torque, 0.5 kg the model does not know: the elbow ends 10.5 deg
+    """The table-top case: computed torque, 0.5 kg the model does not know: the elbow ends 10.5 deg
     low and the shoulder 1.1 deg off; the rest equation matches a 6 s hold at rest."""
     loaded = al.tabletop_arm(damping=0.02).with_payload(0.5)
     e = al.settled_error(loaded, END, 400, model=model, computed_torque=True)

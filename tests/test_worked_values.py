@@ -1,10 +1,11 @@
 """Every worked number of the source examples, at the precision they are printed with.
 
-Seed 000: the table-top arm (0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods).
-Seeds 001 and 002: two 1 m rods. Seed 003: the statics arm. Seed 004: the
-library conventions (friction sign, gear ratio, payload capacity).
+The table-top case: the table-top arm (0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods).
+The rods-and-limits and torque-budget cases: two 1 m rods. The statics case: the statics
+arm. The conventions case: a library's conventions (friction sign, gear ratio, payload
+capacity).
 
-Seed 001 states its tip force as the force the environment applies to the
+The rods-and-limits case states its tip force as the force the environment applies to the
 arm; armlab's ``tip_force`` is the force the arm applies, so its sign flips
 here (and only here).
 """
@@ -20,8 +21,8 @@ deg = np.radians
 def at(value, printed):
     """``value`` rounds to the printed numbers, to as many decimals as each is printed with.
 
-    ``printed`` is the seed's text, e.g. ``[5.7796, 0.4443]``; ``inf`` stands
-    for the seed's "unbounded".
+    ``printed`` is the source's text, e.g. ``[5.7796, 0.4443]``; ``inf`` stands
+    for the source's "unbounded".
     """
     value = np.atleast_1d(np.asarray(value, float)).ravel()
     words = printed.split()
@@ -36,7 +37,7 @@ def at(value, printed):
 
 
 # ---------------------------------------------------------------------------
-# Seed 000: arm dynamics of the table-top arm
+# The table-top case: arm dynamics of the table-top arm
 
 Q0, QD0, QDD0 = deg([30, 45]), [1.0, 2.0], [3.0, -2.0]
 
@@ -117,7 +118,7 @@ def test_tabletop_identification_coefficients():
 
 
 # ---------------------------------------------------------------------------
-# Seed 001: inverse dynamics of two 1 m, 1 kg rods, a tip force, torque limits
+# The rods-and-limits case: inverse dynamics of two 1 m, 1 kg rods, a tip force, torque limits
 
 def test_rods_torque_mass_matrix_formula():
     arm = al.rod_arm()
@@ -140,7 +141,7 @@ def test_rods_torque_tip_force_lever_arms_and_sign():
     arm = al.rod_arm()
     # J^T F = (2 Fy, Fy) for a vertical force at the horizontal pose
     np.testing.assert_allclose(al.static_torques(arm, [0, 0], [0, 5]), [10, 5], atol=1e-14)
-    # the seed's F = (0, +5) N pushes ON the arm: armlab's tip force is (0, -5)
+    # the source's F = (0, +5) N pushes ON the arm: armlab's tip force is (0, -5)
     at(al.inverse_dynamics(arm, [0, 0], [0, 0], [0, 0], tip_force=[0, -5]), "9.62 -0.095")
     at(al.inverse_dynamics(arm, [0, 0], [0, 0], [0, 0], tip_force=[0, 5]), "29.62 9.905")
 
@@ -225,7 +226,7 @@ def test_rods_torque_exercise2_clipped_elbow_request():
 
 
 # ---------------------------------------------------------------------------
-# Seed 002: the torque budget of two rods, energy and power
+# The torque-budget case: the torque budget of two rods, energy and power
 
 def test_rods_horizontal_hold():
     arm = al.rod_arm()
@@ -327,7 +328,7 @@ def test_rods_zero_gravity_hold():
 
 
 # ---------------------------------------------------------------------------
-# Seed 003: static forces and joint torques
+# The statics case: static forces and joint torques
 
 Q3 = deg([30, 60])
 
@@ -429,7 +430,7 @@ def test_statics_arm_residual_torque_at_the_stretched_pose():
 
 
 # ---------------------------------------------------------------------------
-# Seed 004: a library's conventions
+# The conventions case: a library's conventions
 
 def test_conventions_friction_sign_and_gear_ratio():
     arm = al.PlanarArm([0.3, 0.2], [1, 1], damping=[0.01, 0.02], coulomb=[0.1, 0.2],
@@ -437,7 +438,7 @@ def test_conventions_friction_sign_and_gear_ratio():
     qd = np.array([0.5, -2.0])
     f = al.friction_torques(arm, qd)
     np.testing.assert_allclose(f, [50**2 * 0.01 * 0.5 + 50 * 0.1, -(0.02 * 2 + 0.2)])
-    library = -f               # seed 004's library returns the friction torque itself
+    library = -f               # the conventions case's library returns the friction torque itself
     assert library[0] < 0 and library[1] > 0
     # a direct-drive joint (G = 1) feels the motor values unchanged
     np.testing.assert_allclose(al.friction_torques(al.PlanarArm([1], [1], damping=0.3,
