@@ -39,6 +39,8 @@ class Shown:
 def _one(x, spec):
     if math.isinf(x):
         return "∞" if x > 0 else "-∞"
+    if x == 0 and spec.lower().endswith("e"):
+        return "0"                          # exactly zero, not 0e+00
     text = format(x, spec)
     mantissa = text.lower().split("e")[0]
     if text.startswith("-") and not any(d in mantissa for d in "123456789"):
@@ -70,8 +72,8 @@ def fmt(value, spec=".4g", sep=", "):
 
     >>> fmt([-6.5, -4.0], ".1f")
     (-6.5, -4.0)
-    >>> fmt(-0.00004, ".2f"), fmt(2865.2, ",.0f")
-    (0.00, 2,865)
+    >>> fmt(-0.00004, ".2f"), fmt(2865.2, ",.0f"), fmt(0.0, ".0e")
+    (0.00, 2,865, 0)
     """
     arr = np.asarray(value, dtype=float)
     if arr.ndim == 0:

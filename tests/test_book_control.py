@@ -66,7 +66,7 @@ def page_of(anchor):
     ("Ten RK4 steps per tick move no entry", ["1.3e-09", "0.1", "4.946", "4.951", "0.0088", "0.0116",
                                               "564", "427"]),
     # the Lyapunov function along six runs, and its energy balance
-    ("At the moving state the identity", ["0e+00", "12.3", "506", "18,000", "0", "9e-18",
+    ("At the moving state the identity", ["0", "12.3", "506", "18,000", "0", "9e-18",
                                           "4e-09", "4.15", "0.8", "0.402", "10"]),
     # the causes, joint by joint
     ("Computed torque, both joints: the friction error", ["13", "0.3802", "0.0297"]),
