@@ -272,3 +272,21 @@ def test_the_explanations_point_at_no_option():
     """A wrong choice's explanation says why it is wrong without the words of any one option
     (the removed why_semi_implicit's "forces" ruled out c in its words)"""
     SET.assert_explanations_point_at_no_option(["explicit_energy"])
+
+
+def test_the_claimed_falls_are_far_apart():
+    """Every claim of Part 7 is one of the four runs and over a millidegree from each of the
+    three others, on the worked cases and on every key's fresh cases; each fresh set holds
+    every slip and a right claim"""
+    from armlab.grading.references import forward_dynamics as ref
+
+    flaw = lookup(f"{CHAPTER}.fall_flaw")
+    for which, key in [("worked", None)] + [("fresh", k) for k in ("", "x", "y", "ann")]:
+        verdicts = set()
+        for case in flaw.cases(which, key=key):
+            args = flaw.arguments(case)
+            ends = [ref._flawed_fall(*args[:4], k) for k in range(4)]
+            gaps = sorted(float(np.abs(end - np.asarray(args[4])).max()) for end in ends)
+            assert gaps[0] < 1e-12 and gaps[1] > np.radians(1e-3), case
+            verdicts.add(flaw.function(*args))
+        assert verdicts == ({0, 1, 2} if which == "worked" else {0, 1, 2, 3}), key
