@@ -166,8 +166,8 @@ def _energy(arm, q, qd, half=0.5, sign=1.0):
                    Case(arm=ARM, q=deg(30, 45), qd=[1.0, 2.0],
                         label="Example 1's worked instant, moving at (1, 2) rad/s")],
            allow=("mass_matrix", "com_positions"),
-           advice="E = qd^T M qd / 2 - sum_i m_i gravity . c_i, with c_i the centre of mass of "
-                  "link i; zero potential at the shoulder's height")
+           advice="V is the work it takes to lift each link's mass against gravity from the "
+                  "shoulder to its centre of mass, whichever way gravity points")
 def total_energy(arm, q, qd):
     """Kinetic plus potential energy [J], zero potential with every centre of mass at the shoulder."""
     real = planar_arm(arm)

@@ -55,8 +55,8 @@ def _velocity(arm, q, qd, sign=1.0, coriolis=2.0, elbow_speed=0):
 
 # ---------------------------------------------------------------- Part 1: M(q)
 @reference(worked=Case(arm=RODS, q=deg(0, 0), label="the horizontal rods of Example 1"),
-           advice="M11 = alpha + 2 beta cos q2, M12 = M21 = delta + beta cos q2, M22 = delta, "
-                  "with alpha, beta, delta from the kinetic energy of both links")
+           advice="collect T: link 2's centre of mass moves with the elbow plus lc2 (qd1 + qd2) "
+                  "across link 2, and each link turns at its own angular speed about its centre")
 def mass_matrix(arm, q):
     """Mass matrix (2, 2) of a two-link arm [kg m^2]."""
     return _mass(arm, q)
@@ -86,7 +86,8 @@ mass_matrix.mistake(
 # ---------------------------------------------------------------- Part 2: c(q, qd)
 @reference(worked=Case(arm=RODS, q=deg(30, -60), qd=[1.0, -0.5],
                        label="Example 3's bent and moving rods"),
-           advice="with h = m2 L1 lc2 sin q2: c1 = -h (2 qd1 qd2 + qd2^2), c2 = h qd1^2")
+           advice="only q2 changes M: keep the Christoffel symbols with a derivative by q2, and "
+                  "sum Gamma_ijk qd_j qd_k over both j and k")
 def velocity_products(arm, q, qd):
     """Velocity-product torques c(q, qd) (2,) of a two-link arm [N m]."""
     return listed(al.coriolis_torques(planar_arm(arm), q, qd))
