@@ -661,8 +661,11 @@ def stable_step(arm, q, spring, *, damping=0.0, method="semi_implicit_euler"):
     r = size.max(axis=-1)
     moving = size > 1e-12 * np.maximum(r, 1e-300)[..., None]       # a zero eigenvalue: a free drift
     if method == "explicit_euler":
+        # an undamped mode's eigenvalues are imaginary: a real part at rounding's size
+        # (2.7e-18 s from eigvals at a bent pose) is none, so its bound is exactly 0
+        decay = np.where(np.abs(lam.real) <= 1e-12 * size, 0.0, -lam.real)
         with np.errstate(divide="ignore", invalid="ignore"):
-            each = np.where(moving, np.maximum(-2.0 * lam.real / size ** 2, 0.0), np.inf)
+            each = np.where(moving, np.maximum(2.0 * decay / size ** 2, 0.0), np.inf)
         out = each.min(axis=-1)
         return np.where(r > 0, out, np.inf)
     flat_a, flat_b = a.reshape((-1, n, n)), b.reshape((-1, n, n))

@@ -38,11 +38,11 @@ MISTAKES = {
     "energy_answer": ("kinetic = 0.5 * qd @", "kinetic = qd @", "the factor one half"),
     "swing_answer": ('method="semi_implicit_euler"', 'method="explicit_euler"',
                      "is your search simulating semi-implicit Euler"),
-    "explicit_answer": ('explicit_energy = "c"', 'explicit_energy = "b"', "1 + h^2 w^2"),
-    "why_answer": ('why_semi_implicit = "b"', 'why_semi_implicit = "a"',
-                   "semi-implicit Euler blows up too"),
+    "explicit_answer": ('explicit_energy = "b"', 'explicit_energy = "c"', "h omega < 2 zeta"),
+    "flaw_answer": ("runs = [fall(arm, q0, duration, h), slipped(1),",
+                    "runs = [slipped(1), fall(arm, q0, duration, h),",
+                    "Part 3's fall is semi-implicit Euler"),
     "stable_answer": ("2.0, 2.0 * np.sqrt(2.0)]", "2.0, 2.0]", "RK4 reaches further"),
-    "held_answer": ('held_bound = "b"', 'held_bound = "a"', "lags where it is"),
     "damped_step_answer": ("q_next = q + h * qd_next", "q_next = q + h * qd",
                            "that is explicit Euler"),
 }
@@ -101,6 +101,11 @@ CALLS = {
                      " reference=q0)\n"
                      "    return float(max(h for h, e in zip(sweep.steps, sweep.energy_error)"
                      " if e <= tolerance))"),
+    "flaw_answer": ("def fall_flaw(arm, q0, duration, h, q_claimed):\n"
+                    "    runs = [al.simulate(arm, q0, duration, control_dt=h, substeps=1,\n"
+                    "                        method=m).q[-1]\n"
+                    "            for m in ('semi_implicit_euler', 'explicit_euler')]\n"
+                    "    return int(np.argmin([np.abs(r - q_claimed).max() for r in runs]))"),
     # a numeric matrix from armlab, which the part does not allow (nor is it symbolic)
     "damped_step_answer": ("def damped_step_matrix(h, K, D, I):\n"
                            "    return al.mass_matrix(al.tabletop_arm(), [0.0, 0.0])"),
@@ -158,6 +163,31 @@ def test_worked_values_are_the_chapters():
     # Example 4 without dampers: 2 / omega_max = 28.9 ms and 2 sqrt 2 / omega_max = 40.8 ms
     assert np.round(worked("stable_steps"), 7).tolist() == [0.0, 0.0288675, 0.0408248]
     assert np.round(worked("stable_steps", 1), 7).tolist() == [0.0, 0.0362434, 0.0512558]
+    # Example 3's fall claimed by explicit Euler at 1 ms (Table 5.2's entry), with friction
+    # pushing at 10 ms, and right at 5 ms
+    assert [worked("fall_flaw", k) for k in range(3)] == [1, 2, 0]
+    explicit = step_sweep(arm, q0, 0.25, [1e-3], "explicit_euler", reference=q0).q_end[0]
+    claimed = lookup(f"{CHAPTER}.fall_flaw").cases("worked")[0].args["q_claimed"]
+    np.testing.assert_allclose(claimed, explicit, rtol=0, atol=1e-12)
+
+
+def test_the_stable_step_the_try_it_cell_prints_is_exactly_zero():
+    """Explicit Euler's bound without any damping is 0, not a rounding residue: the "try
+    it" cell of Part 8 printed 2.68e-18 s beside a correct 0 at (30°, 45°)"""
+    flat = al.PlanarArm([0.30, 0.25], [2.0, 1.0], gravity=0.0)
+    for pose in ([0.0, 0.0], [30.0, 45.0], [-120.0, 150.0]):
+        assert float(stable_step(flat, np.radians(pose), [60.0, 30.0],
+                                 method="explicit_euler")) == 0.0
+
+
+def test_no_one_step_passes_the_visible_swing_check():
+    """The design's visible check has two tolerances, 5 and 20 mJ, that no one step meets
+    both of (a constant 1 ms, the figure's step, met the old single case)"""
+    ref = lookup(f"{CHAPTER}.swing_step")
+    worked = [ref.arguments(case) for case in ref.cases("worked")]
+    for h in [1e-3, WORKED_STEP, *np.geomspace(2e-4, 2e-2, 25)]:
+        met = [ref.function(*args, h)[0] == 1.0 for args in worked]
+        assert not all(met), h
 
 
 def test_the_swing_judge_passes_several_designs_and_grades_near_misses():
@@ -217,7 +247,7 @@ def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
     how to install (test_book_prose checks the chapter's list of the parts)."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=10, points=36)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=9, points=40)
 
 
 @pytest.mark.parametrize("mistakes", [MISTAKES, *MORE_MISTAKES],
@@ -240,7 +270,33 @@ def test_the_set_grades_fairly(tmp_path):
 
 def test_the_explanations_point_at_no_option():
     """A wrong choice's explanation says why it is wrong without the words of any one option
-    (why_semi_implicit's "forces" ruled out c in its words; held_bound's "sampled" and
-    "stiffness" were b's, its "constant" c's)"""
-    SET.assert_explanations_point_at_no_option(
-        ["explicit_energy", "held_bound", "why_semi_implicit"])
+    (the removed why_semi_implicit's "forces" ruled out c in its words)"""
+    SET.assert_explanations_point_at_no_option(["explicit_energy"])
+
+
+def test_the_claimed_falls_are_far_apart():
+    """Every claim of Part 7 is one of the four runs and over a millidegree from each of the
+    three others, on the worked cases and on every key's fresh cases; each fresh set holds
+    every slip and a right claim"""
+    from armlab.grading.references import forward_dynamics as ref
+
+    flaw = lookup(f"{CHAPTER}.fall_flaw")
+    for which, key in [("worked", None)] + [("fresh", k) for k in ("", "x", "y", "ann")]:
+        verdicts = set()
+        for case in flaw.cases(which, key=key):
+            args = flaw.arguments(case)
+            ends = [ref._flawed_fall(*args[:4], k) for k in range(4)]
+            gaps = sorted(float(np.abs(end - np.asarray(args[4])).max()) for end in ends)
+            assert gaps[0] < 1e-12 and gaps[1] > np.radians(1e-3), case
+            verdicts.add(flaw.function(*args))
+        assert verdicts == ({0, 1, 2} if which == "worked" else {0, 1, 2, 3}), key
+
+
+def test_the_prediction_is_what_explicit_euler_does():
+    """Part 6's answer: on the chapter's arm with its friction, the swing from (-60°, 0°)
+    stepped by explicit Euler loses energy over 30 s at 1 ms and gains it at 5 ms"""
+    arm, q0 = al.tabletop_arm(damping=0.02), np.radians([-60.0, 0.0])
+    change = {h: np.diff(al.simulate(arm, q0, 30.0, control_dt=h, substeps=1,
+                                     method="explicit_euler").energy[[0, -1]])[0]
+              for h in (1e-3, 5e-3)}
+    assert change[1e-3] < -0.5 and change[5e-3] > 1.0

@@ -38,9 +38,11 @@ MISTAKES = {
     "fit_answer": ("Y.reshape(-1, 4), tau.reshape(-1)", "Y[:, 0], tau[:, 0]",
                    "the shoulder's torques only"),
     "tour_answer": ("leg = duration / (len(poses) - 1)", "leg = duration", "over its limit"),
-    "elbow_answer": ('elbow_reason = "a"', 'elbow_reason = "b"',
-                     "pushes back on the base, not on link 2"),
-    "rest_answer": ('at_rest = "c"', 'at_rest = "a"', "which terms contain qd"),
+    "shoulder_answer": ('shoulder_torque = "b"', 'shoulder_torque = "a"',
+                        "work out its sign at q2 = 150 degrees"),
+    "slip_answer": ("torques = [right, right - J.T @ F + J @ F,",
+                    "torques = [right - J.T @ F + J @ F, right,",
+                    "the tip force reaches the joints through the transpose"),
     "rotor_answer": ("rotor = qd1 + r * qd2", "rotor = r * qd2", "not r qd2 alone"),
 }
 # more likely mistakes, each of which the part's visible check must catch with its hint
@@ -114,6 +116,9 @@ CALLS = {
                          "    return al.dynamics_regressor(arm, q, qd, qdd)"),
     "fit_answer": ("def fit_base_parameters(arm, q, qd, qdd, tau):\n"
                    "    return al.fit_dynamics(arm, q, qd, qdd, tau).theta"),
+    "slip_answer": ("def torque_slip(arm, q, qd, qdd, tip_force, tau_claimed):\n"
+                    "    right = al.inverse_dynamics(arm, q, qd, qdd, tip_force)\n"
+                    "    return 0 if np.allclose(right, tau_claimed) else 1"),
     # a tour scaled with armlab's simulation, which the part does not allow
     # a numeric M from armlab, which the part does not allow (nor is it an expression)
     "rotor_answer": ("def rotor_mass_matrix(q1, q2, L1, L2, m1, m2, J, r):\n"
@@ -289,7 +294,7 @@ def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
     how to install (test_book_prose checks the chapter's list of the parts)."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=10, points=49)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=11, points=51)
 
 
 @pytest.mark.parametrize("mistakes", [MISTAKES] + LIKELY, ids=["seeded"] + [
@@ -313,4 +318,24 @@ def test_the_set_grades_fairly(tmp_path):
 def test_the_explanations_point_at_no_option():
     """A wrong choice's explanation says why it is wrong without the words of any one option
     (at_rest's "friction" was option d's word)"""
-    SET.assert_explanations_point_at_no_option(["at_rest", "elbow_reason"])
+    SET.assert_explanations_point_at_no_option(["shoulder_torque"])
+
+
+def test_the_prediction_is_the_mass_matrixs():
+    """Part 9's answer, a clockwise shoulder torque, is M12 < 0 at q2 = 150 degrees: the
+    second column of M of the rods there (without gravity, at rest)"""
+    tau = al.mass_matrix(al.rod_arm(), np.radians([0.0, 150.0])) @ [0.0, 1.0]
+    assert tau[0] < -0.09 and tau[1] > 0
+
+
+def test_the_slip_claims_are_far_apart():
+    """Every claim of Part 11 is one of the five torques and over 0.01 N m from each of the
+    four others, on the worked cases and on every key's fresh cases"""
+    slip = lookup(f"{CHAPTER}.torque_slip")
+    assert [worked_value(slip.quantity, k) for k in range(3)] == [1, 3, 0]
+    for which, key in [("worked", None)] + [("fresh", k) for k in ("", "x", "y", "ann")]:
+        for case in slip.cases(which, key=key):
+            args = slip.arguments(case)
+            torques = [ref._slipped_torque(*args[:5], k) for k in range(5)]
+            gaps = sorted(float(np.abs(t - np.asarray(args[5])).max()) for t in torques)
+            assert gaps[0] < 1e-12 and gaps[1] > 0.01, case

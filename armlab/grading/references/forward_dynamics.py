@@ -166,8 +166,8 @@ def _energy(arm, q, qd, half=0.5, sign=1.0):
                    Case(arm=ARM, q=deg(30, 45), qd=[1.0, 2.0],
                         label="Example 1's worked instant, moving at (1, 2) rad/s")],
            allow=("mass_matrix", "com_positions"),
-           advice="E = qd^T M qd / 2 - sum_i m_i gravity . c_i, with c_i the centre of mass of "
-                  "link i; zero potential at the shoulder's height")
+           advice="V is the work it takes to lift each link's mass against gravity from the "
+                  "shoulder to its centre of mass, whichever way gravity points")
 def total_energy(arm, q, qd):
     """Kinetic plus potential energy [J], zero potential with every centre of mass at the shoulder."""
     real = planar_arm(arm)
@@ -220,9 +220,11 @@ def _mj(energy):
     return f"{energy * 1e3:.3g} mJ" if math.isfinite(energy) else "beyond any bound"
 
 
-@design(worked=Case(arm=SWING, q0=deg(-60, 0), duration=2.0, tolerance=0.005,
-                    label="the first two seconds of the swing of the chapter's energy figure "
-                          "(Fig. 5.4)"),
+@design(worked=[Case(arm=SWING, q0=deg(-60, 0), duration=2.0, tolerance=0.005,
+                     label="the first two seconds of the swing of the chapter's energy figure "
+                           "(Fig. 5.4)"),
+                Case(arm=SWING, q0=deg(-60, 0), duration=2.0, tolerance=0.02,
+                     label="the same swing within 20 mJ")],
         allow=("simulate", "Simulation", "kinetic_energy", "potential_energy"),
         units={"tolerance": "J"})
 def swing_step(arm, q0, duration, tolerance, answer):
@@ -275,6 +277,78 @@ def _swing_cases(rng):
                           tolerance=float(f"{per_second * target:.2g}"),
                           label="an arm mounted on a wall, gravity along -x" if k == 3 else None))
     return cases
+
+
+# ---------------------------------------------------------------- Part 7: the flaw in a fall
+FLAWS = ("none", "explicit Euler", "friction's sign", "one step too many")
+"""The slips a claimed fall may have, by the number the part asks for."""
+
+
+def _flawed_fall(arm, q0, duration, h, flaw=0):
+    """The fall of Part 3 with one of the ``FLAWS``: explicit Euler moves the angle with the
+    old speed; friction's sign makes M qdd = -c - g + B qd (a torque of 2 B qd on the true
+    equation); one step too many takes round(T / h) + 1 steps."""
+    if flaw == 0:
+        return np.asarray(fall(arm, q0, duration, h))
+    q, qd = np.asarray(q0, dtype=float), np.zeros(2)
+    damping = np.asarray(arm.damping, dtype=float)
+    for _ in range(round(duration / h) + (flaw == 3)):
+        tau = 2.0 * damping * qd if flaw == 2 else np.zeros(2)
+        qd_new = qd + h * np.asarray(acceleration(arm, q, qd, tau))
+        q, qd = q + h * (qd if flaw == 1 else qd_new), qd_new
+    return q
+
+
+def _diagnosis(arm, q0, duration, h, q_claimed, order=(0, 1, 2, 3)):
+    ends = [_flawed_fall(arm, q0, duration, h, flaw) for flaw in range(len(FLAWS))]
+    gaps = [float(np.abs(end - np.asarray(q_claimed, dtype=float)).max()) for end in ends]
+    return order[int(np.argmin(gaps))]
+
+
+@reference(worked=lambda: _flaw_worked(),
+           uses={"fall": fall, "acceleration": acceleration}, atol=0.0, rtol=0.0,
+           units={"q0": "deg", "q_claimed": "deg"},
+           advice="run the fall yourself four ways (right, explicit Euler, friction pushing, "
+                  "one step more) and say which run the claim is")
+def fall_flaw(arm, q0, duration, h, q_claimed):
+    """Which of ``FLAWS`` a claimed fall has (0 for none): the number of the run it is."""
+    return _diagnosis(arm, q0, duration, h, q_claimed)
+
+
+def _claim(arm, q0, duration, h, flaw, label=None):
+    return Case(arm=arm, q0=q0, duration=duration, h=h,
+                q_claimed=listed(_flawed_fall(arm, q0, duration, h, flaw)), label=label)
+
+
+def _flaw_worked():
+    """Example 3's fall claimed three ways: by explicit Euler at 1 ms (Table 5.2's entry),
+    with friction's sign reversed at 10 ms, and right at 5 ms."""
+    q0 = deg(30, 45)
+    return [_claim(ARM, q0, 0.25, 1e-3, 1, "Example 3's fall, 0.25 s at 1 ms, claimed "
+                                          "(Table 5.2's explicit Euler entry)"),
+            _claim(ARM, q0, 0.25, 1e-2, 2, "Example 3's fall, 0.25 s at 10 ms, claimed"),
+            _claim(ARM, q0, 0.25, 5e-3, 0, "Example 3's fall, 0.25 s at 5 ms, claimed")]
+
+
+@fall_flaw.fresh
+def _flaw_cases(rng):
+    """Every flaw at least once, on the chapter's arm and arms with more friction, one of
+    them on a wall; each claim is far (over a millidegree) from the three other runs."""
+    first = rng.integer(0, 3)
+    flaws = [(first + k) % 4 for k in range(4)] + [rng.integer(0, 3)]
+    arms = [ARM, changed(rng.arm(), damping=rng.uniform(0.05, 0.2, 0.01)),
+            changed(rng.arm(inertia=True), damping=rng.uniform(0.05, 0.2, 0.01)),
+            changed(rng.arm(gravity=WALL_GRAVITY), damping=rng.uniform(0.05, 0.2, 0.01)),
+            ARM]
+    return [_claim(arm, rng.pose(2), rng.choice([0.2, 0.3, 0.4]), rng.choice([2e-3, 5e-3, 1e-2]),
+                   flaw, "an arm mounted on a wall, gravity along -x" if k == 3 else None)
+            for k, (arm, flaw) in enumerate(zip(arms, flaws))]
+
+
+fall_flaw.mistake(
+    "Part 3's fall is semi-implicit Euler, the angle moved with the new speed: a claim equal to "
+    "it is right (0), and one whose angle moved with the old speed is explicit Euler's (1)",
+    partial(_diagnosis, order=(1, 0, 2, 3)))
 
 
 # ---------------------------------------------------------------- Part 8: stable steps
@@ -375,7 +449,7 @@ def _(arm, q, kp):
     return _stable(arm, [math.radians(a) for a in q], kp)
 
 
-# ---------------------------------------------------------------- Part 10: a derivation
+# ---------------------------------------------------------------- Part 9: a derivation
 A_PARAMS = ("h", "K", "D", "I")
 
 

@@ -55,8 +55,8 @@ def _velocity(arm, q, qd, sign=1.0, coriolis=2.0, elbow_speed=0):
 
 # ---------------------------------------------------------------- Part 1: M(q)
 @reference(worked=Case(arm=RODS, q=deg(0, 0), label="the horizontal rods of Example 1"),
-           advice="M11 = alpha + 2 beta cos q2, M12 = M21 = delta + beta cos q2, M22 = delta, "
-                  "with alpha, beta, delta from the kinetic energy of both links")
+           advice="collect T: link 2's centre of mass moves with the elbow plus lc2 (qd1 + qd2) "
+                  "across link 2, and each link turns at its own angular speed about its centre")
 def mass_matrix(arm, q):
     """Mass matrix (2, 2) of a two-link arm [kg m^2]."""
     return _mass(arm, q)
@@ -86,7 +86,8 @@ mass_matrix.mistake(
 # ---------------------------------------------------------------- Part 2: c(q, qd)
 @reference(worked=Case(arm=RODS, q=deg(30, -60), qd=[1.0, -0.5],
                        label="Example 3's bent and moving rods"),
-           advice="with h = m2 L1 lc2 sin q2: c1 = -h (2 qd1 qd2 + qd2^2), c2 = h qd1^2")
+           advice="only q2 changes M: keep the Christoffel symbols with a derivative by q2, and "
+                  "sum Gamma_ijk qd_j qd_k over both j and k")
 def velocity_products(arm, q, qd):
     """Velocity-product torques c(q, qd) (2,) of a two-link arm [N m]."""
     return listed(al.coriolis_torques(planar_arm(arm), q, qd))
@@ -611,3 +612,72 @@ for _hint, _switches in [
     ("the elbow's mass m1 moves too: it adds 1/2 m1 L1^2 qd1^2 to T", {"elbow": False}),
 ]:
     rotor_mass_matrix.mistake(_hint, partial(_rotor_mass_matrix, **_switches))
+
+
+# ---------------------------------------------------------------- Part 11: the slip in a torque
+SLIPS = ("none", "J F for J^T F", "the tip force's sign", "gravity's sign", "friction's sign")
+"""The slips a claimed torque may have, by the number the part asks for."""
+
+
+def _slipped_torque(arm, q, qd, qdd, tip_force, slip=0):
+    """tau = M qdd + c + g + B qd + J^T F with one of the ``SLIPS``: the tip force through J
+    itself, the force on the tip (-J^T F), the pull of gravity (-g), friction helping (-B qd)."""
+    real, F = planar_arm(arm), np.asarray(tip_force, dtype=float)
+    J = al.jacobian(real, q)
+    tip = J @ F if slip == 1 else (-1.0 if slip == 2 else 1.0) * (J.T @ F)
+    return (al.mass_matrix(real, q) @ np.asarray(qdd, dtype=float)
+            + al.coriolis_torques(real, q, qd)
+            + (-1.0 if slip == 3 else 1.0) * al.gravity_torques(real, q)
+            + (-1.0 if slip == 4 else 1.0) * al.friction_torques(real, qd) + tip)
+
+
+def _verdict(arm, q, qd, qdd, tip_force, tau_claimed, order=(0, 1, 2, 3, 4)):
+    claimed = np.asarray(tau_claimed, dtype=float)
+    gaps = [float(np.abs(_slipped_torque(arm, q, qd, qdd, tip_force, slip) - claimed).max())
+            for slip in range(len(SLIPS))]
+    return order[int(np.argmin(gaps))]
+
+
+@reference(worked=lambda: _slip_worked(), allow=("gravity_torques", "jacobian"),
+           uses={"required_torque": required_torque}, atol=0.0, rtol=0.0,
+           units={"tip_force": "N", "tau_claimed": "N m"},
+           advice="work out the right torque, and the torque each slip gives, and say which one "
+                  "the claim is")
+def torque_slip(arm, q, qd, qdd, tip_force, tau_claimed):
+    """Which of ``SLIPS`` a claimed torque has (0 for none): the number of the one it is."""
+    return _verdict(arm, q, qd, qdd, tip_force, tau_claimed)
+
+
+def _claimed(arm, q, qd, qdd, tip_force, slip, label=None):
+    return Case(arm=arm, q=q, qd=qd, qdd=qdd, tip_force=tip_force,
+                tau_claimed=listed(_slipped_torque(arm, q, qd, qdd, tip_force, slip)), label=label)
+
+
+def _slip_worked():
+    """Example 2's moving bent arm, its tip pressing down with 5 N, claimed three ways."""
+    state = dict(q=deg(30, 60), qd=[1.0, -0.5], qdd=[1.0, -1.0], tip_force=[0.0, -5.0])
+    return [_claimed(MOVING, **state, slip=slip,
+                     label=f"Example 2's moving bent arm, its tip pressing down with 5 N, "
+                           f"claim {k + 1}") for k, slip in enumerate((1, 3, 0))]
+
+
+@torque_slip.fresh
+def _slip_cases(rng):
+    """Every slip and a right claim, once each, on the rods, other arms with friction and an
+    arm on a wall; each claim is far from the four others."""
+    first = rng.integer(0, 4)
+    arms = [RODS, *_other_arms(rng), rng.arm(gravity=(-9.81, 0.0))]
+    cases = []
+    for k, arm in enumerate(arms):
+        damped = changed(arm, damping=rng.uniform(0.1, 0.5, 0.05))
+        cases.append(_claimed(damped, rng.pose(2), rng.vector(2, -2, 2, 0.5, nonzero=True),
+                              rng.vector(2, -3, 3, 0.5), rng.vector(2, -10, 10, 1, nonzero=True),
+                              (first + k) % 5,
+                              "an arm mounted on a wall, gravity along -x" if k == 4 else None))
+    return cases
+
+
+torque_slip.mistake(
+    "the tip force reaches the joints through the transpose, J^T F (the work F does as the tip "
+    "moves by J qd): a claim equal to J^T F's torque is right (0), one with J F is slip 1",
+    partial(_verdict, order=(1, 0, 2, 3, 4)))
