@@ -46,8 +46,9 @@ MISTAKES = {
                       "overshoots by"),
     "clamp_answer": ("new_integral = np.where(held, integral, integral + step)",
                      "new_integral = integral + step", "past its limit (windup)"),
-    "elbow_most_answer": ('elbow_most = "b"', 'elbow_most = "c"',
-                          "only one of them gives the shoulder's error its sign"),
+    "pd_claim_answer": ("return np.array([*rest(), 1 + int(np.argmin(gaps))])",
+                        "return np.array([*claimed, 1 + int(np.argmin(gaps))])",
+                        "the claim is what is being checked"),
     "lyapunov_answer": ("kp * (q_target - q) * (-qd)", "kp * (q_target - q) * qd",
                         "de/dt = -qd for a fixed target"),
 }
@@ -70,7 +71,9 @@ MORE_MISTAKES = [
                        "over its limit of"),
      "clamp_answer": ("+ integral + step\n", "+ integral\n",
                       "the whole command with this tick's step, Kp e + Kd de + I + Ki e dt"),
-     "lyapunov_answer": ("(tau - b * qd - m * g", "(tau - m * g", "b qd takes energy out too")},
+     "lyapunov_answer": ("(tau - b * qd - m * g", "(tau - m * g", "b qd takes energy out too"),
+     "pd_claim_answer": ("[*rest(), 1 +", "[*rest(steps=1), 1 +",
+                         "the error if the pose did not change")},
     {"pd_gravity_answer": ("al.gravity_torques(arm, q)", "al.gravity_torques(arm, q_plan)",
                            "take the model's g at the measured pose q"),
      "pid_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
@@ -92,7 +95,9 @@ MORE_MISTAKES = [
                        "not within 1° of the target by the end of the"),
      "clamp_answer": ("return np.clip(tau, low, high), new_integral",
                       "return tau, new_integral",
-                      "clip the whole command, Kp e + Kd de + I, to low .. high")},
+                      "clip the whole command, Kp e + Kd de + I, to low .. high"),
+     "pd_claim_answer": ("1 + int(np.argmin(gaps))", "3 - int(np.argmin(gaps))",
+                         "the flaw's number")},
     {"design_answer": ("kp, kd = gains_for(0.9 * low, 1.0, 1.0)",
                        "kp, kd = gains_for(0.9 * low, 1.0, np.diag(al.mass_matrix(arm, "
                        "q_start)))",
@@ -154,6 +159,10 @@ CALLS = {
     "lyapunov_answer": (
         "def lyapunov_rate(q, qd, q_target, m, c, I, b, kp, kd, m_model, c_model, g):\n"
         "    return al.lyapunov(real, [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 1.0])"),
+    "pd_claim_answer": (
+        "def pd_rest_claim(arm, model, q_target, kp, claimed):\n"
+        "    e = al.settled_error(arm, q_target, kp, model=model)\n"
+        "    return np.array([*e, 2.0])"),
     "clamp_answer": (
         "def clamped_pid_tick(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):\n"
         "    c = al.pid(q_plan, kp, kd, ki, integral=integral, torque_limit=[low, high])\n"
@@ -200,6 +209,39 @@ def test_references_agree_with_armlab():
             al.pd_gains(omega, zeta, inertia)),
         "control.clamped_pid_tick": _clamped_tick,
     }, atol=1e-12)
+
+
+def _pd_flaw_by_armlab(arm, model, q_target, kp, claimed):
+    """Part 8's flaw (1, 2 or 3) by armlab's routes: the first-order error at the target
+    (g - g_model there over Kp); plain PD's sag (al.settled_error without a model); the
+    rest equation solved at q_target + e (by scipy's fsolve)."""
+    from scipy.optimize import fsolve
+
+    kp = np.asarray(kp, dtype=float)
+    missing = lambda q: al.gravity_torques(arm, q) - al.gravity_torques(model, q)  # noqa: E731
+    values = [missing(q_target) / kp, al.settled_error(arm, q_target, kp),
+              fsolve(lambda e: kp * e - missing(q_target + e), np.zeros(2), xtol=1e-13)]
+    return 1 + int(np.argmin([np.abs(v - claimed).max() for v in values]))
+
+
+def test_the_claims_are_made_with_every_flaw_and_name_it():
+    """Part 8's claims: every flaw among each key's fresh cases; the reference's rest error is
+    armlab's (Newton) and its flaw the one armlab's routes name; every claim at least 1e-3
+    rad from the right rest"""
+    ref = lookup("control.pd_rest_claim")
+    for key in ("", "x", "y"):
+        flaws = []
+        for case in ref.cases("fresh", key=key) + ref.cases("worked"):
+            args = ref.arguments(case)
+            arm, model = (al.PlanarArm(**case.args[k].fields()) for k in ("arm", "model"))
+            q_target, kp, claimed = (np.asarray(a, dtype=float) for a in args[2:])
+            answer = ref.function(*args)
+            truth = al.settled_error(arm, q_target, kp, model=model)
+            np.testing.assert_allclose(answer[:2], truth, atol=1e-12)
+            assert answer[2] == _pd_flaw_by_armlab(arm, model, q_target, kp, claimed), case
+            assert np.abs(truth - claimed).max() >= 1e-3, case
+            flaws.append(answer[2])
+        assert {1.0, 2.0, 3.0} <= set(flaws), key
 
 
 def test_worked_values_are_the_chapters():
@@ -382,13 +424,6 @@ def test_exercises_equal_a_fresh_release():
 def test_the_set_grades_fairly(tmp_path):
     SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
 
-
-
-def test_the_explanations_point_at_no_option():
-    """A wrong choice's explanation sends the student back to the chapter without naming
-    the words of any one option (elbow_most's named "the rest equation" and "M^-1", option
-    b's words; why_stable's ruled out a and b by theirs)"""
-    SET.assert_explanations_point_at_no_option(["elbow_most", "no_integral", "why_stable"])
 
 
 # ---------------------------------------------------------------- Part 7: prose and checks

@@ -37,7 +37,40 @@ ROUTES = {
     f"{CHAPTER}.joint_friction": al.friction_torques,
     f"{CHAPTER}.path_acceleration_bounds": lambda arm, a, b, limit, s, sd:
         al.path_acceleration_bounds(arm, a, b, limit, s, sd),
+    f"{CHAPTER}.clipped_claim": lambda arm, q, qd, qdd, limit, claimed: [
+        *al.realized_acceleration(arm, q, qd, qdd, limit)[2], _flaw_by_armlab(
+            arm, q, qd, qdd, limit, claimed)],
 }
+
+
+def _flaw_by_armlab(arm, q, qd, qdd, limit, claimed):
+    """The flaw (1, 2 or 3) of Part 7's claim, by armlab's own routes: the scaling policy;
+    the clipped torque's acceleration on the arm without gravity or friction, at rest; the
+    deficit over the mass matrix's diagonal."""
+    requested, applied, _ = al.realized_acceleration(arm, q, qd, qdd, limit)
+    bare = al.PlanarArm(arm.lengths, arm.masses, arm.com, arm.inertia, gravity=0.0)
+    values = [al.realized_acceleration(arm, q, qd, qdd, limit, policy="scale")[2],
+              al.forward_dynamics(bare, q, np.zeros(2), applied),
+              np.add(qdd, (applied - requested) / np.diag(al.mass_matrix(arm, q)))]
+    return 1 + int(np.argmin([np.abs(v - claimed).max() for v in values]))
+
+
+def test_the_claims_are_made_with_every_flaw_and_name_it():
+    """Part 7's fresh claims: every flaw among each key's cases, each claim within the
+    rounding of the flaw it names and at least 0.05 rad/s^2 from the right value"""
+    ref = lookup(f"{CHAPTER}.clipped_claim")
+    for key in ("", "x", "y"):
+        flaws = []
+        for case in ref.cases("fresh", key=key) + ref.cases("worked"):
+            args = ref.arguments(case)
+            q, qd, qdd, limit, claimed = (np.asarray(a, dtype=float) for a in args[1:])
+            arm = al.PlanarArm(**case.args["arm"].fields())
+            answer = ref.function(*args)
+            flaws.append(answer[2])
+            assert answer[2] == _flaw_by_armlab(arm, q, qd, qdd, limit, claimed), case
+            truth = al.realized_acceleration(arm, q, qd, qdd, limit)[2]
+            assert np.abs(truth - claimed).max() >= 0.05, case
+        assert {1.0, 2.0, 3.0} <= set(flaws), key
 
 
 def test_references_agree_with_armlab():
@@ -85,9 +118,9 @@ MISTAKES = {
     "capacity_answer": ("g = al.gravity_torques(arm, q)", "g = np.zeros(2)",
                         "the motors already hold the arm itself"),
     "friction_answer": ("G**2 * B * qd", "G * B * qd", "G^2 B, not G B"),
-    "reason_answer": ('shoulder_reason = "b"', 'shoulder_reason = "c"',
-                      "row of the equation of motion"),
-    "nan_answer": ('nan_means = "b"', 'nan_means = "a"', "try al.realized_acceleration"),
+    "claim_answer": ("return np.array([*truth, 1 + int(np.argmin(gaps))])",
+                     "return np.array([*claimed, 1 + int(np.argmin(gaps))])",
+                     "the claim is what is being checked"),
     "bounds_answer": ("L, U = max(L, min(a, b)), min(U, max(a, b))", "L, U = max(L, a), min(U, b)",
                       "swap that joint's two ends"),
     "gear_answer": ("G**2 * (rotor * qdd + B * qd)", "G**2 * B * qd",
@@ -127,12 +160,18 @@ MORE_MISTAKES = [
      "friction_answer": ("return G**2 * B * qd + G * Tc * np.sign(qd)",
                          "return -(G**2 * B * qd + G * Tc * np.sign(qd))",
                          "as Robotics Toolbox for Python returns it"),
-     "bounds_answer": (" + al.gravity_torques(arm, q)\n", "\n", "gravity is part of d")},
+     "bounds_answer": (" + al.gravity_torques(arm, q)\n", "\n", "gravity is part of d"),
+     "claim_answer": ("truth = realized_acceleration(arm, q, qd, qdd_request, limit)",
+                      "truth = np.linalg.solve(al.mass_matrix(arm, q), np.clip(\n"
+                      "        al.inverse_dynamics(arm, q, qd, qdd_request), -limit, limit))",
+                      "not M^-1 tau")},
     {"curved_path_answer": ("dq = sp.Matrix([d1, 2 * d2 * s])", "dq = sp.Matrix([d1, d2])",
                             "not the endpoint difference"),
      "realized_answer": ("applied = np.clip(tau, -limit, limit)",
                          "applied = tau * min(1.0, *(limit / np.abs(tau)))",
-                         "that scales the whole torque vector")},
+                         "that scales the whole torque vector"),
+     "claim_answer": ("1 + int(np.argmin(gaps))", "3 - int(np.argmin(gaps))",
+                      "the flaw's number")},
 ]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
@@ -146,6 +185,9 @@ CALLS = {
                      "                        gravity=0.0)\n"
                      "    return al.forward_dynamics(free, q, np.zeros(2), deficit)"),
     "scale_answer": "def scale_torques(tau, limit):\n    return al.scale_torques(tau, limit)",
+    "claim_answer": ("def clipped_claim(arm, q, qd, qdd_request, limit, claimed):\n"
+                     "    truth = al.realized_acceleration(arm, q, qd, qdd_request, limit)[2]\n"
+                     "    return np.array([*truth, 3.0])"),
     "shortest_answer": ("def shortest_duration(arm, q_start, q_end, limit):\n"
                         "    return al.shortest_duration(arm, q_start, q_end, limit).duration"),
     "capacity_answer": ("def payload_capacity(arm, q, limit):\n"
@@ -206,7 +248,7 @@ def test_the_set_meets_the_standard_on_paper():
     """Every part has points, a visible check first worth at most a third of a function
     part, and one seeded mistake; every checked function an armlab call; the intro says
     how to install (test_book_prose checks the chapter's list of the parts)."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=11, points=46)
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=10, points=46)
 
 
 def test_fresh_cases_are_per_student_and_cover_the_edges():
@@ -289,15 +331,8 @@ def test_the_set_grades_fairly(tmp_path):
     SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
 
 
-def test_the_explanations_point_at_no_option():
-    """A wrong choice's explanation says why it is wrong without the words of any one option
-    (shoulder_reason's "elbow" was option b's word, its
-    "gravity" c's; nan_means's "request" b's)"""
-    SET.assert_explanations_point_at_no_option(["nan_means", "shoulder_reason"])
-
-
 def test_the_curved_path_reference_agrees_with_lagrange():
-    """The curved path's m(s) and c(s) (Part 11) against a second route: the point
+    """The curved path's m(s) and c(s) (Part 10) against a second route: the point
     masses' kinetic energy from their positions, Lagrange's equations along q(s(t)), and
     the coefficients of s_dd and s_d^2 there, equal at rational points"""
     import sympy as sp

@@ -326,6 +326,102 @@ ct_rest_error.mistake(
     "arm's: the controller does not know the load", partial(_rest, real_mass=True))
 
 
+# ---------------------------------------------------------------- Part 8: a claim to falsify
+PD_FLAWS = {1: "the missing weight taken at the target: the error if the pose did not change",
+            2: "the model's gravity compensation left out: plain PD's sag, Kp e = g(q)",
+            3: "the rest pose on the wrong side of the target, q_target + e"}
+"""The flaws a claimed rest error of PD with gravity compensation is computed with (Part 8)."""
+
+
+def _pd_rest(arm, model, q_target, kp, flaw=0, steps=200):
+    """The rest error e (2,) [rad] of PD with the model's gravity, Kp e = g(q) - g_model(q) at
+    q = q_target - e, by fixed-point iteration from e = 0, as a claim with ``flaw`` computes
+    it (0: no flaw)."""
+    real, model = planar_arm(arm), planar_arm(model)
+    target, kp = _a(q_target, kp)
+    e = np.zeros(2)
+    for _ in range(1 if flaw == 1 else steps):
+        q = target + e if flaw == 3 else target - e
+        known = 0.0 if flaw == 2 else al.gravity_torques(model, q)
+        e = (al.gravity_torques(real, q) - known) / kp
+    return e
+
+
+def _pd_claim_case(rng, kind, flaw, tries=20):
+    """A PD holding a pose with a load its model does not know (kind as ``_rest_case``), its
+    rest within 0.35 rad, and a claim made with ``flaw``; the right rest and the three
+    flaws' at least 1e-3 rad apart."""
+    for _ in range(tries):
+        base = MODEL if kind == 0 else rng.arm(gravity=(-9.81, 0.0) if kind == 4 else 9.81)
+        mass = max(0.05, round(rng.uniform(0.2, 0.6, 0.05) * base.masses[1], 2))
+        model = _loaded(base, mass / 2.0) if kind == 5 else base
+        words = {0: f"PD on the chapter's arm with {mass:g} kg its model does not know",
+                 4: f"PD on an arm on a wall with {mass:g} kg its model does not know",
+                 5: f"PD on an arm with {mass:g} kg, half of it known to the model"}
+        arm = _loaded(base, mass, words.get(kind, f"PD on an arm with {mass:g} kg its model "
+                                                  "does not know"))
+        kp = [rng.uniform(20.0, 80.0, 5.0), rng.uniform(8.0, 30.0, 2.0)]
+        q_target = rng.pose(2)
+        values = [_pd_rest(arm, model, q_target, kp, k) for k in range(4)]
+        settled = np.abs(_pd_rest(arm, model, q_target, kp, steps=201) - values[0]).max()
+        gaps = [np.abs(a - b).max() for i, a in enumerate(values) for b in values[i + 1:]]
+        if settled < 1e-12 and np.abs(values).max() < 0.35 and min(gaps) >= 1e-3:
+            break
+    return Case(arm=arm, model=model, q_target=q_target, kp=kp,
+                claimed=[round(float(x), 6) + 0.0 for x in values[flaw]])
+
+
+def _pd_claim_worked():
+    cases = []
+    for pose, flaw, words in [(END, 2, "the end pose, a claim of plain PD's sag"),
+                              ((30.0, 45.0), 3, "the hold pose, another claim")]:
+        claimed = _pd_rest(LOADED, MODEL, deg(*pose), KP, flaw)
+        cases.append(Case(arm=LOADED, model=MODEL, q_target=deg(*pose), kp=KP,
+                          claimed=[round(float(x), 6) + 0.0 for x in claimed],
+                          label=f"the chapter's PD with 0.5 kg it does not know, at {words}"))
+    return cases
+
+
+@reference(worked=_pd_claim_worked(), allow=("gravity_torques",),
+           units=dict(UNITS, kp="N m/rad", claimed="deg", **{"return": "deg"}),
+           advice="at rest PD's torque g_model(q) + Kp e holds the real arm, g(q), at the pose "
+                  "q = q_target - e; solve that, then compute each named flaw on the same case "
+                  "and see which one the claim equals")
+def pd_rest_claim(arm, model, q_target, kp, claimed):
+    """[e_1, e_2, flaw] (3,): the rest error [rad] of PD with the model's gravity and the
+    number (``PD_FLAWS``) of the flaw the claim was computed with."""
+    truth = al.settled_error(planar_arm(arm), q_target, kp, model=planar_arm(model))
+    gaps = [np.abs(_pd_rest(arm, model, q_target, kp, k) - claimed).max() for k in (1, 2, 3)]
+    return [*np.asarray(truth, dtype=float).tolist(), float(1 + int(np.argmin(gaps)))]
+
+
+@pd_rest_claim.fresh
+def _(rng):
+    return [_pd_claim_case(rng, kind, flaw) for kind, flaw in
+            [(0, 1), (1, 2), (2, 3), (3, 1), (4, 2), (5, 3)]]
+
+
+@pd_rest_claim.mistake("the corrected value is where the arm really rests; the claim is what "
+                       "is being checked, not the answer")
+def _(arm, model, q_target, kp, claimed):
+    return [*claimed, pd_rest_claim(arm, model, q_target, kp, claimed)[2]]
+
+
+@pd_rest_claim.mistake("that is the error if the pose did not change: the weights belong to "
+                       "the pose where the arm rests, q_target - e; solve again until e stops "
+                       "changing")
+def _(arm, model, q_target, kp, claimed):
+    return [*_pd_rest(arm, model, q_target, kp, 1).tolist(),
+            pd_rest_claim(arm, model, q_target, kp, claimed)[2]]
+
+
+@pd_rest_claim.mistake("the flaw's number: recompute the claim with each named flaw on this "
+                       "case and compare")
+def _(arm, model, q_target, kp, claimed):
+    right = pd_rest_claim(arm, model, q_target, kp, claimed)
+    return [*right[:2], {1.0: 3.0, 2.0: 1.0, 3.0: 1.0}[right[2]]]
+
+
 # ---------------------------------------------------------------- Part 6: design a step
 BAND = 1.0
 """Settled means every joint within this many degrees of its target [deg]."""

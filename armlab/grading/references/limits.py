@@ -748,3 +748,101 @@ for _hint, _switches in [
      "transposed?)", {"transpose": True}),
 ]:
     curved_path_terms.mistake(_hint, partial(_curved_path_terms, **_switches))
+
+
+# ---------------------------------------------------------------- Part 7: a claim to falsify
+FLAWS = {1: "the motors scale the torque vector instead of clipping joint by joint",
+         2: "the clipped torques turned into accelerations by M^-1 alone, without gravity, "
+            "velocity products and friction",
+         3: "the deficit put on each joint's own inertia, qdd_req + dtau_j / M_jj, the "
+            "coupling through M left out"}
+"""The flaws a claimed realized acceleration is computed with (Part 7)."""
+
+
+def _flawed(arm, q, qd, qdd_request, limit, flaw):
+    """The realized acceleration (2,) as a claim with ``flaw`` computes it (0: no flaw)."""
+    real = planar_arm(arm)
+    tau = al.inverse_dynamics(real, q, qd, qdd_request)
+    limit = np.asarray(limit, dtype=float)
+    applied = np.clip(tau, -limit, limit)
+    M = al.mass_matrix(real, q)
+    if flaw == 1:
+        return al.forward_dynamics(real, q, qd, al.scale_torques(tau, limit))
+    if flaw == 2:
+        return np.linalg.solve(M, applied)
+    if flaw == 3:
+        return np.add(qdd_request, (applied - tau) / np.diag(M))
+    return al.forward_dynamics(real, q, qd, applied)
+
+
+def _claim_case(rng, arm, which, flaw, label=None, tries=20):
+    """A clipping case with a claim computed with ``flaw``, the truth and the three flaws'
+    values at least 0.05 rad/s² apart (so the claim names its flaw)."""
+    for _ in range(tries):
+        case = _clipping_case(rng, arm, which)
+        args = case.args
+        values = [np.asarray(_flawed(arm, args["q"], args["qd"], args["qdd_request"],
+                                     args["limit"], k)) for k in range(4)]
+        gaps = [np.abs(a - b).max() for i, a in enumerate(values) for b in values[i + 1:]]
+        if min(gaps) >= 0.05:
+            break
+    claimed = [round(float(x), 4) + 0.0 for x in values[flaw]]
+    return Case(claimed=claimed, label=label, **args)
+
+
+def _claim_worked():
+    rods = dict(arm=RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd_request=[1.0, 0.0],
+                limit=[20.0, 20.0])
+    flat = dict(arm=FLAT_RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd_request=[0.0, 2.0],
+                limit=[1.5, 1.5])
+    return [Case(claimed=[round(float(x), 4) + 0.0 for x in _flawed(flaw=3, **rods)],
+                 label="Example 1's claim that the shoulder still accelerates forwards", **rods),
+            Case(claimed=[round(float(x), 4) + 0.0 for x in _flawed(flaw=1, **flat)],
+                 label="a claim about Example 2's elbow request at 1.5 N m", **flat)]
+
+
+@reference(worked=_claim_worked(),
+           allow=("inverse_dynamics", "forward_dynamics", "mass_matrix"),
+           uses={"realized_acceleration": realized_acceleration, "scale_torques": scale_torques},
+           units={"claimed": "rad/s²"},
+           advice="compute what the clipped torques really do, then what each named flaw "
+                  "gives on the same case, and see which one the claim equals")
+def clipped_claim(arm, q, qd, qdd_request, limit, claimed):
+    """[qdd_1, qdd_2, flaw] (3,): the corrected realized acceleration and the flaw's
+    number (``FLAWS``) that the claim was computed with."""
+    truth = _flawed(arm, q, qd, qdd_request, limit, 0)
+    gaps = [np.abs(np.asarray(_flawed(arm, q, qd, qdd_request, limit, k)) - claimed).max()
+            for k in (1, 2, 3)]
+    return [*listed(truth), float(1 + int(np.argmin(gaps)))]
+
+
+@clipped_claim.fresh
+def _(rng):
+    return [_claim_case(rng, arm, which, flaw, label) for arm, which, flaw, label in [
+        (RODS, (0,), 1, "the rods, the shoulder clipped"),
+        (rng.arm(), (1,), 2, "another arm, the elbow clipped"),
+        (rng.arm(), (0, 1), 3, "another arm, both joints clipped"),
+        (changed(rng.arm(), damping=(0.2, 0.1)), (0,), 2, "an arm with friction"),
+        (rng.arm(gravity=WALL_GRAVITY), (1,), 3, "an arm on a wall"),
+        (rng.arm(), (0,), 1, None)]]
+
+
+@clipped_claim.mistake("the corrected value is what the clipped torques really do (forward "
+                       "dynamics); the claim is what is being checked, not the answer")
+def _(arm, q, qd, qdd_request, limit, claimed):
+    return [*claimed, clipped_claim(arm, q, qd, qdd_request, limit, claimed)[2]]
+
+
+@clipped_claim.mistake("the corrected value leaves out what the clipped torques must also "
+                       "carry: gravity, the velocity products and friction (forward dynamics, "
+                       "not M^-1 tau)")
+def _(arm, q, qd, qdd_request, limit, claimed):
+    return [*listed(_flawed(arm, q, qd, qdd_request, limit, 2)),
+            clipped_claim(arm, q, qd, qdd_request, limit, claimed)[2]]
+
+
+@clipped_claim.mistake("the flaw's number: recompute the claim with each named flaw on this "
+                       "case and compare (is the claim's own joint coupling there?)")
+def _(arm, q, qd, qdd_request, limit, claimed):
+    right = clipped_claim(arm, q, qd, qdd_request, limit, claimed)
+    return [*right[:2], {1.0: 3.0, 2.0: 1.0, 3.0: 1.0}[right[2]]]
