@@ -513,3 +513,17 @@ def worked_value(quantity, index=0):
 def copy_nb(nb):
     """A deep copy of a notebook dict."""
     return copy.deepcopy(nb)
+
+
+def derivation_verdict(quantity, answer, case):
+    """The verdict on a derivation part's ``answer`` (a function of the case's arguments) as
+    the grader gives it: the arguments as the student's function gets them, the answer
+    recorded as the sandbox records it, through JSON; None when it is right."""
+    from armlab.grading import judge
+    from armlab.grading.cases import encode
+    from armlab.grading.references import lookup
+    from armlab.grading.runner import record, student_args
+
+    ref = lookup(quantity)
+    rec = record(answer(*student_args(encode(ref.arguments(case)))))
+    return judge.verdict(ref, case, json.loads(json.dumps(rec)), show=True)
