@@ -22,6 +22,7 @@ from scipy.spatial.transform import Rotation
 import armlab.spatial as sp
 from armlab.grading.references import lookup
 from exercise_sets import ExerciseSet, derivation_verdict
+from submissions import corpus
 
 CHAPTER = "spatial_statics"
 REFS = __import__(f"armlab.grading.references.{CHAPTER}", fromlist=["x"])
@@ -206,7 +207,15 @@ def test_exercises_equal_a_fresh_release():
 
 @pytest.mark.slow
 def test_the_set_grades_fairly(tmp_path):
-    SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
+    """The standard's submissions and, in the same round, the hostile corpus's spatial
+    notebook (tests/submissions/corpus.py: a chain written into for the next case,
+    armlab.spatial reached where the part does not allow it, a hostile SymPy answer): it
+    gains nothing, the calls are reported, the SymPy answer is refused and said so."""
+    import pathlib
+
+    SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS,
+                             extra={"hostile": corpus.spatial_hostile()})
+    assert not pathlib.Path(corpus.MARKER).exists()       # the text meant to run never ran
 
 
 # ---------------------------------------------------------------- chains as hostile data
