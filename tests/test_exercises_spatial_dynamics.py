@@ -10,6 +10,9 @@ shortest move on every fresh case and the worked duration typed in fails some; t
 equals a fresh one; graded with the real nbgrader and the sandbox, the source scores full
 marks, the release zero, each seeded mistake costs its part only, constants earn at most
 the visible checks, and a call of an armlab function the part does not allow earns nothing.
+
+Part 7's mass matrix of a turret arm (a SymPy derivation) agrees with armlab at numbers,
+accepts three equivalent forms and rejects each named mistake with its hint.
 """
 
 import numpy as np
@@ -278,7 +281,8 @@ def test_the_turret_mass_matrix_is_armlabs():
         tip = np.eye(4)
         tip[:3, 3] = [L, 0.0, 0.0]
         turret = sp.spatial_inertia(1.0, [0.0, 0.0, 0.0], J * np.eye(3))
-        rod = sp.spatial_inertia(m, [L / 2, 0.0, 0.0], np.diag([1e-300, 1.0, 1.0]) * m * L ** 2 / 12)
+        rod = sp.spatial_inertia(m, [L / 2, 0.0, 0.0],
+                                 np.diag([1e-300, 1.0, 1.0]) * m * L ** 2 / 12)
         link = rod + sp.spatial_inertia(mp, [L, 0.0, 0.0], np.zeros((3, 3)))
         chain = REFS.real(ChainData(["revolute", "revolute"], [np.eye(4).tolist(),
                                                                origin.tolist()],

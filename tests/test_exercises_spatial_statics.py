@@ -11,6 +11,10 @@ fails some; the release equals a fresh one; graded with the real nbgrader and th
 the source scores full marks, the release zero, each seeded mistake costs its part only,
 constants earn at most the visible checks, and a call of an armlab function the part does
 not allow earns nothing for it.
+
+Part 6's torques of a turret arm (a SymPy derivation) agrees with armlab at numbers,
+accepts three equivalent forms and rejects each named mistake with its hint. The fairness
+round also grades the hostile corpus's spatial notebook (tests/submissions/corpus.py).
 """
 
 import json
