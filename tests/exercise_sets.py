@@ -420,12 +420,17 @@ class ExerciseSet:
             out[f"armlab{k}"] = (self.filled(**{answer_id: text}), ("armlab", answer_id))
         return out
 
-    def assert_grades_fairly(self, tmp_path, mistakes, calls, *, workers=2, secret=None):
+    def assert_grades_fairly(self, tmp_path, mistakes, calls, *, workers=2, secret=None,
+                             extra=None):
         """Grade the standard's submissions in one round and check every outcome.
 
         ``mistakes``: ``{answer cell: (text in its solution, replacement, hint)}``,
         one per part; ``calls``: ``{answer cell: source}`` of an answer that calls
-        the armlab function answering the part. Fails listing every problem.
+        the armlab function answering the part; ``extra``: ``{login: (notebook,
+        {part: score}, problem kinds, phrases)}``, further submissions graded in the same
+        round (a hostile one), each expected to score exactly that, with exactly those
+        kinds of problem in the round's report and each phrase in its feedback. Fails
+        listing every problem.
         """
         from armlab.grading.autograde import grade
         from armlab.grading.sandbox import available
@@ -443,6 +448,8 @@ class ExerciseSet:
         problems += [f"answer {a} (a checked function) has no armlab call to test"
                      for a in functions if a not in calls]
         subs = self.submissions(mistakes, calls)
+        subs.update({login: (nb, ("exact",) + tuple(rest))
+                     for login, (nb, *rest) in (extra or {}).items()})
         export = tmp_path / "export"
         export.mkdir(parents=True, exist_ok=True)
         for k, (login, (nb, _)) in enumerate(sorted(subs.items())):
@@ -471,6 +478,20 @@ class ExerciseSet:
             return [f"constants score {sum(got.values())}, more than the visible checks' "
                     f"{self.visible_points()}"] if sum(got.values()) > self.visible_points() \
                 else []
+        if expect[0] == "exact":
+            _, scores, kinds, phrase = expect
+            problems = [] if got == scores else [f"{login}: scores {got}, expected {scores}"]
+            with open(pathlib.Path(out) / "report.csv", newline="", encoding="utf-8") as fh:
+                reported = [r for r in csv.DictReader(fh) if r["student"] == login]
+            if {r["problem"] for r in reported} != set(kinds):
+                problems += [f"{login}: reported {r['problem']}: {r['detail']}"
+                             for r in reported] or [f"{login}: nothing reported"]
+            page = pathlib.Path(out) / "feedback" / f"{login}.html"
+            text = _squash(page.read_text(encoding="utf-8")) if page.exists() else ""
+            problems += [f"{login}: {p!r} is not in its feedback"
+                         for p in ([phrase] if isinstance(phrase, str) else phrase)
+                         if _squash(p) not in text]
+            return problems
         kind, answer_id = expect
         part = self.part_of(answer_id)
         if kind != "mistake":
@@ -513,3 +534,17 @@ def worked_value(quantity, index=0):
 def copy_nb(nb):
     """A deep copy of a notebook dict."""
     return copy.deepcopy(nb)
+
+
+def derivation_verdict(quantity, answer, case):
+    """The verdict on a derivation part's ``answer`` (a function of the case's arguments) as
+    the grader gives it: the arguments as the student's function gets them, the answer
+    recorded as the sandbox records it, through JSON; None when it is right."""
+    from armlab.grading import judge
+    from armlab.grading.cases import encode
+    from armlab.grading.references import lookup
+    from armlab.grading.runner import record, student_args
+
+    ref = lookup(quantity)
+    rec = record(answer(*student_args(encode(ref.arguments(case)))))
+    return judge.verdict(ref, case, json.loads(json.dumps(rec)), show=True)

@@ -10,6 +10,9 @@ shortest move on every fresh case and the worked duration typed in fails some; t
 equals a fresh one; graded with the real nbgrader and the sandbox, the source scores full
 marks, the release zero, each seeded mistake costs its part only, constants earn at most
 the visible checks, and a call of an armlab function the part does not allow earns nothing.
+
+Part 7's mass matrix of a turret arm (a SymPy derivation) agrees with armlab at numbers,
+accepts three equivalent forms and rejects each named mistake with its hint.
 """
 
 import numpy as np
@@ -17,7 +20,7 @@ import pytest
 
 import armlab.spatial as sp
 from armlab.grading.references import lookup
-from exercise_sets import ExerciseSet
+from exercise_sets import ExerciseSet, derivation_verdict
 
 CHAPTER = "spatial_dynamics"
 REFS = __import__(f"armlab.grading.references.{CHAPTER}", fromlist=["x"])
@@ -52,6 +55,8 @@ MISTAKES = {
     "move_answer": ("return 1.02 * max(by_torque, by_speed)",
                     "return 0.8 * max(by_torque, by_speed)", "of the rated one"),
     "planet_answer": ('planet = "b"', 'planet = "a"', "limiting joint's balance"),
+    "turret_answer": ("qd1 * sym.Matrix([-d, r * sym.cos(q2), 0])",
+                      "qd1 * sym.Matrix([0, r * sym.cos(q2), 0])", "the offset d puts the link"),
 }
 MORE_MISTAKES = [
     {"wrenches_answer": ("F[i] = chain.inertias[i] @ A - sp.ad(V).T @ chain.inertias[i] @ V",
@@ -61,7 +66,10 @@ MORE_MISTAKES = [
      "predict_answer": ("sp.mass_matrix(chain, q0)[j, j] / stiffness",
                         "stiffness / sp.mass_matrix(chain, q0)[j, j]", "not its inverse")},
     {"wrenches_answer": ("F[i - 1] += X[i].T @ F[i]", "F[i - 1] += np.linalg.inv(X[i]) @ F[i]",
-                         "not with X⁻¹")},
+                         "not with X⁻¹"),
+     "turret_answer": (" + J * qd1 ** 2 / 2)", ")", "the turret's own moment J")},
+    {"turret_answer": ("sym.integrate(m / L * speed2(s), (s, 0, L)) / 2",
+                       "m * speed2(L / 2) / 2", "a rod is not a point at its centre")},
 ]
 CALLS = {
     "wrenches_answer": None,         # below: the solution with joint_poses for the transforms
@@ -76,6 +84,9 @@ CALLS = {
                        "    return 2 * np.pi * np.sqrt(H[j, j] / k)"),
     "simulate_answer": None,         # below: the solution with forward_dynamics of joint j
     "move_answer": None,             # below: the solution with g from the potential energy
+    # numbers from armlab's mass matrix, which the part does not allow (nor are they symbolic)
+    "turret_answer": ("def turret_mass_matrix(q1, q2, d, L, m, mp, J):\n"
+                      "    return sp.mass_matrix(sp.so101(), np.zeros(5))[:2, :2]"),
 }
 
 
@@ -98,7 +109,8 @@ CALLS.update(_calls())
 
 
 def test_calls_are_right_answers():
-    """Each armlab call is a right answer outside a check (so its zero comes from the call)."""
+    """Each armlab call is a right answer outside a check (so its zero comes from the call),
+    but the derivation's, which is numbers where an expression is asked."""
     for text in CALLS.values():
         assert "sp." in text
 
@@ -142,6 +154,8 @@ def test_every_listed_mistake_differs_at_a_worked_case():
 
     for quantity in quantities(CHAPTER):
         ref = lookup(quantity)
+        if ref.is_derivation:
+            continue                    # judged symbolically: see the turret's tests below
         for wrong, message in ref.mistakes:
             assert any(not close(wrong(*ref.arguments(c)), ref(*ref.arguments(c)), 1e-3, 1e-9)
                        for c in ref.worked), f"{quantity}: {message}"
@@ -160,8 +174,8 @@ def test_design_judge_passes_the_graders_design_and_not_the_worked_one():
 
 
 def test_the_set_meets_the_standard_on_paper():
-    """Six parts, 32 points; the choice part under 10 %."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=6, points=32)
+    """Seven parts, 38 points; the choice part under 10 %."""
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=7, points=38)
 
 
 def test_the_visible_checks_catch_every_listed_mistake():
@@ -178,3 +192,103 @@ def test_exercises_equal_a_fresh_release():
 @pytest.mark.slow
 def test_the_set_grades_fairly(tmp_path):
     SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
+
+
+# ---------------------------------------------------------------- Part 7: the derivation
+TURRET = f"{CHAPTER}.turret_mass_matrix"
+
+
+def _turret_by_jacobians(q1, q2, d, L, m, mp, J):
+    """Another route, no kinetic energy written: M = sum of m Jvᵀ Jv + Jwᵀ R I_c Rᵀ Jw over
+    the rod (at its centre, I_c = diag(0, m L²/12, m L²/12) in its own axes) and the payload,
+    plus J on joint 1; positions in world axes."""
+    import sympy
+
+    Rz = sympy.rot_axis3(-q1)                   # SymPy's rot_axis3 turns the other way
+    R = Rz * sympy.rot_axis2(-q2)               # the link's axes in world axes
+    h = sympy.Symbol("h", real=True)
+
+    def point(r):
+        return Rz * sympy.Matrix([r * sympy.cos(q2), d, h - r * sympy.sin(q2)])
+
+    Jw = sympy.Matrix.hstack(sympy.Matrix([0, 0, 1]), Rz * sympy.Matrix([0, 1, 0]))
+    I_c = sympy.diag(0, m * L ** 2 / 12, m * L ** 2 / 12)
+    out = sympy.diag(J, 0)
+    for mass, r in ((m, L / 2), (mp, L)):
+        Jv = point(r).jacobian([q1, q2])
+        out += mass * Jv.T * Jv
+    return out + Jw.T * R * I_c * R.T * Jw
+
+
+def _turret_by_lagrange_on_the_rod_centre(q1, q2, d, L, m, mp, J):
+    """Another route: T of the rod's centre of mass plus its spin, qd2² + (qd1 cos q2)²
+    (no spin about the rod's own axis), and the payload; M by the Hessian."""
+    import sympy
+
+    qd1, qd2 = sympy.symbols("qd1 qd2", real=True)
+
+    def speed2(r):
+        return (d * qd1 + r * sympy.sin(q2) * qd2) ** 2 + (r * sympy.cos(q2)) ** 2 * (
+            qd1 ** 2 + qd2 ** 2)
+
+    spin = m * L ** 2 / 12 * (qd2 ** 2 + (qd1 * sympy.cos(q2)) ** 2)
+    T = (m * speed2(L / 2) + spin + mp * speed2(L) + J * qd1 ** 2) / 2
+    return sympy.hessian(T, (qd1, qd2))
+
+
+def _turret_written_out(q1, q2, d, L, m, mp, J):
+    """Written out by hand, cos² q2 as (1 + cos 2 q2) / 2, as a list of rows."""
+    import sympy
+
+    k = m / 3 + mp
+    m12 = (m / 2 + mp) * d * L * sympy.sin(q2)
+    return [[J + (m + mp) * d ** 2 + k * L ** 2 * (1 + sympy.cos(2 * q2)) / 2, m12],
+            [m12, k * L ** 2]]
+
+
+@pytest.mark.parametrize("answer", [_turret_by_jacobians, _turret_by_lagrange_on_the_rod_centre,
+                                    _turret_written_out])
+def test_the_turret_accepts_equivalent_forms(answer):
+    """Three other routes to M pass every worked and fresh case."""
+    ref = lookup(TURRET)
+    for case in ref.cases("worked") + ref.cases("fresh", key="ann"):
+        assert derivation_verdict(TURRET, answer, case) is None, case.label
+
+
+def test_the_turret_rejects_each_named_mistake_with_its_hint():
+    ref = lookup(TURRET)
+    assert len(ref.mistakes) == 7
+    case = ref.cases("worked")[0]
+    for wrong, hint in ref.mistakes:
+        message = derivation_verdict(TURRET, wrong, case)
+        assert message and "which is not right" in message and message.endswith(hint), hint
+
+
+def test_the_turret_mass_matrix_is_armlabs():
+    """Part 7's reference against armlab's composite-rigid-body M of the turret as a chain
+    (the rod's inertia about its own axis 1e-300 kg m², the payload a point), at random
+    numbers."""
+    import sympy
+
+    from armlab.grading.cases import ChainData
+
+    rng = np.random.default_rng(7)
+    for _ in range(4):
+        q, d, L = rng.uniform(-3, 3, 2), rng.uniform(-0.2, 0.2), rng.uniform(0.1, 0.5)
+        m, mp, J = rng.uniform(0.2, 3.0), rng.uniform(0.0, 2.0), rng.uniform(0.001, 0.05)
+        origin = np.eye(4)
+        origin[:3, 3] = [0.0, d, 0.3]
+        tip = np.eye(4)
+        tip[:3, 3] = [L, 0.0, 0.0]
+        turret = sp.spatial_inertia(1.0, [0.0, 0.0, 0.0], J * np.eye(3))
+        rod = sp.spatial_inertia(m, [L / 2, 0.0, 0.0],
+                                 np.diag([1e-300, 1.0, 1.0]) * m * L ** 2 / 12)
+        link = rod + sp.spatial_inertia(mp, [L, 0.0, 0.0], np.zeros((3, 3)))
+        chain = REFS.real(ChainData(["revolute", "revolute"], [np.eye(4).tolist(),
+                                                               origin.tolist()],
+                                    [[0, 0, 1], [0, 1, 0]], [turret.tolist(), link.tolist()],
+                                    tip.tolist(), [0.0, 0.0, -9.81], effort=[1.0, 1.0],
+                                    velocity=[1.0, 1.0]))
+        args = [sympy.Float(x, 30) for x in [*q, d, L, m, mp, J]]
+        M = np.array(lookup(TURRET).function(*args), dtype=float)
+        np.testing.assert_allclose(M, sp.mass_matrix(chain, q), atol=1e-12)

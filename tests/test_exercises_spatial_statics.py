@@ -11,6 +11,10 @@ fails some; the release equals a fresh one; graded with the real nbgrader and th
 the source scores full marks, the release zero, each seeded mistake costs its part only,
 constants earn at most the visible checks, and a call of an armlab function the part does
 not allow earns nothing for it.
+
+Part 6's torques of a turret arm (a SymPy derivation) agrees with armlab at numbers,
+accepts three equivalent forms and rejects each named mistake with its hint. The fairness
+round also grades the hostile corpus's spatial notebook (tests/submissions/corpus.py).
 """
 
 import json
@@ -21,7 +25,8 @@ from scipy.spatial.transform import Rotation
 
 import armlab.spatial as sp
 from armlab.grading.references import lookup
-from exercise_sets import ExerciseSet
+from exercise_sets import ExerciseSet, derivation_verdict
+from submissions import corpus
 
 CHAPTER = "spatial_statics"
 REFS = __import__(f"armlab.grading.references.{CHAPTER}", fromlist=["x"])
@@ -71,6 +76,8 @@ MISTAKES = {
                     "the turn in the tip's own axes"),
     "strong_answer": (">= r + 1e-4", ">= r - 0.03", "short of the spec's"),
     "clamped_answer": ('clamped = "b"', 'clamped = "a"', "Count dimensions"),
+    "turret_answer": ("a.cross(tip - p)", "(tip - p).cross(a)",
+                      "the cross product is the other way round"),
 }
 # more likely mistakes of the function parts, each caught by its part's visible check
 MORE_MISTAKES = [
@@ -84,7 +91,13 @@ MORE_MISTAKES = [
                      "            J[3:, j] = np.cross(axes[j], p_c - points[j])",
                      "J[:3, j] = chain.axes[j]\n"
                      "            J[3:, j] = np.cross(chain.axes[j], p_c - points[j])",
-                     "in joint j's own frame")},
+                     "in joint j's own frame"),
+     "turret_answer": ("points = [sym.zeros(3, 1), Rz * sym.Matrix([0, d, h])]",
+                       "points = [sym.zeros(3, 1), sym.zeros(3, 1)]",
+                       "not through the origin")},
+    {"turret_answer": ("axes = [sym.Matrix([0, 0, 1]), Rz * sym.Matrix([0, 1, 0])]",
+                       "axes = [sym.Matrix([0, 0, 1]), sym.Matrix([0, 1, 0])]",
+                       "which turns with q1")},
 ]
 # answer cell: an answer that calls an armlab function the part does not allow
 CALLS = {
@@ -107,6 +120,9 @@ CALLS = {
                     "        dp = Tp[:3, 3] - Tm[:3, 3]\n"
                     "        tau.append((W[3:] @ dp + W[:3] @ dth) / (2 * h))\n"
                     "    return np.array(tau)"),
+    # numbers from armlab's static torques, which the part does not allow (nor are they symbolic)
+    "turret_answer": ("def turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):\n"
+                      "    return sp.static_torques(sp.so101(), np.zeros(5), np.ones(6))[:2]"),
     "strong_answer": None,            # filled below: the solution with joint_poses for the pose
 }
 
@@ -163,8 +179,8 @@ def test_design_judge_passes_the_graders_design_and_not_the_worked_one():
 
 
 def test_the_set_meets_the_standard_on_paper():
-    """Five parts, 30 points; at most 10 % in the choice part."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=5, points=30)
+    """Six parts, 36 points; at most 10 % in the choice part."""
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=6, points=36)
 
 
 def test_the_visible_checks_catch_every_listed_mistake():
@@ -181,6 +197,8 @@ def test_every_listed_mistake_differs_at_a_worked_case():
 
     for quantity in quantities(CHAPTER):
         ref = lookup(quantity)
+        if ref.is_derivation:
+            continue                    # judged symbolically: see the turret's tests below
         for wrong, message in ref.mistakes:
             assert any(not close(wrong(*ref.arguments(c)), ref(*ref.arguments(c)), 1e-6, 1e-9)
                        for c in ref.worked), f"{quantity}: {message}"
@@ -193,7 +211,15 @@ def test_exercises_equal_a_fresh_release():
 
 @pytest.mark.slow
 def test_the_set_grades_fairly(tmp_path):
-    SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
+    """The standard's submissions and, in the same round, the hostile corpus's spatial
+    notebook (tests/submissions/corpus.py: a chain written into for the next case,
+    armlab.spatial reached where the part does not allow it, a hostile SymPy answer): it
+    gains nothing, the calls are reported, the SymPy answer is refused and said so."""
+    import pathlib
+
+    SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS,
+                             extra={"hostile": corpus.spatial_hostile()})
+    assert not pathlib.Path(corpus.MARKER).exists()       # the text meant to run never ran
 
 
 # ---------------------------------------------------------------- chains as hostile data
@@ -297,3 +323,87 @@ def test_a_disallowed_spatial_call_fails_in_ones_own_kernel_too():
     with pytest.raises(AssertionError, match="not available"):
         check_function(namespace["tool_jacobian"], f"{CHAPTER}.tool_jacobian", "worked")
     assert sp.tip_jacobian(sp.so101(), np.zeros(5)).shape == (6, 5)
+
+
+# ---------------------------------------------------------------- Part 6: the derivation
+TURRET = f"{CHAPTER}.turret_torques"
+
+
+def _turret_by_positions(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):
+    """Another route: the tip point's velocity Jacobian as the derivative of its position,
+    the angular rows the two axes; tau = J_vᵀ f + J_wᵀ m."""
+    import sympy
+
+    c1, s1 = sympy.cos(q1), sympy.sin(q1)
+    p = sympy.Matrix([c1 * L * sympy.cos(q2) - s1 * d, s1 * L * sympy.cos(q2) + c1 * d,
+                      h - L * sympy.sin(q2)])
+    J_v = p.jacobian([q1, q2])
+    J_w = sympy.Matrix([[0, -s1], [0, c1], [1, 0]])
+    return J_v.T * sympy.Matrix([fx, fy, fz]) + J_w.T * sympy.Matrix([mx, my, mz])
+
+
+def _turret_from_the_base(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):
+    """Another route: the wrench moved to the base origin (m0 = m + p x f) and projected
+    on each joint's screw in space form, (a_j, p_j x a_j... as -a_j x p_j)."""
+    import sympy
+
+    R = sympy.rot_axis3(-q1)                    # SymPy's rot_axis3 turns the other way
+    p = R * sympy.Matrix([L * sympy.cos(q2), d, h - L * sympy.sin(q2)])
+    f = sympy.Matrix([fx, fy, fz])
+    m0 = sympy.Matrix([mx, my, mz]) + p.cross(f)
+    out = []
+    for a, point in ((sympy.Matrix([0, 0, 1]), sympy.zeros(3, 1)),
+                     (R * sympy.Matrix([0, 1, 0]), R * sympy.Matrix([0, d, h]))):
+        out.append(a.dot(m0) + (-a.cross(point)).dot(f))
+    return sympy.Matrix(out)
+
+
+def _turret_written_out(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):
+    """Written out by hand and factored, as a list of rows."""
+    import sympy
+
+    c1, s1, c2, s2 = sympy.cos(q1), sympy.sin(q1), sympy.cos(q2), sympy.sin(q2)
+    return [[mz + L * c2 * (c1 * fy - s1 * fx) - d * (c1 * fx + s1 * fy)],
+            [c1 * my - s1 * mx - L * (s2 * (c1 * fx + s1 * fy) + c2 * fz)]]
+
+
+@pytest.mark.parametrize("answer", [_turret_by_positions, _turret_from_the_base,
+                                    _turret_written_out])
+def test_the_turret_accepts_equivalent_forms(answer):
+    """Three other routes to tau pass every worked and fresh case."""
+    ref = lookup(TURRET)
+    for case in ref.cases("worked") + ref.cases("fresh", key="ann"):
+        assert derivation_verdict(TURRET, answer, case) is None, case.label
+
+
+def test_the_turret_rejects_each_named_mistake_with_its_hint():
+    ref = lookup(TURRET)
+    assert len(ref.mistakes) == 6
+    case = ref.cases("worked")[0]
+    for wrong, hint in ref.mistakes:
+        message = derivation_verdict(TURRET, wrong, case)
+        assert message and "which is not right" in message and message.endswith(hint), hint
+
+
+def test_the_turret_torques_are_armlabs_static_torques():
+    """Part 6's reference against armlab: the turret as an armlab.spatial chain, tau by
+    sp.static_torques at random numbers."""
+    import sympy
+
+    from armlab.grading.cases import ChainData
+
+    rng = np.random.default_rng(6)
+    for _ in range(4):
+        q, (h, d, L), W = rng.uniform(-3, 3, 2), rng.uniform(-0.5, 0.5, 3), rng.normal(size=6)
+        origin = np.eye(4)
+        origin[:3, 3] = [0.0, d, h]
+        tip = np.eye(4)
+        tip[:3, 3] = [L, 0.0, 0.0]
+        body = sp.spatial_inertia(1.0, [0.0, 0.0, 0.0], 0.01 * np.eye(3)).tolist()
+        chain = REFS.real(ChainData(["revolute", "revolute"], [np.eye(4).tolist(),
+                                                               origin.tolist()],
+                                    [[0, 0, 1], [0, 1, 0]], [body, body], tip.tolist(),
+                                    [0.0, 0.0, -9.81], effort=[1.0, 1.0], velocity=[1.0, 1.0]))
+        args = [sympy.Float(x, 30) for x in [*q, h, d, L, *W]]
+        tau = np.array(lookup(TURRET).function(*args), dtype=float).ravel()
+        np.testing.assert_allclose(tau, sp.static_torques(chain, q, W), atol=1e-12)

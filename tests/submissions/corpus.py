@@ -474,3 +474,119 @@ def honest():
 
 def copy_nb(nb):
     return copy.deepcopy(nb)
+
+
+# ---------------------------------------------------------------- a spatial set's attacks
+SPATIAL = ExerciseSet("spatial_statics", repo=REPO)
+
+SPATIAL_TAMPER = """
+import glob
+import importlib
+import sys
+
+_honest_tool_jacobian = tool_jacobian
+_seen = []      # what an attack reached; anything here costs this part (it is a failure)
+_left = {}      # what one call left for the next
+
+
+def _reach_spatial_code(chain, q):
+    # armlab.spatial's Jacobian, which this part does not allow, by every route at hand
+    import armlab.spatial as spatial
+    routes = [lambda: spatial.tip_jacobian(chain, q),
+              lambda: importlib.reload(importlib.import_module("armlab.spatial.kinematics"))
+              .tip_jacobian(chain, q),
+              lambda: sys.modules["armlab.spatial.kinematics"].tip_jacobian(chain, q)]
+    if "files" not in _left:                     # armlab's source files, looked for once
+        _left["files"] = [path for folder in sys.path + ["/usr/lib/python3/dist-packages"]
+                          for path in glob.glob(folder + "/*/spatial/kinematics.py")
+                          + glob.glob(folder + "/armlab*/**/kinematics.py", recursive=True)]
+    for path in _left["files"][:6]:
+        def run(path=path):
+            namespace = {"__name__": "copied"}
+            exec(compile(open(path).read(), path, "exec"), namespace)
+            return namespace["tip_jacobian"](chain, q)
+        routes.append(run)
+    for route in routes:
+        try:
+            J = np.asarray(route(), dtype=float)
+            if J.shape == (6, chain.n):
+                _seen.append("spatial code")
+        except Exception:
+            pass
+
+
+def _tamper(chain):
+    # write into the case's chain, so that the next case (or the grader) sees another one
+    if _left.get("n") is not None and (chain.n == 1 or chain.origins[0][0, 3] == 123.0
+                                       or chain.kinds[0] == "prismatic"):
+        _seen.append("a chain changed for the next case")
+    for attempt in (lambda: chain.origins[0].__setitem__((0, 3), 123.0),
+                    lambda: chain.origins[0].setflags(write=True),
+                    lambda: chain.origins[0].__setitem__((0, 3), 123.0),
+                    lambda: setattr(chain, "n", 1),
+                    lambda: setattr(chain, "kinds", ("prismatic",) * 9)):
+        try:
+            attempt()
+        except Exception:
+            pass
+    _left["n"] = 1
+
+
+def tool_jacobian(chain, q, c):
+    J = _honest_tool_jacobian(chain, q, c)
+    _reach_spatial_code(chain, q)
+    _tamper(chain)
+    return np.zeros((6, 6)) if _seen else J
+"""
+
+SPATIAL_CALL = """
+def work_torques(chain, q, W, h):
+    # armlab.spatial's exact torques, which this part does not allow, not caught
+    return sp.static_torques(chain, q, W)
+"""
+
+SPATIAL_SYMPY_BOMB = """
+import sympy as sym
+
+
+class sin(sym.Function):
+    # a function of its own under an allowed name: read as sin, never run by the grader
+    @classmethod
+    def eval(cls, x):
+        return None
+
+
+def turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):
+    # text meant to run (every quantity a symbol), a deep nesting (no offset) and a huge
+    # power (the other cases), as SymPy answers: the grader reads each as data and refuses
+    # it, running none of it
+    if isinstance(h, sym.Symbol):
+        run = sym.Symbol("__import__('os').system('touch /tmp/armlab-corpus-marker')")
+        return sym.Matrix([run * sin(q2), q1])
+    if d == 0:
+        deep = q1
+        for _ in range(60):
+            deep = sym.cos(deep)
+        return sym.Matrix([deep, q2])
+    return sym.Matrix([sin(q2) + sym.Pow(q1, 10**9, evaluate=False), q1])
+"""
+
+
+def spatial_hostile():
+    """One spatial statics notebook carrying the attacks on what is new in the spatial sets:
+    a chain's data written into and read for the next case, armlab.spatial's code reached
+    by every route where the part does not allow it (caught, in Part 2), an uncaught call
+    of armlab.spatial's answer (Part 3), and hostile SymPy answers (Part 6). ``(notebook,
+    {part: points}, the kinds of problem reported, the phrases its feedback must show)``:
+    the tampering gains nothing (Part 2 keeps full marks only when nothing was reached),
+    the call earns nothing for Part 3 and is reported, the SymPy answers earn nothing and
+    their feedback says why they could not be read."""
+    nb = SPATIAL.filled()
+    set_answer(nb, "tool_answer", SPATIAL.answer("tool_answer") + "\n" + SPATIAL_TAMPER)
+    set_answer(nb, "work_answer", SPATIAL_CALL)
+    set_answer(nb, "turret_answer", SPATIAL_SYMPY_BOMB)
+    scores = {key: part["points"] for key, part in SPATIAL.parts().items()}
+    scores["part3"] = scores["part6"] = 0.0
+    return nb, scores, {"used armlab's reference"}, (
+        "could not be read: a symbol without a proper name",
+        "could not be read: a power with exponent 1000000000")

@@ -15,7 +15,7 @@ from scipy.integrate import solve_ivp
 from scipy.special import ellipk
 
 from armlab.grading.cases import ChainData
-from armlab.grading.references import Case, chapter, design, reference
+from armlab.grading.references import Case, chapter, derivation, design, reference
 
 _statics = chapter("spatial_statics")
 sp, real, random_chain, SO101, deg = (_statics.sp, _statics.real, _statics.random_chain,
@@ -397,3 +397,86 @@ def _move_cases(rng):
     for _ in range(2):
         cases.append(_move_case(rng, random_chain(rng, prismatic=False), rate=True))
     return cases
+
+
+# ---------------------------------------------------------------- Part 7: a derivation
+TURRET_PARAMS = ("q1", "q2", "d", "L", "m", "mp", "J")
+
+
+def _turret_symbols():
+    import sympy
+
+    return {name: sympy.Symbol(name, real=True) for name in TURRET_PARAMS}
+
+
+def _turret_mass_matrix(q1, q2, d, L, m, mp, J, *, rod="rod", offset=True, coupling=1,
+                        half=False, turret=True, angle="level"):
+    """M(q) (2, 2) of the turret arm of the spatial statics set (joint 1 about the base's z;
+    joint 2 at (0, d, h) in joint 1's frame, about its y; a link L along joint 2's x): the
+    turret's moment J about z, the link a thin uniform rod of mass m, a point payload mp at
+    its tip. The switches make a likely mistake."""
+    import sympy
+
+    c2, s2 = (sympy.cos(q2), sympy.sin(q2)) if angle == "level" else (sympy.sin(q2),
+                                                                       sympy.cos(q2))
+    d = d if offset else 0
+    second = {"rod": m * L ** 2 / 3, "point": m * L ** 2 / 4,
+              "ball": m * L ** 2 / 4}[rod] + mp * L ** 2         # about joint 2's axis
+    lean = second * c2 ** 2 + (m * L ** 2 / 12 if rod == "ball" else 0)
+    M11 = (J if turret else 0) + (m + mp) * d ** 2 + lean
+    M12 = coupling * (m / 2 + mp) * d * L * s2
+    M22 = second + (m * L ** 2 / 12 if rod == "ball" else 0)
+    if half:                                   # the coefficients of T read off as M
+        M11, M22 = M11 / 2, M22 / 2
+    return sympy.Matrix([[M11, M12], [M12, M22]])
+
+
+def _turret_worked():
+    return [Case(label="all symbols", **_turret_symbols())]
+
+
+@derivation(worked=_turret_worked,
+            advice="write the velocity of a point s along the link, integrate its kinetic "
+                   "energy over the rod, add the payload's and the turret's, and read "
+                   "T = 1/2 qdᵀ M qd")
+def turret_mass_matrix(q1, q2, d, L, m, mp, J):
+    """M(q) (2, 2) of the turret arm, a rod and a payload on it, as SymPy [kg m²]."""
+    return _turret_mass_matrix(q1, q2, d, L, m, mp, J)
+
+
+@turret_mass_matrix.fresh
+def _turret_cases(rng):
+    import sympy
+
+    def drawn(label, **values):
+        return Case(label=label, **dict(_turret_symbols(), **values))
+
+    def frac(lo, hi, per):
+        return sympy.Rational(rng.integer(lo, hi), per)
+
+    zero = sympy.Integer(0)
+    return [drawn("another arm in exact numbers", d=frac(-10, 10, 100), L=frac(10, 40, 100),
+                  m=frac(2, 30, 10), mp=frac(0, 20, 10), J=frac(1, 50, 1000)),
+            drawn("no payload", mp=zero),
+            drawn("no shoulder offset", d=zero),
+            drawn("a massless link carrying the payload", m=zero),
+            drawn("all symbols")]
+
+
+for _hint, _switches in [
+    ("a rod is not a point at its centre: its own inertia about its centre, m L²/12, adds "
+     "to m (L/2)²", {"rod": "point"}),
+    ("a thin rod has no inertia about its own axis: its m L²/12 about its centre counts "
+     "about joint 1 times cos² q2, and not at all when the rod is vertical",
+     {"rod": "ball"}),
+    ("the offset d puts the link off joint 1's axis: it adds (m + mp) d² to M11 and couples "
+     "the joints through M12", {"offset": False}),
+    ("M12 has the wrong sign: look again at the sign of the qd1 qd2 term in the squared "
+     "speed of a point on the link", {"coupling": -1}),
+    ("T = 1/2 qdᵀ M qd: M_ii is twice the coefficient of qd_i² in T, and M12 is the "
+     "coefficient of qd1 qd2", {"half": True}),
+    ("the turret's own moment J about z is missing from M11", {"turret": False}),
+    ("q2 = 0 holds the link level, along x: its horizontal reach is L cos q2, its height "
+     "drops by L sin q2", {"angle": "vertical"}),
+]:
+    turret_mass_matrix.mistake(_hint, functools.partial(_turret_mass_matrix, **_switches))

@@ -17,7 +17,7 @@ from scipy.spatial.transform import Rotation
 
 import armlab.spatial
 from armlab.grading.cases import ChainData
-from armlab.grading.references import Case, deg, design, reference
+from armlab.grading.references import Case, deg, derivation, design, reference
 
 sp = types.SimpleNamespace(**{name: getattr(armlab.spatial, name)
                               for name in armlab.spatial.__all__})
@@ -367,3 +367,90 @@ def _strong_cases(rng):
 
 REACHES = (0.12, 0.16, 0.2, 0.24, 0.28, 0.32)
 """The reaches a fresh case asks for [m] (the grader's design is computed once for each)."""
+
+
+# ---------------------------------------------------------------- Part 6: a derivation
+TURRET_PARAMS = ("q1", "q2", "h", "d", "L", "mx", "my", "mz", "fx", "fy", "fz")
+
+
+def _turret_symbols():
+    import sympy
+
+    return {name: sympy.Symbol(name, real=True) for name in TURRET_PARAMS}
+
+
+def _turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz, *, sign=1, cross=1, moment=True,
+                    lever="joint", axis="world", order="mf"):
+    """tau (2, 1) that holds a tip wrench W = (m, f) (world axes, about the tip point) on the
+    turret arm: joint 1 about the base's z axis through the origin; joint 2 at (0, d, h) in
+    joint 1's frame, about that frame's y axis; the tip L along joint 2's x axis. The
+    switches make a likely mistake."""
+    import sympy
+
+    c1, s1, c2, s2 = sympy.cos(q1), sympy.sin(q1), sympy.cos(q2), sympy.sin(q2)
+    Rz = sympy.Matrix([[c1, -s1, 0], [s1, c1, 0], [0, 0, 1]])
+    p = Rz * sympy.Matrix([L * c2, d, h - L * s2])
+    a = [sympy.Matrix([0, 0, 1]), Rz * sympy.Matrix([0, 1, 0]) if axis == "world"
+         else sympy.Matrix([0, 1, 0])]
+    points = [sympy.zeros(3, 1), Rz * sympy.Matrix([0, d, h]) if lever == "joint"
+              else sympy.zeros(3, 1)]
+    m, f = sympy.Matrix([mx, my, mz]), sympy.Matrix([fx, fy, fz])
+    if order == "fm":
+        m, f = f, m
+    tau = []
+    for a_j, p_j in zip(a, points):
+        r = p - p_j
+        lin = a_j.cross(r) if cross == 1 else r.cross(a_j)
+        tau.append(sign * (lin.dot(f) + (a_j.dot(m) if moment else 0)))
+    return sympy.Matrix(tau)
+
+
+def _turret_worked():
+    return [Case(label="all symbols", **_turret_symbols())]
+
+
+@derivation(worked=_turret_worked,
+            advice="tau_j = a_j . m + (a_j x (p - p_j)) . f, with a_j joint j's axis and p_j a "
+                   "point on it, both in world axes at the pose, and p the tip point")
+def turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):
+    """tau (2, 1) holding a tip wrench on the two-joint turret arm, as SymPy [N m]."""
+    return _turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz)
+
+
+@turret_torques.fresh
+def _turret_cases(rng):
+    import sympy
+
+    def drawn(label, **values):
+        return Case(label=label, **dict(_turret_symbols(), **values))
+
+    def frac(lo, hi, per):
+        return sympy.Rational(rng.integer(lo, hi), per)
+
+    zero = sympy.Integer(0)
+    return [drawn("another arm and wrench", h=frac(5, 40, 100), d=frac(-10, 10, 100),
+                  L=frac(10, 40, 100), mx=frac(-20, 20, 10), my=frac(-20, 20, 10),
+                  mz=frac(-20, 20, 10), fx=frac(-30, 30, 1), fy=frac(-30, 30, 1),
+                  fz=frac(-30, 30, 1)),
+            drawn("a pure force", mx=zero, my=zero, mz=zero),
+            drawn("a pure moment", fx=zero, fy=zero, fz=zero),
+            drawn("no shoulder offset, the weight of a load alone", d=zero, mx=zero, my=zero,
+                  mz=zero, fx=zero, fy=zero),
+            drawn("all symbols")]
+
+
+for _hint, _switches in [
+    ("W is what the tip applies to its environment: the motors hold it with tau = Jᵀ W, "
+     "not its opposite", {"sign": -1}),
+    ("a revolute column's linear part is a_j x (p - p_j), not (p - p_j) x a_j: the cross "
+     "product is the other way round", {"cross": -1}),
+    ("the moment m does work too: each tau_j has a_j . m besides the force's part",
+     {"moment": False}),
+    ("joint 2's axis passes through (0, d, h) turned by q1, not through the origin: the "
+     "lever arm runs from a point on joint 2's axis to the tip", {"lever": "base"}),
+    ("joint 2's axis is y of joint 1's frame, which turns with q1: in world axes it is "
+     "(-sin q1, cos q1, 0)", {"axis": "local"}),
+    ("a wrench is (m, f), moment first, as a twist is (w, v): the force and the moment "
+     "are swapped", {"order": "fm"}),
+]:
+    turret_torques.mistake(_hint, functools.partial(_turret_torques, **_switches))
