@@ -446,17 +446,18 @@ def _joint_congruence(J, p):
 
 
 def _congruence(XT, J, K):
-    """``X^T K X`` for a symmetric ``K`` ``(6, 6, N)`` and ``X = X_J X_T``; ``K`` is overwritten.
+    """``X^T K X`` for a symmetric ``K`` ``(6, 6, N)`` (or one ``(6, 6)``) and
+    ``X = X_J X_T``; ``K`` is overwritten.
 
     ``X_J^T`` turns rows 0, 1 and 3, 4 (:meth:`_Joint.force`), on the rows of ``K`` and
     then on its columns (the rows of its transpose, a view); then ``X_T^T`` multiplies
-    the rows, and the columns: ``matmul`` takes ``B`` as six ``(6, N)`` matrices ``B[a]``,
-    so ``(X_T^T @ B)[a, b] = sum_k B[a, k] X_T[k, b]``.
+    the rows, and the columns: ``matmul`` takes a batch ``B`` as six ``(6, N)`` matrices
+    ``B[a]``, so ``(X_T^T @ B)[a, b] = sum_k B[a, k] X_T[k, b]``.
     """
     B = J.force(K)                                               # X_J^T K
     J.force(B.swapaxes(0, 1))                                    # X_J^T K X_J
     B = (XT.T @ B.reshape(6, -1)).reshape(B.shape)               # X_T^T B
-    return np.matmul(XT.T, B)                                    # (X_T^T B) X_T
+    return B @ XT if B.ndim == 2 else np.matmul(XT.T, B)         # (X_T^T B) X_T
 
 
 def forward_dynamics(chain, q, qd, tau, wrench=None):
@@ -507,10 +508,9 @@ def _aba(chain, q, qd, tau, F=None):
     ``F`` the tip's wrench in tip-frame axes, or None.
 
     As in :func:`_rnea` the states are columns: twists and wrenches ``(6, N)``,
-    articulated inertias ``(6, 6, N)``. One state runs as a batch of one.
+    articulated inertias ``(6, 6, N)``.
     """
-    one = q.ndim == 1
-    q, qd, tau = (np.ascontiguousarray(np.atleast_2d(x).T) for x in (q, qd, tau))  # (n, N)
+    q, qd, tau = (np.ascontiguousarray(x.T) for x in (q, qd, tau))   # (n, N)
     XT, I, tip = chain.aligned
     joints, n = _joints(chain, q), chain.n
     v, c, IA, pA = np.zeros((6,) + q.shape[1:]), [], [], []
@@ -519,10 +519,11 @@ def _aba(chain, q, qd, tau, F=None):
         v[J.row] += qd[i]                                        # + S qd
         c.append(np.zeros_like(v))
         J.add_cross(c[i], v, qd[i])                              # c_i = v_i x S qd
-        IA.append(np.broadcast_to(I[i][..., None], (6, 6) + q.shape[1:]))
+        IA.append(np.broadcast_to(I[i][..., None], (6, 6) + q.shape[1:])
+                  if q.ndim > 1 else I[i])
         pA.append(_crf(v, I[i] @ v))                             # v x* I v
     if F is not None:
-        pA[-1] = pA[-1] + tip @ np.atleast_2d(F).T
+        pA[-1] = pA[-1] + tip @ F.T
     U, D, u = [None] * n, [None] * n, [None] * n
     for i in reversed(range(n)):                                 # inwards: inertias
         row = joints[i].row
@@ -543,7 +544,7 @@ def _aba(chain, q, qd, tau, F=None):
         a = J.motion(XT[i] @ a) + c[i]
         qdd[i] = (u[i] - np.sum(U[i] * a, axis=0)) / D[i]
         a[J.row] += qdd[i]                                       # + S qdd
-    return qdd[:, 0] if one else qdd.T
+    return qdd.T
 
 
 def kinetic_energy(chain, q, qd):
