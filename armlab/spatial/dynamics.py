@@ -201,7 +201,7 @@ def _rnea(chain, q, qd, qdd, F=None, gravity=True):
     a = np.multiply.outer(_base_acceleration(chain, (), gravity), np.ones(q.shape[1:]))
     v = np.zeros_like(a)
     joints, f = _joints(chain, q), []
-    moving = np.any(qd)                                          # at rest v stays zero
+    moving = qd.any()                                            # at rest v stays zero
     for i, J in enumerate(joints):                               # outwards: motion
         a = J.motion(XT[i] @ a)
         a[J.row] += qdd[i]                                       # + S qdd
