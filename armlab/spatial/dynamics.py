@@ -451,8 +451,8 @@ def _congruence(XT, J, K):
 
     ``X_J^T`` turns rows 0, 1 and 3, 4 (:meth:`_Joint.force`), on the rows of ``K`` and
     then on its columns (the rows of its transpose, a view); then ``X_T^T`` multiplies
-    the rows, and the columns: ``matmul`` takes a batch ``B`` as six ``(6, N)`` matrices
-    ``B[a]``, so ``(X_T^T @ B)[a, b] = sum_k B[a, k] X_T[k, b]``.
+    the rows, and ``X_T`` the columns: ``matmul`` takes a batch ``B`` as six ``(6, N)``
+    matrices ``B[a]``, and ``X_T^T B[a]`` is row ``a`` of ``B X_T``.
     """
     B = J.force(K)                                               # X_J^T K
     J.force(B.swapaxes(0, 1))                                    # X_J^T K X_J
