@@ -15,7 +15,7 @@ def finite_array(name, value):
         raise ValueError(f"{name} must be numeric, got {value!r}") from None
     except OverflowError:
         raise ValueError(f"{name} must be finite, got {value!r}") from None
-    if not np.all(np.isfinite(arr)):
+    if not np.isfinite(arr).all():
         raise ValueError(f"{name} must be finite, got {value!r}")
     return arr
 

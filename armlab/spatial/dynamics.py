@@ -26,6 +26,8 @@ Every function broadcasts over states: ``q`` of shape ``(n,)`` or ``(..., n)``.
 The loops run over the bodies; the arithmetic of each step runs on the whole batch.
 """
 
+import weakref
+
 import numpy as np
 
 from armlab._checks import batch_shape, finite_array, joint_vector
@@ -37,16 +39,19 @@ __all__ = ["inverse_dynamics", "mass_matrix", "forward_dynamics", "gravity_torqu
 
 def _states(chain, **named):
     """Validated joint vectors ``(..., n)``, broadcast to one batch shape."""
-    arrays = {name: joint_vector(chain, name, value) for name, value in named.items()}
-    shape = batch_shape(**arrays) + (chain.n,)
-    return [a if a.shape == shape else np.broadcast_to(a, shape) for a in arrays.values()]
+    arrays = [joint_vector(chain, name, value) for name, value in named.items()]
+    if all(a.shape == arrays[0].shape for a in arrays):
+        return arrays
+    shape = batch_shape(**dict(zip(named, arrays))) + (chain.n,)
+    return [a if a.shape == shape else np.broadcast_to(a, shape) for a in arrays]
 
 
 def _crf(V, F):
     """``V x* F = (w x m + v x f, w x f)`` on columns ``(6, ...)`` (Featherstone's ``crf``;
-    see :func:`armlab.spatial.se3.wrench_cross`)."""
-    w0, w1, w2, v0, v1, v2 = V
-    m0, m1, m2, f0, f1, f2 = F
+    see :func:`armlab.spatial.se3.wrench_cross`). One state's twelve numbers are taken
+    as Python floats, which combine several times faster than numpy's scalars."""
+    w0, w1, w2, v0, v1, v2 = V.tolist() if V.ndim == 1 else V
+    m0, m1, m2, f0, f1, f2 = F.tolist() if F.ndim == 1 else F
     return np.array([w1 * m2 - w2 * m1 + v1 * f2 - v2 * f1,
                      w2 * m0 - w0 * m2 + v2 * f0 - v0 * f2,
                      w0 * m1 - w1 * m0 + v0 * f1 - v1 * f0,
@@ -139,7 +144,7 @@ class _Joint:
     def force(self, F):
         """``X_J^T F`` in place: a wrench on the moved body, back to the joint's zero position.
 
-        ``F`` is body ``i``'s wrench, not needed again once its torque is taken.
+        ``F`` is a wrench not needed again as it was (or a view of one).
         """
         if self.revolute:                                 # m and f turned by +q about z
             c, s = self.c, self.s
@@ -196,7 +201,7 @@ def _rnea(chain, q, qd, qdd, F=None, gravity=True):
     a = np.multiply.outer(_base_acceleration(chain, (), gravity), np.ones(q.shape[1:]))
     v = np.zeros_like(a)
     joints, f = _joints(chain, q), []
-    moving = np.any(qd)                                          # at rest v stays zero
+    moving = qd.any()                                            # at rest v stays zero
     for i, J in enumerate(joints):                               # outwards: motion
         a = J.motion(XT[i] @ a)
         a[J.row] += qdd[i]                                       # + S qdd
@@ -359,37 +364,100 @@ def mass_matrix(chain, q):
 def _crba(chain, q):
     """Featherstone's table 6.2 on states ``(N, n)`` (or one ``(n,)``), turned frames.
 
-    As in :func:`_rnea` the states are columns: each composite inertia ``Ic[i]`` is
-    ``(6, 6, N)``, each ``F`` ``(6, N)``.
+    The composite inertias are rigid-body inertias, so each is kept as its ten
+    numbers (:func:`_inertia_parameters`) rather than 36: ``Ic[i]`` is ``(10, N)``.
+    Moving one to the parent's frame, ``X_i^T Ic_i X_i``, is then the joint's turn
+    or slide (:func:`_joint_congruence`) and a constant 10 x 10 matrix for ``X_T,i``.
+    The columns ``F_i = Ic_i S_i`` are carried down together: at body ``j``,
+    ``F[j:]`` ``(n - j, 6, N)`` holds those of bodies ``j`` and beyond in its frame.
+    One state runs as a batch of one.
     """
-    q = np.ascontiguousarray(q.T)                                # (n, N)
-    XT, I, _ = chain.aligned
-    joints, n = _joints(chain, q), chain.n
-    Ic = [np.broadcast_to(Ii[..., None], (6, 6) + q.shape[1:]) if q.ndim > 1 else Ii
-          for Ii in I]
+    one = q.ndim == 1
+    q = np.ascontiguousarray(np.atleast_2d(q).T)                 # (n, N)
+    XT, _, _ = chain.aligned
+    L, I, S_of = _composite_constants(chain)
+    joints, n, batch = _joints(chain, q), chain.n, q.shape[1:]
+    Ic = [np.broadcast_to(p.reshape((10,) + (1,) * len(batch)), (10,) + batch) for p in I]
     for i in reversed(range(1, n)):                              # inwards: composites
-        Ic[i - 1] = Ic[i - 1] + _congruence(XT[i], joints[i], Ic[i])    # X_i^T Ic_i X_i
-    M = np.zeros((n, n) + q.shape[1:])
-    for i in range(n):
-        F = Ic[i][:, joints[i].row].copy()                       # Ic_i S_i
-        M[i, i] = F[joints[i].row]
-        for j in reversed(range(i)):
-            F = XT[j + 1].T @ joints[j + 1].force(F)             # down to body j's frame
-            M[i, j] = M[j, i] = F[joints[j].row]                 # S_j . F
-    return np.moveaxis(M, (0, 1), (-2, -1))
+        Ic[i - 1] = Ic[i - 1] + L[i] @ _joint_congruence(joints[i], Ic[i])  # X_i^T Ic_i X_i
+    M, F = np.zeros((n, n) + batch), np.empty((n, 6) + batch)
+    for j in reversed(range(n)):                                 # down the chain
+        F[j] = S_of[j] @ Ic[j]                                   # Ic_j S_j
+        M[j, j:] = M[j:, j] = F[j:, joints[j].row]               # M[j, i] = S_j . F_i, i >= j
+        if j > 0:                                                # X_j^T F to body j-1
+            joints[j].force(F[j:].swapaxes(0, 1))                # in place, on a view
+            F[j:] = XT[j].T @ F[j:]
+    M = np.moveaxis(M, (0, 1), (-2, -1))
+    return M[0] if one else M
+
+
+def _inertia_parameters(I):
+    """The ten numbers of a rigid-body inertia ``I`` (6 x 6): ``(m, h, Ixx, Iyy, Izz,
+    Ixy, Ixz, Iyz)``, with ``h = m c`` the first moment of mass [kg m] and the
+    rotational inertia about the frame's origin [kg m^2]. ``I = [[Ibar, [h]], [[h]^T, m 1]]``.
+    """
+    return np.array([I[5, 5], I[2, 4], I[0, 5], I[1, 3],
+                     I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]])
+
+
+def _inertia_matrix(p):
+    """The 6 x 6 inertia of ten numbers (the inverse of :func:`_inertia_parameters`)."""
+    m, hx, hy, hz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz = p
+    H = np.array([[0, -hz, hy], [hz, 0, -hx], [-hy, hx, 0]])
+    return np.block([[np.array([[Ixx, Ixy, Ixz], [Ixy, Iyy, Iyz], [Ixz, Iyz, Izz]]), H],
+                     [H.T, m * np.eye(3)]])
+
+
+def _composite_constants(chain):
+    """Per-chain constants of :func:`_crba`, computed once: for each body the 10 x 10
+    matrix ``L`` of ``p -> X_T^T I(p) X_T`` (linear in the ten numbers ``p``), the body's
+    ten numbers, and the 6 x 10 matrix of ``p -> I(p) S``."""
+    if chain not in _COMPOSITE:
+        XT, inertias, _ = chain.aligned
+        basis = [_inertia_matrix(e) for e in np.eye(10)]
+        L = np.array([np.column_stack([_inertia_parameters(X.T @ B @ X) for B in basis])
+                      for X in XT])
+        S = np.array([np.column_stack([B[:, 2 if kind == "revolute" else 5] for B in basis])
+                      for kind in chain.kinds])
+        _COMPOSITE[chain] = L, np.array([_inertia_parameters(I) for I in inertias]), S
+    return _COMPOSITE[chain]
+
+
+_COMPOSITE = weakref.WeakKeyDictionary()
+
+
+def _joint_congruence(J, p):
+    """``X_J^T I X_J`` on ten numbers ``p`` ``(10, ...)``: the body's inertia seen from its
+    joint at zero. A turn ``R`` about z gives ``h' = R h`` and ``Ibar' = R Ibar R^T``;
+    a slide ``d`` along z gives ``h' = h + m d z`` and moves the rotational inertia by
+    the parallel-axis terms."""
+    m, hx, hy, hz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz = p
+    if J.revolute:
+        c, s = J.c, J.s
+        cc, ss, cs = c * c, s * s, c * s
+        return np.array([m, c * hx - s * hy, s * hx + c * hy, hz,
+                          cc * Ixx + ss * Iyy - 2 * cs * Ixy, ss * Ixx + cc * Iyy + 2 * cs * Ixy,
+                          Izz, cs * (Ixx - Iyy) + (cc - ss) * Ixy,
+                          c * Ixz - s * Iyz, s * Ixz + c * Iyz])
+    d = J.d
+    shift = d * (2 * hz + m * d)
+    return np.array([m, hx, hy, hz + m * d, Ixx + shift, Iyy + shift, Izz, Ixy,
+                     Ixz - d * hx, Iyz - d * hy])
 
 
 def _congruence(XT, J, K):
-    """``X^T K X`` for a symmetric ``K`` ``(6, 6, ...)`` and ``X = X_J X_T``.
+    """``X^T K X`` for a symmetric ``K`` ``(6, 6, N)`` (or one ``(6, 6)``) and
+    ``X = X_J X_T``; ``K`` is overwritten.
 
-    Each factor is applied to the rows, then to the rows of the transpose: with
-    ``K`` symmetric, ``X_J^T (X_J^T K)^T = X_J^T K X_J``, and likewise for ``X_T``.
+    ``X_J^T`` turns rows 0, 1 and 3, 4 (:meth:`_Joint.force`), on the rows of ``K`` and
+    then on its columns (the rows of its transpose, a view); then ``X_T^T`` multiplies
+    the rows, and ``X_T`` the columns: ``matmul`` takes a batch ``B`` as six ``(6, N)``
+    matrices ``B[a]``, and ``X_T^T B[a]`` is row ``a`` of ``B X_T``.
     """
-    B = J.force(K.copy())                                        # X_J^T K
-    B = J.force(np.ascontiguousarray(B.swapaxes(0, 1)))          # X_J^T K X_J
+    B = J.force(K)                                               # X_J^T K
+    J.force(B.swapaxes(0, 1))                                    # X_J^T K X_J
     B = (XT.T @ B.reshape(6, -1)).reshape(B.shape)               # X_T^T B
-    B = np.ascontiguousarray(B.swapaxes(0, 1))
-    return (XT.T @ B.reshape(6, -1)).reshape(B.shape)            # X_T^T B X_T
+    return B @ XT if B.ndim == 2 else np.matmul(XT.T, B)         # (X_T^T B) X_T
 
 
 def forward_dynamics(chain, q, qd, tau, wrench=None):
@@ -466,8 +534,8 @@ def _aba(chain, q, qd, tau, F=None):
                              "inertia S.IA S is zero), so its acceleration is undefined")
         u[i] = tau[i] - pA[i][row]
         if i > 0:
-            Ia = IA[i] - U[i][:, None] * U[i][None, :] / D[i]
-            pa = pA[i] + np.sum(Ia * c[i][None, :], axis=1) + U[i] * (u[i] / D[i])
+            Ia = IA[i] - U[i][:, None] * (U[i] / D[i])[None, :]
+            pa = pA[i] + np.einsum("jk...,k...->j...", Ia, c[i]) + U[i] * (u[i] / D[i])
             IA[i - 1] = IA[i - 1] + _congruence(XT[i], joints[i], Ia)   # X_i^T Ia X_i
             pA[i - 1] = pA[i - 1] + XT[i].T @ joints[i].force(pa)
     qdd = np.zeros(q.shape)
