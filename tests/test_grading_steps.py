@@ -192,6 +192,40 @@ def test_prepare_register_tally(tmp_path):
     con.close()
 
 
+def test_the_round_writes_its_gradebook_from_the_results(tmp_path):
+    """A worker grades into a gradebook of its own (a copy of the assignment's); the round
+    writes what each result says nbgrader recorded there into its gradebook, which then
+    holds the same grades and comments, and passes its check."""
+    import shutil
+
+    from nbgrader.api import Gradebook
+
+    from armlab.grading.gradebook import submission_rows
+    from armlab.grading.result import Result
+
+    r = Round("statics", tmp_path, out=tmp_path / "out", progress=False)
+    autograde.stage(r)
+    autograde.prepare(r)
+    r.students = r.runnable = ["ann"]
+    autograde.register(r)
+    shutil.copyfile(r.template, tmp_path / "own.db")
+    own = "sqlite:///" + str(tmp_path / "own.db")
+    with Gradebook(own) as gb:
+        gb.update_or_create_student("ann")
+        for nb in gb.add_submission("statics", "ann", timestamp="2026-01-02 03:04:05").notebooks:
+            for grade in nb.grades:
+                grade.auto_score, grade.needs_manual_grade = grade.max_score / 2, False
+            for comment in nb.comments:
+                comment.auto_comment = f"{comment.name}: no response"
+        gb.db.commit()
+    scores, rows = submission_rows(own, "statics", "ann")
+    r.results = {"ann": Result("ann", scores=scores, gradebook=rows, isolated=True)}
+    autograde.tally(r)
+    assert (r.issues, r.grades["ann"]["total"]) == ([], sum(p[3] for p in r.parts) / 2)
+    assert submission_rows(r.url, "statics", "ann") == (scores, rows)
+    assert rows["timestamp"] == "2026-01-02T03:04:05"
+
+
 def test_feedback_pages_name_the_parts_and_load_mathjax_locally():
     parts = autograde.parts_of(SET.source())
     titles = outputs.cell_titles(SET.source(), parts)

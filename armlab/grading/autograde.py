@@ -22,9 +22,10 @@ A round is a chain of steps, each a function of the :class:`Round`:
 (``generate_assignment``), :func:`collect` (unpack safely, regular files only, read
 the LMS's file names, pick each student's notebook), :func:`inspect` (census and static scan),
 :func:`register` (students into the gradebook), :func:`grade_all` (a pool of workers, each
-grading a student at a time into the one course folder and gradebook, and writing the
-student's :class:`~armlab.grading.result.Result`), :func:`tally` (problems and scores from the
-results, checked against the gradebook), :func:`write_outputs`, and :func:`publish`, which
+grading a student at a time in the one course folder, into a gradebook of its own, and writing
+the student's :class:`~armlab.grading.result.Result`), :func:`tally` (problems and scores from
+the results, written into the round's gradebook, the one writer of its grades, and checked
+against it), :func:`write_outputs`, and :func:`publish`, which
 replaces the previous results only once the round has succeeded. An input
 error stops the round with one line and exit status 2, and the previous
 results stay as they were.
@@ -45,7 +46,7 @@ import zipfile
 from armlab.grading import lms as lms_formats
 from armlab.grading import outputs
 from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
-from armlab.grading.gradebook import check_gradebook, drop_assignment, export_csv, wait_for_locks
+from armlab.grading.gradebook import check_gradebook, drop_assignment, export_csv, record
 from armlab.grading.release import REPO, load_config, skip_iri_syntax, venv_on_path
 from armlab.grading.safefiles import NotRegular, copy_regular, walk
 from armlab.grading.sandbox import BASE_UID, available
@@ -98,6 +99,7 @@ class Round:
         self.lms_ids, self.names = {}, {}
         self.results = {}
         self.results_dir = self.work / "results"
+        self.template = self.work / "gradebook.db"     # each worker grades into a copy
         self.grades, self.issues, self.parts = {}, [], []
         self.source_nb = self.release_nb = None
 
@@ -246,6 +248,7 @@ def prepare(r):
     from armlab.grading.release import generate
 
     generate(r.assignment, r.master, r.solutions)
+    shutil.copyfile(r.master / "gradebook.db", r.template)
     if r.db_url:
         drop_assignment(r.db_url, r.assignment)
         cfg = load_config(r.master, **{"CourseDirectory.db_url": r.db_url})
@@ -485,7 +488,7 @@ def register(r):
 # ================================================================== 7. the pool
 def grade_all(r):
     """Grade the runnable students in a pool of ``r.workers`` processes side by side, all in
-    the one course folder and gradebook; each student's
+    the one course folder (each into a gradebook of its own); each student's
     :class:`~armlab.grading.result.Result` comes back as a file, read into ``r.results``.
     A worker takes the next student when it has written one; its stderr goes to
     ``logs/worker<k>.log``.
@@ -559,11 +562,14 @@ def grade_all(r):
 
 
 def _start_worker(r, k, logs, env):
-    """Worker ``k``'s process, in its own sandbox uid, on the round's course and gradebook."""
+    """Worker ``k``'s process, in its own sandbox uid, on the round's course and a gradebook of
+    its own (a copy of the assignment's: the round writes its gradebook from the results)."""
+    own = r.work / f"gradebook{k}.db"
+    shutil.copyfile(r.template, own)
     with open(logs / f"worker{k}.log", "w") as err:
         return subprocess.Popen(
             [sys.executable, "-m", "armlab.grading.worker", str(r.master), r.assignment,
-             r.url, str(r.results_dir), "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb),
+             f"sqlite:///{own}", str(r.results_dir), "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb),
              "--max-chars", str(r.max_chars), "--uid", str(BASE_UID + k),
              "--submission-seconds", str(r.submission_seconds)]
             + ([] if r.isolate else ["--no-sandbox"]),
@@ -574,7 +580,8 @@ def _start_worker(r, k, logs, env):
 # ================================================================== 8. scores and problems
 def tally(r):
     """Each student's problems and scores per part, from their result (zero without one),
-    and the gradebook's check against them."""
+    the results written into the round's gradebook (:func:`record`), and the gradebook's
+    check against them."""
     from nbgrader.api import Gradebook, MissingEntry
 
     for student in r.runnable:
@@ -584,6 +591,7 @@ def tally(r):
     for student, result in r.results.items():
         for problem, detail in result.problems():
             r.problems.add(student, problem, detail)
+    record(r.url, r.assignment, r.results)
     with Gradebook(r.url) as gb, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for student in r.students:                 # nbgrader failed before it made one
@@ -629,7 +637,6 @@ def grade(assignment, submissions, **options):
     ``<out>.failed``).
     """
     venv_on_path()
-    wait_for_locks()
     r = Round(assignment, submissions, **options)
     check_inputs(r)
     stage(r)

@@ -158,7 +158,7 @@ def _split(allow):
             keep.add(item)
             continue
         value = getattr(armlab, head, None)
-        if head in shaker.SERVED_HERE or isinstance(value, type) or value is None:
+        if head in shaker.KEPT_IN_SANDBOX or isinstance(value, type) or value is None:
             keep.add(head)
         else:
             served.add(head)
@@ -175,12 +175,12 @@ _NOT_CARRIED = ("armlab.{name} returns a {kind} object: it works in your own Jup
 def served_anywhere():
     """armlab's public functions that are proxies in a sandbox's armlab (the grader computes
     them in a check whose part allows them, never between checks): every public function
-    but the arms and those kept as code (:data:`shaker.SERVED_HERE`)."""
+    but the arms and those kept as code (:data:`shaker.KEPT_IN_SANDBOX`)."""
     import armlab
 
     arms = {"PlanarArm", "tabletop_arm", "rod_arm", "statics_arm"}
     return frozenset(name for name in armlab.__all__ if name not in arms
-                     and name not in shaker.SERVED_HERE and callable(getattr(armlab, name))
+                     and name not in shaker.KEPT_IN_SANDBOX and callable(getattr(armlab, name))
                      and not isinstance(getattr(armlab, name), type))
 
 

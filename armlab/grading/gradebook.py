@@ -1,29 +1,62 @@
 """The round's gradebook, through nbgrader's public API: made fresh, checked, exported.
 
-Every worker of a round grades into the one gradebook (SQLite in the round's folder, or the
-course's database at ``--db-url``, any SQLAlchemy URL nbgrader takes); the round checks that
-it holds what the students' results say, so ``grades.csv`` and the gradebook cannot disagree.
+A round's workers grade each into a gradebook of their own (a copy of the assignment's, made
+by ``generate_assignment``) and return what nbgrader recorded there in each student's
+:class:`~armlab.grading.result.Result`; the round writes it once into its gradebook (SQLite in
+the round's folder, or the course's database at ``--db-url``, any SQLAlchemy URL nbgrader
+takes) and checks that it holds what the students' results say, so ``grades.csv`` and the
+gradebook cannot disagree.
 """
 
 import re
+import warnings
 
 from armlab.grading.release import load_config
 
 
-def wait_for_locks(seconds=120):
-    """Make every SQLite connection of this process wait up to ``seconds`` for another
-    process's write to end (SQLite's ``busy_timeout``) instead of failing at once: the
-    round's workers write one SQLite gradebook side by side."""
-    import sqlite3
+def submission_rows(url, assignment, student):
+    """What nbgrader's ``autograde`` recorded of ``student``'s submission in the gradebook at
+    ``url``: ``({grade id: score}, rows)``, the rows as :func:`record` writes them elsewhere
+    (``({}, {})`` when nbgrader failed before it made a submission)."""
+    from nbgrader.api import Gradebook, MissingEntry
 
-    from sqlalchemy import event
-    from sqlalchemy.engine import Engine
+    with Gradebook(url) as gb:
+        try:
+            sub = gb.find_submission(assignment, student)
+        except MissingEntry:
+            return {}, {}
+        scores = {g.name: g.score for nb in sub.notebooks for g in nb.grades}
+        rows = {"timestamp": sub.timestamp and sub.timestamp.isoformat(), "notebooks": {
+            nb.name: {"late_penalty": nb.late_submission_penalty,
+                      "grades": {g.name: [g.auto_score, g.needs_manual_grade] for g in nb.grades},
+                      "comments": {c.name: c.auto_comment for c in nb.comments}}
+            for nb in sub.notebooks}}
+    return scores, rows
 
-    def busy(connection, _record):
-        if isinstance(connection, sqlite3.Connection):
-            connection.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
-    if not event.contains(Engine, "connect", busy):
-        event.listen(Engine, "connect", busy)
+
+def record(url, assignment, results):
+    """Write each :class:`~armlab.grading.result.Result`'s gradebook rows
+    (:func:`submission_rows`) into the round's gradebook at ``url``, through nbgrader's API:
+    the one writer of a round's grades."""
+    from nbgrader.api import Gradebook
+    from nbgrader.utils import parse_utc
+
+    with Gradebook(url) as gb, warnings.catch_warnings():
+        warnings.simplefilter("ignore")       # SQLAlchemy's autoflush notes inside nbgrader
+        for student, result in sorted(results.items()):
+            rows = result.gradebook
+            if not rows:
+                continue
+            stamp = {"timestamp": parse_utc(rows["timestamp"])} if rows["timestamp"] else {}
+            sub = gb.update_or_create_submission(assignment, student, **stamp)
+            for nb in sub.notebooks:
+                kept = rows["notebooks"][nb.name]
+                nb.late_submission_penalty = kept["late_penalty"]
+                for grade in nb.grades:
+                    grade.auto_score, grade.needs_manual_grade = kept["grades"][grade.name]
+                for comment in nb.comments:
+                    comment.auto_comment = kept["comments"][comment.name]
+            gb.db.commit()
 
 
 def drop_assignment(url, assignment):

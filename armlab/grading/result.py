@@ -44,6 +44,9 @@ class Result:
         nbgrader's log of the grading, its last 20,000 characters.
     scores : dict
         ``{grade id: points}`` of every test cell, as the gradebook holds them.
+    gradebook : dict
+        What nbgrader's ``autograde`` recorded in the grading's own gradebook, which the
+        round writes into its gradebook (:func:`armlab.grading.gradebook.submission_rows`).
     verdicts : dict
         ``{grade id: [[kind, words], ...]}``, each check's verdict (``pass``, ``partial``,
         ``fail``, ``fault``) and its message.
@@ -70,6 +73,7 @@ class Result:
     success: bool = True
     log: str = ""
     scores: dict = dataclasses.field(default_factory=dict)
+    gradebook: dict = dataclasses.field(default_factory=dict)
     verdicts: dict = dataclasses.field(default_factory=dict)
     faults: list = dataclasses.field(default_factory=list)
     armlab_calls: list = dataclasses.field(default_factory=list)

@@ -15,7 +15,7 @@ Three more things differ from the real package:
 
 * names in ``served`` are proxies: calling one sends its arguments to the
   grader outside the sandbox, which computes the real function and sends the
-  result back (:data:`SERVED_HERE` lists the allowed names that are kept as
+  result back (:data:`KEPT_IN_SANDBOX` lists the allowed names that are kept as
   code instead, because they take or return objects);
 * ``armlab.grading`` is a stub whose checks do nothing (the graded cells are
   run by the grader, not by the notebook), so no reference, no case generator
@@ -41,7 +41,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parent.parent
 ALWAYS = ("armlab.arm", "armlab._checks")
 """Modules kept whole in every build: the arms and their presets, and input checking."""
 
-SERVED_HERE = frozenset({"quintic", "Quintic", "simulate", "Simulation", "tracking_error"})
+KEPT_IN_SANDBOX = frozenset({"quintic", "Quintic", "simulate", "Simulation", "tracking_error"})
 """Allowed names kept as code in the sandbox (they take controllers or return objects that
 a proxy could not carry); every other allowed function is served by the grader."""
 

@@ -1,8 +1,9 @@
 """One grading process of a round's pool: it grades the students it is sent, one at a time.
 
 The round starts ``python -m armlab.grading.worker COURSE ASSIGNMENT DB_URL RESULTS`` once per
-worker; every worker grades in the same course folder and the same gradebook (any SQLAlchemy
-URL nbgrader takes), so nothing is copied. A worker reads a student's id on stdin, runs
+worker; every worker grades in the same course folder, each into a gradebook of its own at
+``DB_URL`` (a copy of the assignment's SQLite file, which no other process writes); the round
+writes its gradebook once from the results. A worker reads a student's id on stdin, runs
 nbgrader's ``autograde`` (with :class:`armlab.grading.execute.SandboxExecute` in place of its
 ``Execute``: no student code runs in this process, and no kernel is started) and
 ``generate_feedback`` for them, writes their :class:`~armlab.grading.result.Result` to
@@ -36,29 +37,23 @@ def worker_config(course, db_url, *, secret, cpu, memory_mb, max_chars, isolate,
 
 
 def grade_one(api, assignment, student, db_url, feedback=True):
-    """Autograde ``student`` (and write their feedback page): their :class:`Result`. Both the
-    round's workers and Gradescope's runner grade a submission with this."""
-    from nbgrader.api import Gradebook, MissingEntry
-
+    """Autograde ``student`` (and write their feedback page) into the gradebook at ``db_url``,
+    which this process alone writes: their :class:`Result`, holding what nbgrader recorded
+    there (:func:`armlab.grading.gradebook.submission_rows`). Both the round's workers and
+    Gradescope's runner grade a submission with this."""
     from armlab.grading.execute import GRADED
+    from armlab.grading.gradebook import submission_rows
     from armlab.grading.result import Result
 
     graded = api.autograde(assignment, student, force=True, create=True)
     if feedback:
         api.generate_feedback(assignment, student, force=True)
-    result = GRADED.pop(student, None)
-    recorded = result is not None
-    result = result or Result(student)
-    result.success, result.recorded = bool(graded["success"]), recorded
+    result = GRADED.pop(student, None) or Result(student, recorded=False)
+    result.success = bool(graded["success"])
     result.log = ((graded.get("log") or "") + "\n" + (graded.get("error") or ""))[-20000:]
     course = pathlib.Path(api.coursedir.root)
     result.graded = any((course / "autograded" / student / assignment).glob("*.ipynb"))
-    with Gradebook(db_url) as gb:
-        try:                          # none when nbgrader failed early: the round adds it
-            sub = gb.find_submission(assignment, student)
-        except MissingEntry:
-            return result
-        result.scores = {g.name: g.score for nb in sub.notebooks for g in nb.grades}
+    result.scores, result.gradebook = submission_rows(db_url, assignment, student)
     return result
 
 
@@ -68,10 +63,7 @@ def run_worker(assignment, course, db_url, results, *, cpu, memory_mb, max_chars
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
-    from armlab.grading.gradebook import wait_for_locks
-
     venv_on_path()
-    wait_for_locks()
     secret = os.environ.pop(SECRET_ENV, "")
     cfg = worker_config(course, db_url, secret=secret, cpu=cpu, memory_mb=memory_mb,
                         max_chars=max_chars, isolate=isolate, uid=uid,
