@@ -35,8 +35,8 @@ MISTAKES = {
     "limits_answer": ("    for elbow in (1.0, -1.0):\n",
                       "    return inverse_kinematics(arm, p, 1.0)\n    for elbow in (1.0, -1.0):\n",
                       "try the other elbow"),
-    "stretched_answer": ('stretched = "b"', 'stretched = "a"',
-                         "both columns of J are perpendicular to the arm"),
+    "stretched_answer": ('folded = "b"', 'folded = "a"',
+                         "the shoulder's lever is zero and the elbow's is not"),
     "slider_answer": ("(q1 + alpha)", "(alpha)",
                       "the slider's direction is q1 + alpha"),
 }
@@ -51,6 +51,11 @@ MORE_MISTAKES = [
      "manipulability_answer": ("return abs(J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0])",
                                "return (J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0]) ** 2",
                                "take the square root"),
+     "speeds_answer": ("np.linalg.solve(jacobian(arm, q), np.asarray(v, dtype=float))",
+                       "jacobian(arm, q) @ np.asarray(v, dtype=float)", "this is J v")},
+    {"manipulability_answer": ("return abs(J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0])",
+                               "return float(np.prod(np.linalg.norm(J, axis=0)))",
+                               "that is the claim, the product of the lengths"),
      "reach_answer": ("max(0.0, 2 * lengths.max() - lengths.sum())",
                       "lengths[0] - lengths[1:].sum()", "stays positive when link 2 is the longer"),
      "ik_answer": ("q2 = np.sign(elbow) * np.arccos(c2)", "q2 = -np.sign(elbow) * np.arccos(c2)",
@@ -270,7 +275,7 @@ def test_visible_checks_catch_the_listed_mistakes():
 
 # part: the equations its text cites, by number and by the label the chapter gives them
 CITED = {"part1": {"(1.1)": "eq-kin-fk"}, "part2": {"(1.4)": "eq-kin-columns"},
-         "part4": {"(1.5)": "eq-kin-detj"}, "part5": {"(1.7)": "eq-kin-annulus"},
+         "part5": {"(1.7)": "eq-kin-annulus"},
          "part6": {"(1.8)": "eq-kin-ik-elbow", "(1.9)": "eq-kin-ik-shoulder"}}
 
 
@@ -311,7 +316,7 @@ def test_the_set_grades_fairly(tmp_path):
 def test_the_explanations_point_at_no_option():
     """A wrong choice's explanation says why it is wrong without the words of any one option
     (stretched's "across" was option b's word, its "joint speeds" option a's)"""
-    SET.assert_explanations_point_at_no_option(["stretched"])
+    SET.assert_explanations_point_at_no_option(["folded"])
 
 
 def test_the_slider_jacobian_is_the_tips_finite_difference():
