@@ -34,7 +34,7 @@ MISTAKES = {
                   "np.arctan(y / x) cannot tell (x, y) from (-x, -y)"),
     "limits_answer": ("    for elbow in (1.0, -1.0):\n",
                       "    return inverse_kinematics(arm, p, 1.0)\n    for elbow in (1.0, -1.0):\n",
-                      "try the other elbow"),
+                      "° past its"),
     "stretched_answer": ('folded = "b"', 'folded = "a"',
                          "the shoulder's lever is zero and the elbow's is not"),
     "slider_answer": ("(q1 + alpha)", "(alpha)",
@@ -61,7 +61,7 @@ MORE_MISTAKES = [
      "ik_answer": ("q2 = np.sign(elbow) * np.arccos(c2)", "q2 = -np.sign(elbow) * np.arccos(c2)",
                    "elbow = +1 (down) is q2 >= 0"),
      "limits_answer": ("q = q + 2 * np.pi * np.ceil((lower - q) / (2 * np.pi))", "q = q",
-                       "whole turns of each angle"),
+                       "° past its"),
      "slider_answer": ("return tip.jacobian([q1, d])", "return tip.jacobian([q1, d]).T",
                        "is it transposed?")},
     {"tip_answer": ("np.sum(lengths * np.cos(phi)), np.sum(lengths * np.sin(phi))",
@@ -301,6 +301,22 @@ def test_the_equations_a_part_cites_carry_the_built_pages_numbers():
             assert cited == set(CITED.get(gid, {})), gid
             assert {number: shown[label] for number, label in CITED.get(gid, {}).items()} == {
                 number: number for number in cited}, gid
+
+
+def test_the_limits_design_feedback_names_what_failed_not_the_method():
+    """A pose past a limit is told which joint, which limit and by how many degrees, not what
+    passes (it said "try the other elbow, and whole turns of each angle")"""
+    ref = lookup("kinematics.pose_within_limits")
+    arm, p, lower, upper = ref.arguments(ref.cases("worked")[0])
+    q = np.array(ref.function(arm, p, lower, upper))
+    tight = [float(q[0] - np.radians(5.0)), upper[1]]           # q1 5° past its upper limit
+    low = [min(lower[0], tight[0] - 1.0), lower[1]]
+    turned = q + np.array([2 * np.pi, 0.0])                     # the same tip, a turn past
+    for limits, pose, share in (((low, tight), q, 0.5), ((lower, upper), turned, 0.0)):
+        fraction, words = ref.function(arm, p, *limits, pose.tolist())
+        assert fraction == pytest.approx(share, abs=1e-6), words
+        assert "past its upper limit" in words and "q1 = " in words, words
+        assert not {"try", "elbow", "turns"} & set(words.replace(",", " ").split()), words
 
 
 @pytest.mark.slow

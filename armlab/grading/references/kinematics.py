@@ -526,8 +526,8 @@ def pose_within_limits(arm, p, lower, upper, answer=None):
     if words is None:
         return 1.0, f"q = {_shown(q)} reaches the target with both joints within their limits"
     share = max(0.0, 1.0 - past / NEAR)
-    return share, (f"q = {_shown(q)} reaches the target, but {words}: try the other elbow, and "
-                   "whole turns of each angle (q and q + 2 pi k put the tip in the same place)")
+    return share, (f"q = {_shown(q)} reaches the target, but {words} (nothing at "
+                   f"{NEAR:g}° past)")
 
 
 def _limited_case(rng, arm, label, q2_sign=None, q1_range=(-180, 179), q1_limits=None,
