@@ -259,8 +259,8 @@ def test_feedback_helps_hides_and_runs_no_script(graded):
         assert _live(page.read_text()) == (["mathjax/config.js", "mathjax/tex-svg-full.js"],
                                            [], []), page.stem
     wrong = " ".join((out / "feedback" / "wrongsign.html").read_text().split())
-    assert "right size, wrong sign: the library reports the force on the arm" in wrong
-    assert ('<a href="#test_sign_fresh">Part 7: a library with the other sign convention: '
+    assert "right size, wrong sign: that is the claim, J^T force_on_arm" in wrong
+    assert ('<a href="#test_sign_fresh">Part 7: a claim in a simulator manual, checked: '
             'check the torques for reported forces at other poses and arms</a> '
             '(Score: 0.0 / 2.0)') in wrong
     ref = " ".join((out / "feedback" / "callsref.html").read_text().split())

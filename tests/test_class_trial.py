@@ -66,9 +66,9 @@ def test_an_answer_for_two_links_keeps_the_two_link_points():
 
 
 def test_a_forgotten_special_case_costs_its_own_cell():
-    """A push the structure carries is checked in a cell of its own, with an ordinary push
-    beside it: forgetting it keeps the ordinary pushes' points (it lost all three hidden
-    points), and np.inf alone earns nothing there"""
+    """A push the structure carries is checked in a cell of its own, with a push across the
+    stretched arm beside it: forgetting it keeps the ordinary pushes' points (it lost all
+    three hidden points), and np.inf alone earns nothing there"""
     assert outcome("statics", "johansson_erik", "push_answer", "fresh") == "pass"
     text = outcome("statics", "johansson_erik", "push_answer", "no torque needed")
     assert text == ("max_push(arm, q, direction, limit) at the stretched pose, pushing along "
@@ -278,9 +278,9 @@ def test_the_class_is_marked_fairly(graded):
     marks = {s: [r[f"part{k}"] for k in range(1, 9)] + [r["total"], r["status"]]
              for s, r in rows.items()}
     assert marks == {
-        "chloe-dubois": ["3", "5", "5", "4", "3", "8", "4", "6", "38", "ok"],
-        "nkechi-okafor": ["3", "5", "5", "4", "3", "8", "4", "6", "38", "ok"],
-        "tomas-o_connor": ["3", "5", "5", "4", "1", "8", "4", "6", "36", "ok"],
+        "chloe-dubois": ["3", "5", "5", "5", "3", "8", "3", "6", "38", "ok"],
+        "nkechi-okafor": ["3", "5", "5", "5", "3", "8", "3", "6", "38", "ok"],
+        "tomas-o_connor": ["3", "5", "5", "5", "1", "8", "3", "6", "36", "ok"],
         "fatima-ahmed": ["3", "0", "0", "0", "0", "0", "0", "0", "3", "ok"],
     }
     with open(graded / "report.csv", newline="", encoding="utf-8") as fh:

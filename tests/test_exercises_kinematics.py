@@ -34,9 +34,9 @@ MISTAKES = {
                   "np.arctan(y / x) cannot tell (x, y) from (-x, -y)"),
     "limits_answer": ("    for elbow in (1.0, -1.0):\n",
                       "    return inverse_kinematics(arm, p, 1.0)\n    for elbow in (1.0, -1.0):\n",
-                      "try the other elbow"),
-    "stretched_answer": ('stretched = "b"', 'stretched = "a"',
-                         "both columns of J are perpendicular to the arm"),
+                      "° past its"),
+    "stretched_answer": ('folded = "b"', 'folded = "a"',
+                         "the shoulder's lever is zero and the elbow's is not"),
     "slider_answer": ("(q1 + alpha)", "(alpha)",
                       "the slider's direction is q1 + alpha"),
 }
@@ -51,12 +51,17 @@ MORE_MISTAKES = [
      "manipulability_answer": ("return abs(J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0])",
                                "return (J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0]) ** 2",
                                "take the square root"),
+     "speeds_answer": ("np.linalg.solve(jacobian(arm, q), np.asarray(v, dtype=float))",
+                       "jacobian(arm, q) @ np.asarray(v, dtype=float)", "this is J v")},
+    {"manipulability_answer": ("return abs(J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0])",
+                               "return float(np.prod(np.linalg.norm(J, axis=0)))",
+                               "that is the claim, the product of the lengths"),
      "reach_answer": ("max(0.0, 2 * lengths.max() - lengths.sum())",
                       "lengths[0] - lengths[1:].sum()", "stays positive when link 2 is the longer"),
      "ik_answer": ("q2 = np.sign(elbow) * np.arccos(c2)", "q2 = -np.sign(elbow) * np.arccos(c2)",
                    "elbow = +1 (down) is q2 >= 0"),
      "limits_answer": ("q = q + 2 * np.pi * np.ceil((lower - q) / (2 * np.pi))", "q = q",
-                       "whole turns of each angle"),
+                       "° past its"),
      "slider_answer": ("return tip.jacobian([q1, d])", "return tip.jacobian([q1, d]).T",
                        "is it transposed?")},
     {"tip_answer": ("np.sum(lengths * np.cos(phi)), np.sum(lengths * np.sin(phi))",
@@ -270,7 +275,7 @@ def test_visible_checks_catch_the_listed_mistakes():
 
 # part: the equations its text cites, by number and by the label the chapter gives them
 CITED = {"part1": {"(1.1)": "eq-kin-fk"}, "part2": {"(1.4)": "eq-kin-columns"},
-         "part4": {"(1.5)": "eq-kin-detj"}, "part5": {"(1.7)": "eq-kin-annulus"},
+         "part5": {"(1.7)": "eq-kin-annulus"},
          "part6": {"(1.8)": "eq-kin-ik-elbow", "(1.9)": "eq-kin-ik-shoulder"}}
 
 
@@ -298,6 +303,22 @@ def test_the_equations_a_part_cites_carry_the_built_pages_numbers():
                 number: number for number in cited}, gid
 
 
+def test_the_limits_design_feedback_names_what_failed_not_the_method():
+    """A pose past a limit is told which joint, which limit and by how many degrees, not what
+    passes (it said "try the other elbow, and whole turns of each angle")"""
+    ref = lookup("kinematics.pose_within_limits")
+    arm, p, lower, upper = ref.arguments(ref.cases("worked")[0])
+    q = np.array(ref.function(arm, p, lower, upper))
+    tight = [float(q[0] - np.radians(5.0)), upper[1]]           # q1 5° past its upper limit
+    low = [min(lower[0], tight[0] - 1.0), lower[1]]
+    turned = q + np.array([2 * np.pi, 0.0])                     # the same tip, a turn past
+    for limits, pose, share in (((low, tight), q, 0.5), ((lower, upper), turned, 0.0)):
+        fraction, words = ref.function(arm, p, *limits, pose.tolist())
+        assert fraction == pytest.approx(share, abs=1e-6), words
+        assert "past its upper limit" in words and "q1 = " in words, words
+        assert not {"try", "elbow", "turns"} & set(words.replace(",", " ").split()), words
+
+
 @pytest.mark.slow
 def test_exercises_equal_a_fresh_release():
     SET.assert_release_is_fresh()
@@ -311,7 +332,7 @@ def test_the_set_grades_fairly(tmp_path):
 def test_the_explanations_point_at_no_option():
     """A wrong choice's explanation says why it is wrong without the words of any one option
     (stretched's "across" was option b's word, its "joint speeds" option a's)"""
-    SET.assert_explanations_point_at_no_option(["stretched"])
+    SET.assert_explanations_point_at_no_option(["folded"])
 
 
 def test_the_slider_jacobian_is_the_tips_finite_difference():

@@ -39,14 +39,14 @@ MISTAKES = {
     "press_answer": ('for elbow in ("down", "up"):', 'for elbow in ("down",):',
                      "% over its limit"),
     "stretched_answer": ('stretched = "b"', 'stretched = "a"',
-                         "a 0.5 N m torque error becomes a force error"),
+                         "link 1's length does not enter it"),
     "wrench_answer": ("r[0] * Fy - r[1] * Fx + Mz", "r[0] * Fy - r[1] * Fx",
                       "the tip's moment Mz is missing"),
 }
 # more likely mistakes, each of which the part's visible check must catch with its hint
 MORE_MISTAKES = [
     {"torques_answer": ("return lever[:, 0] * F[1] - lever[:, 1] * F[0]",
-                        "return lever[:, 1] * F[0] - lever[:, 0] * F[1]", "right size, wrong sign"),
+                        "return lever[:, 1] * F[0] - lever[:, 0] * F[1]", "F x r is its opposite"),
      "gravity_answer": ("moment(com1, m1) + moment(com2, m2), moment",
                         "moment(com1, m1), moment", "the shoulder carries both links"),
      "holding_answer": ("joint_torques(arm, q, F) + gravity_torques(arm, q)",
@@ -194,9 +194,32 @@ def test_the_press_design_meets_its_spec_and_gives_partial_credit():
         fraction, words = ref.function(arm, height, x_range, F, tight.tolist(), q)
         assert fraction == pytest.approx(share, abs=1e-9)
         assert f"joint {j + 1} needs " in words and f"{100 * over:g} % over its limit" in words
+        assert not {"search", "elbow", "smallest"} & set(words.split()), words
     lifted = al.inverse_kinematics(real, [0.45, height + 0.002], elbow="up")
     fraction, words = ref.function(arm, height, x_range, F, limit, lifted)
     assert fraction == 0.0 and "2 mm off the table top" in words
+
+
+def test_the_stretched_pushes_cost_a_slip_once_and_say_their_case():
+    """Part 5's cell of stretched poses holds stretched poses only, with unit directions, so a
+    direction left unnormalised (a slip the ordinary cells already catch) costs nothing there;
+    its docstring and labels say the case (once it held an ordinary push at another pose,
+    under the label "where the structure carries it")."""
+    ref = lookup("statics.max_push")
+    slip = dict((hint, wrong) for wrong, hint in ref.mistakes)
+    unnormalised = next(w for h, w in slip.items() if "divide it by its length" in h)
+    for key in ("", "x", "y", "z"):
+        for case in ref.cases("no torque needed", key=key):
+            arm, q, direction, limit = ref.arguments(case)
+            assert list(q) == [0.0, 0.0] and "stretched" in case.label, case
+            assert np.hypot(*direction) == 1.0, case
+            assert unnormalised(arm, q, direction, limit) == ref.function(arm, q, direction,
+                                                                           limit)
+        assert sorted(np.isinf([ref.function(*ref.arguments(c))
+                                for c in ref.cases("no torque needed", key=key)])) == [0, 1, 1]
+    cell = next(c for c in SET.source()["cells"]
+                if c["metadata"].get("nbgrader", {}).get("grade_id") == "test_push_free")
+    assert "at stretched poses" in "".join(cell["source"]).splitlines()[0]
 
 
 def test_the_set_meets_the_standard_on_paper():

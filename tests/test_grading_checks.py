@@ -114,8 +114,9 @@ def test_visible_check_shows_the_book_value_and_the_hint():
                    "statics.joint_torques", "worked", name="joint_torques")
     assert text == ("joint_torques(arm, q, F) at the wall push of Example 1 (q = (30°, 60°), "
                     "F = (10, 0) N on the chapter's arm) is (6.5, 4), the book's value is "
-                    "(-6.5, -4): right size, wrong sign: is F the force on the arm or by the "
-                    "arm? Here F is the force the tip applies to the environment")
+                    "(-6.5, -4): right size, wrong sign: the moment about joint j of F at the "
+                    "tip is r x F = r_x F_y - r_y F_x, with r from joint j to the tip, in that "
+                    "order (F x r is its opposite)")
 
 
 def test_hidden_check_names_the_case_and_never_prints_the_expected_value():

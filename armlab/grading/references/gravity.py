@@ -260,7 +260,8 @@ def _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, lever=None, g0=None)
                        label="the chapter's two runs of 20 poses, empty and with 0.5 kg"),
            uses={"fit_gravity_parameters": fit_gravity_parameters},
            units={"q_empty": "deg", "q_loaded": "deg", "tau_empty": "N m", "tau_loaded": "N m"},
-           advice="a payload m at the tip adds m g0 L2 to b: fit b with and without it")
+           advice="fit b with and without the payload: how much does a kilogram at the tip "
+                  "change b on this arm?")
 def payload_mass(arm, q_empty, tau_empty, q_loaded, tau_loaded):
     """Mass [kg] of a point payload at the tip, from the change of b between two fits."""
     return _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded)
@@ -285,8 +286,8 @@ def _payload_cases(rng):
     return cases
 
 
-@payload_mass.mistake("the payload sits at the tip: its lever arm about the elbow is the "
-                      "whole of L2 (arm.lengths[1]), not the centre of mass's distance")
+@payload_mass.mistake("that is the claim's value: the payload sits at the tip, so its lever "
+                      "arm about the elbow is not the centre of mass's distance")
 def _payload_at_com(arm, q_empty, tau_empty, q_loaded, tau_loaded):
     return _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, lever=arm.com[-1])
 

@@ -185,7 +185,7 @@ def _speeds_forward(arm, q, v):
 @reference(worked=[Case(arm=ARM, q=deg(0, 90), label="Example 4's elbow bent at 90°"),
                    Case(arm=ARM, q=UP, label="Example 6's pose with the elbow up")],
            uses={"jacobian": jacobian},
-           advice="w = sigma_1 sigma_2 = |det J|, the area of the velocity ellipse over pi")
+           advice="w = sigma_1 sigma_2, the area of the velocity ellipse over pi")
 def manipulability(arm, q):
     """Manipulability w = |det J| = sigma_1 sigma_2 [m^2/rad^2] of a two-link arm."""
     return float(al.manipulability(planar_arm(arm), q))
@@ -201,6 +201,12 @@ def _manipulability_cases(rng):
     cases.append(Case(arm=_named(rng.arm()), q=deg(rng.integer(-90, 90), 180),
                       label="the folded pose"))
     return cases
+
+
+@manipulability.mistake("that is the claim, the product of the lengths of J's columns: it "
+                        "overstates w wherever the columns are not at right angles")
+def _manipulability_column_product(arm, q):
+    return float(np.prod(np.linalg.norm(al.jacobian(planar_arm(arm), q), axis=0)))
 
 
 @manipulability.mistake("w is the size of det J: det J is negative when the elbow bends the "
@@ -520,8 +526,8 @@ def pose_within_limits(arm, p, lower, upper, answer=None):
     if words is None:
         return 1.0, f"q = {_shown(q)} reaches the target with both joints within their limits"
     share = max(0.0, 1.0 - past / NEAR)
-    return share, (f"q = {_shown(q)} reaches the target, but {words}: try the other elbow, and "
-                   "whole turns of each angle (q and q + 2 pi k put the tip in the same place)")
+    return share, (f"q = {_shown(q)} reaches the target, but {words} (nothing at "
+                   f"{NEAR:g}° past)")
 
 
 def _limited_case(rng, arm, label, q2_sign=None, q1_range=(-180, 179), q1_limits=None,

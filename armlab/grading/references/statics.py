@@ -98,10 +98,15 @@ def _torques_cases(rng):
             for arm in drawn_arms(rng, 2, ARM) for _ in range(2)]
 
 
-@joint_torques.mistake("right size, wrong sign: is F the force on the arm or by the arm? "
-                       "Here F is the force the tip applies to the environment")
-def _torques_negated(arm, q, F):
-    return listed(-_jt(arm, q, F))
+@joint_torques.mistake("right size, wrong sign: the moment about joint j of F at the tip is "
+                       "r x F = r_x F_y - r_y F_x, with r from joint j to the tip, in that "
+                       "order (F x r is its opposite)")
+def _torques_cross_reversed(arm, q, F):
+    """The cross product taken as F x r. It gives the same numbers as F taken as the force on
+    the arm, but the part states F's sense, so the hint names the cross product; the force's
+    sense has its own part (``torques_for_reported_force``)."""
+    p = al.joint_positions(planar_arm(arm), q)
+    return listed(-_cross(p[-1] - p[:-1], np.asarray(F, dtype=float)))
 
 
 @joint_torques.mistake("this is J F: the torques are J transposed times F")
@@ -252,14 +257,19 @@ def _push_cases(rng):
 
 @max_push.fresh("no torque needed")
 def _push_free(rng):
-    """The pushes the structure carries (np.inf), in a hidden cell of their own so that an
-    answer that misses them keeps the ordinary pushes' points; with an ordinary push, so
-    that np.inf alone earns nothing."""
+    """Pushes at stretched poses, in a hidden cell of their own so that an answer that misses
+    the pushes the structure carries (np.inf) keeps the ordinary pushes' points: along the
+    arm (np.inf) and across it (finite, so that np.inf alone earns nothing). The directions
+    are unit vectors, so a direction left unnormalised costs the ordinary cells only, not
+    this one too."""
+    other = rng.arm()
+    limit = rng.uniform(5, 40, 1)
     return [Case(arm=ARM, q=STRETCHED, direction=[1.0, 0.0], limit=20.0,
                  label="the stretched pose, pushing along the arm"),
-            Case(arm=rng.arm(), q=STRETCHED, direction=[-rng.uniform(1, 5, 1), 0.0],
-                 limit=rng.uniform(5, 40, 1), label="another arm stretched, pulling along it"),
-            _push_case(rng, ARM)]
+            Case(arm=other, q=STRETCHED, direction=[-1.0, 0.0], limit=limit,
+                 label="another arm stretched, pulling along it"),
+            Case(arm=other, q=STRETCHED, direction=[0.0, float(rng.sign())], limit=limit,
+                 label="another arm stretched, pushing across it")]
 
 
 @max_push.mistake("that limit holds at one joint only: the push must respect every joint, "
@@ -339,7 +349,8 @@ def _error_one_corner(arm, q, dtau):
 @reference(worked=Case(arm=ARM, q=deg(30, 60), force_on_arm=[-10.0, 0.0],
                        label="the wall push of Example 1, reported as the force on the arm"),
            uses={"joint_torques": joint_torques},
-           advice="the tip applies -force_on_arm; the torques are J^T (-force_on_arm)")
+           advice="the simulator reports the force on the arm: which force does the tip "
+                  "apply?")
 def torques_for_reported_force(arm, q, force_on_arm):
     """Joint torques (n,) that hold a contact reported as the force on the arm."""
     return listed(-_jt(arm, q, force_on_arm))
@@ -352,7 +363,8 @@ def _reported_cases(rng):
 
 
 @torques_for_reported_force.mistake(
-    "right size, wrong sign: the library reports the force on the arm; the tip pushes with "
+    "right size, wrong sign: that is the claim, J^T force_on_arm, which holds the "
+    "opposite push; the simulator reports the force on the arm, and the tip pushes with "
     "the opposite force, -force_on_arm")
 def _reported_not_negated(arm, q, force_on_arm):
     return listed(_jt(arm, q, force_on_arm))
@@ -500,9 +512,7 @@ def press_pose(arm, height, x_range, F, limit, answer=None):
     over = float(ratio[j] - 1.0)
     return max(0.0, 1.0 - over / OVER), (
         f"{words}: joint {j + 1} needs {fmt(abs(float(tau[j])))} N m, {fmt(100 * over, 1)} % "
-        f"over its limit of {fmt(float(limit[j]))} N m (nothing at {100 * OVER:g} % over): "
-        "search the table top, with both elbows, for the pose whose worst |tau_j| / limit_j "
-        "is smallest, with the holding torques g(q) + J^T F")
+        f"over its limit of {fmt(float(limit[j]))} N m (nothing at {100 * OVER:g} % over)")
 
 
 @press_pose.fresh
