@@ -163,8 +163,9 @@ def test_a_slider_changes_the_view_and_the_table(lab):
     # Example 5: 2.994 kg reaching out level (shoulder_lift), 4.095 kg at the work pose
     ("level reach, its own weight", {
         "gravity torques g(q)": "(0.0000, -0.5386, -0.4527, -0.1171, 0.0000)",
-        "largest payload here (limiting joint)": "2.994 (shoulder_lift)"}),
-    ("work pose, its own weight", {"largest payload here (limiting joint)": "4.095 (elbow_flex)"}),
+        "largest payload here under gravity (limiting joint)": "2.994 (shoulder_lift)"}),
+    ("work pose, its own weight", {
+        "largest payload here under gravity (limiting joint)": "4.095 (elbow_flex)"}),
     # Example 6: the velocity ellipsoid's half-axes and the manipulability
     ("work pose, ellipsoids", {"σ1, σ2, σ3 of J_v": "0.3826, 0.2626, 0.1022",
                                "manipulability w = σ1 σ2 σ3": "0.01027"}),
@@ -189,9 +190,9 @@ def test_stretched_preset_is_example_7(lab):
     # Example 2: g(q_w); Example 6: 4.354 kg at q_w (elbow_flex), 2.994 kg level
     ("worked pose, holding itself", {
         "gravity torques g(q)": "(0.0000, -0.2040, -0.3967, -0.0771, 0.0000)",
-        "largest payload here (limiting joint)": "4.354 (elbow_flex)"}),
+        "largest payload here under gravity (limiting joint)": "4.354 (elbow_flex)"}),
     ("level reach, holding itself", {
-        "largest payload here (limiting joint)": "2.994 (shoulder_lift)"}),
+        "largest payload here under gravity (limiting joint)": "2.994 (shoulder_lift)"}),
 ])
 def test_dynamics_presets_give_worked_values(preset, rows):
     lab = labs.spatial_dynamics_lab(preset=preset, render=False)

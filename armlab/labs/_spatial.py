@@ -252,7 +252,7 @@ class SpatialLab(Lab):
             ("gravity torques g(q)", vec(v["tau_gravity"]), "N m"),
             ("payload's share m b(q)", vec(v["tau_payload"]), "N m"),
             ("wrench's share Jᵀ W", vec(v["tau_wrench"]), "N m"),
-            ("largest payload here (limiting joint)", capacity, "kg"),
+            ("largest payload here under gravity (limiting joint)", capacity, "kg"),
             ("largest multiple of W, with the payload", scale, ""),
             ("σ1, σ2, σ3 of J_v", ", ".join(f"{s:.4g}" for s in v["sigma"]), "m/rad"),
             ("manipulability w = σ1 σ2 σ3", f"{v['manipulability']:.4g}", "m³/rad³"),
