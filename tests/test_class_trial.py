@@ -318,3 +318,55 @@ def test_the_feedback_typesets_every_formula(graded, chromium):
     page.close()
     assert errors == []
     assert "\\begin{pmatrix}" not in text and "\\boldsymbol" not in text
+
+
+def test_a_flaw_number_is_shown_as_a_number():
+    """pd_rest_claim returns [e_1, e_2, flaw]: the two errors are shown in degrees and the flaw
+    as its number (a trial's feedback showed flaw 2 as '114.5916°', flaw 3 as '171.8873°')"""
+    def wrong_side(arm, model, q_target, kp, claimed):
+        e = np.zeros(2)
+        for _ in range(300):                  # the error taken as q - q_target throughout
+            q = np.asarray(q_target) + e
+            e = -(al.gravity_torques(arm, q) - al.gravity_torques(model, q)) / kp
+        return [e[0], e[1], 3]
+
+    with pytest.raises(AssertionError) as failed:
+        check_function(wrong_side, "control.pd_rest_claim", "worked")
+    text = " ".join(str(failed.value).split())
+    assert "is (-1.7918°, -2.1031°, 3), the book's value is (1.7918°, 2.1031°, 2)." in text
+
+
+def test_the_ordinary_case_beside_a_special_one_says_why_it_is_there():
+    """The no-spring cell of stable_steps also checks a case with springs (so that np.inf
+    alone earns nothing): its message says so (a trial's page showed 'Check the stable steps
+    without any spring' failing at kp = (620, 3140) N m/rad, with no word of why)"""
+    def stable_steps(arm, q, kp):
+        if not np.any(kp):
+            return np.full(3, np.inf)
+        return np.array([0.0, 0.03624335663124528, 0.051255846501039794])
+
+    with pytest.raises(AssertionError) as failed:
+        check_function(stable_steps, "forward_dynamics.stable_steps", "no spring")
+    text = " ".join(str(failed.value).split())
+    assert text.startswith("stable_steps(arm, q, kp) is wrong at an arm with springs, checked "
+                           "beside the springless one so that np.inf alone earns nothing (q = (")
+
+
+def test_a_rest_error_of_the_other_sign_is_told_so():
+    """A student who takes the error as q - q_target throughout solves the rest equation right
+    and returns -e: the hidden check says which sign the error has (it gave only the general
+    advice, which the student's equation already met)"""
+    def ct_rest_error(arm, model, q_target, kp):
+        e = np.zeros(2)
+        for _ in range(200):
+            q = np.asarray(q_target) + e
+            rhs = al.gravity_torques(arm, q) - al.gravity_torques(model, q)
+            e = -np.linalg.solve(al.mass_matrix(model, q), rhs) / kp
+        return e
+
+    for cases in ("worked", "fresh"):
+        with pytest.raises(AssertionError) as failed:
+            check_function(ct_rest_error, "control.ct_rest_error", cases)
+        text = " ".join(str(failed.value).split())
+        assert text.endswith(": that is q_rest - q_target: the error is e = q_target - q_rest, "
+                             "the plan minus where the arm is")

@@ -201,8 +201,17 @@ def _digits(value, expected):
     return digits
 
 
+def _per_entry(value, unit):
+    """True where ``unit`` is a tuple of units, one for each entry of the list ``value``
+    (``("deg", "deg", "")``: two angles and a number)."""
+    return isinstance(unit, tuple) and isinstance(value, list) and len(value) == len(unit)
+
+
 def _in_unit(value, unit):
-    """``value`` as a message shows it: ``unit`` ``"deg"`` turns radians into degrees."""
+    """``value`` as a message shows it: ``unit`` ``"deg"`` turns radians into degrees; a tuple
+    of units gives each entry its own."""
+    if _per_entry(value, unit):
+        return [_in_unit(v, u) for v, u in zip(value, unit)]
     if unit != "deg":
         return value
     if isinstance(value, list):
@@ -211,7 +220,12 @@ def _in_unit(value, unit):
 
 
 def _text(value, unit, digits=4):
-    """A value as text, with its unit: ``(5.5436°, 0.8545°)``, ``(1.2, 3) N m``."""
+    """A value as text, with its unit: ``(5.5436°, 0.8545°)``, ``(1.2, 3) N m``, and with a
+    tuple of units ``(1.7918°, 2.1031°, 2)``."""
+    if _per_entry(value, unit):
+        return "(" + ", ".join(_text(v, u, digits) for v, u in zip(value, unit)) + ")"
+    if isinstance(unit, tuple):
+        unit = ""
     if unit != "deg":
         return fmt(value, digits) + (f" {unit}" if unit else "")
     if isinstance(value, list):

@@ -207,7 +207,8 @@ def reference(function=None, *, worked=(), allow=(), uses=None, rtol=1e-6, atol=
     units : dict, optional
         How parameters are shown in messages, beyond :data:`armlab.grading.cases.UNITS`;
         the key ``"return"`` gives the unit of the function's value (``"deg"``: radians
-        shown in degrees, as the notebook's "try it" cell prints them).
+        shown in degrees, as the notebook's "try it" cell prints them; a tuple gives each
+        entry of a list its own unit, ``("deg", "deg", "")`` for two angles and a number).
     advice : str, optional
         What to look at when a value is wrong and no mistake matches.
     """

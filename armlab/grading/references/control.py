@@ -322,6 +322,10 @@ ct_rest_error.mistake(
     "the arm rests at q_target - e, with e = q_target - q_rest: take M and g there",
     partial(_rest, below=-1.0))
 ct_rest_error.mistake(
+    "that is q_rest - q_target: the error is e = q_target - q_rest, the plan minus where the "
+    "arm is", lambda arm, model, q_target, kp: [-x for x in ct_rest_error(arm, model, q_target,
+                                                                           kp)])
+ct_rest_error.mistake(
     "the controller multiplies Kp e by its model's mass matrix, M_model(q), not by the real "
     "arm's: the controller does not know the load", partial(_rest, real_mass=True))
 
@@ -383,7 +387,7 @@ def _pd_claim_worked():
 
 
 @reference(worked=_pd_claim_worked(), allow=("gravity_torques",),
-           units=dict(UNITS, kp="N m/rad", claimed="deg", **{"return": "deg"}),
+           units=dict(UNITS, kp="N m/rad", claimed="deg", **{"return": ("deg", "deg", "")}),
            advice="at rest PD's torque g_model(q) + Kp e holds the real arm, g(q), at the pose "
                   "q = q_target - e; solve that, then compute each named flaw on the same case "
                   "and see which one the claim equals")

@@ -410,7 +410,9 @@ def _no_spring(rng):
     """No spring at all (inf for all three methods) in a hidden cell of its own, then an
     ordinary case, so that inf alone earns nothing."""
     return [Case(arm=_flat_arm(rng), q=rng.pose(2), kp=[0.0, 0.0],
-                 label="no springs: nothing rings"), _spring_case(rng, FLAT)]
+                 label="no springs: nothing rings"),
+            _spring_case(rng, FLAT, "an arm with springs, checked beside the springless one so "
+                                    "that np.inf alone earns nothing")]
 
 
 @stable_steps.mistake("the joints are coupled through M: the frequencies are the square roots "
