@@ -548,3 +548,26 @@ def derivation_verdict(quantity, answer, case):
     ref = lookup(quantity)
     rec = record(answer(*student_args(encode(ref.arguments(case)))))
     return judge.verdict(ref, case, json.loads(json.dumps(rec)), show=True)
+
+
+def assert_derivation_accepts(quantity, answer, key="ann"):
+    """``answer``, another route to a derivation part's reference, is right on every worked
+    case and on the fresh cases of ``key``."""
+    from armlab.grading.references import lookup
+
+    ref = lookup(quantity)
+    for case in ref.cases("worked") + ref.cases("fresh", key=key):
+        assert derivation_verdict(quantity, answer, case) is None, case.label
+
+
+def assert_derivation_names_each_mistake(quantity, count):
+    """A derivation part has ``count`` named mistakes, and each, answered on the worked case,
+    is told it is not right with its own hint."""
+    from armlab.grading.references import lookup
+
+    ref = lookup(quantity)
+    assert len(ref.mistakes) == count
+    case = ref.cases("worked")[0]
+    for wrong, hint in ref.mistakes:
+        message = derivation_verdict(quantity, wrong, case)
+        assert message and "which is not right" in message and message.endswith(hint), hint

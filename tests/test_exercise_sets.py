@@ -15,6 +15,7 @@ import pytest
 import test_exercises_statics as STATICS
 
 import armlab.grading.autograde as autograde
+from armlab.grading.references import chapters
 from exercise_sets import ExerciseSet
 
 SET = ExerciseSet("statics")
@@ -183,3 +184,10 @@ def test_a_stale_release_fails(tmp_path):
         source="".join(cells[0]["source"]) + "\nOne more sentence.\n"))
     with pytest.raises(AssertionError, match="exercises/ is stale"):
         changed.assert_release_is_fresh()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", chapters())
+def test_exercises_equal_a_fresh_release(chapter):
+    """Every chapter's exercises/ notebook is what a fresh release of its source makes."""
+    ExerciseSet(chapter).assert_release_is_fresh()

@@ -231,11 +231,6 @@ def test_the_visible_checks_catch_the_likely_mistakes(mistakes):
 
 
 @pytest.mark.slow
-def test_exercises_equal_a_fresh_release():
-    SET.assert_release_is_fresh()
-
-
-@pytest.mark.slow
 def test_the_set_grades_fairly(tmp_path):
     SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
 

@@ -322,11 +322,6 @@ def test_the_fresh_gear_cases_are_well_posed_and_not_the_worked_one():
 
 
 @pytest.mark.slow
-def test_exercises_equal_a_fresh_release():
-    SET.assert_release_is_fresh()
-
-
-@pytest.mark.slow
 def test_the_set_grades_fairly(tmp_path):
     SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
 

@@ -25,16 +25,19 @@ A reference declares what its check needs (see ``armlab/grading/AUTHORING.md``):
 * its likely mistakes, with ``@ref.mistake("message")`` on a function that
   computes the wrong value a mistake gives (or ``ref.mistake("message", wrong)``,
   ``wrong`` a helper with the mistake switched on), and the hint a student gets
-  when their value matches it.
+  when their value matches it; ``ref.mistakes_of(helper, [(message, switches), ...])``
+  declares several made by one helper's keyword switches.
 
 The helpers every chapter uses are here too: ``al`` (armlab, bound once), ``deg``,
-``listed``, ``planar_arm``, ``changed`` and ``drawn_arms``.
+``listed``, ``planar_arm``, ``changed`` and ``drawn_arms``; and for derivations,
+``symbols``, ``all_symbols`` (the worked case) and ``exact_draws`` (the fresh ones).
 
 References compute in the trusted grading process, never in the sandbox a
 student's notebook runs in; a student's own kernel uses them only for the visible
 checks. Each module is imported once, when :mod:`armlab.grading` is.
 """
 
+import functools
 import importlib as _importlib
 import os as _os
 import types
@@ -45,7 +48,7 @@ from armlab.grading.cases import ArmData, Case
 
 __all__ = ["reference", "design", "derivation", "Reference", "lookup", "quantities",
            "chapters", "chapter", "ArmData", "Case", "al", "deg", "listed", "planar_arm",
-           "changed", "drawn_arms"]
+           "changed", "drawn_arms", "symbols", "all_symbols", "exact_draws"]
 
 _REGISTRY = {}
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
@@ -132,6 +135,21 @@ class Reference:
             self.mistakes.append((function, message))
             return function
         return decorate
+
+    def mistakes_of(self, wrong, pairs):
+        """Likely mistakes that one helper makes with switches: for each ``(message,
+        switches)`` pair, ``wrong`` called with the keywords ``switches`` computes the value
+        the mistake gives, and ``message`` is its hint, in the order given.
+
+        >>> ref = Reference(lambda x: x, "demo.scaled", worked=(), allow=(), uses=None,
+        ...                 rtol=1e-6, atol=1e-9, units=None, advice=None)
+        >>> ref.mistakes_of(lambda x, k=1.0: k * x, [("the sign", {"k": -1.0}),
+        ...                                         ("twice", {"k": 2.0})])
+        >>> [(wrong(2.0), message) for wrong, message in ref.mistakes]
+        [(-2.0, 'the sign'), (4.0, 'twice')]
+        """
+        for message, switches in pairs:
+            self.mistake(message, functools.partial(wrong, **switches))
 
     def _require_open(self):
         if not self._open:
@@ -318,6 +336,51 @@ def drawn_arms(rng, count, *first, **kwargs):
     3
     """
     return [*first] + [rng.arm(**kwargs) for _ in range(count)]
+
+
+def symbols(names):
+    """A derivation's parameters as SymPy symbols, ``{name: sympy.Symbol(name, real=True)}``.
+
+    >>> symbols(("q1", "L1"))
+    {'q1': q1, 'L1': L1}
+    """
+    import sympy
+
+    return {name: sympy.Symbol(name, real=True) for name in names}
+
+
+def all_symbols(names):
+    """A derivation's ``worked``: a function returning its one case, "all symbols", whose
+    arguments are the symbols ``names`` (SymPy is imported only when it is called).
+
+    >>> [(case.label, case.args) for case in all_symbols(("q1", "L1"))()]
+    [('all symbols', {'q1': q1, 'L1': L1})]
+    """
+    def worked():
+        return [Case(label="all symbols", **symbols(names))]
+    return worked
+
+
+def exact_draws(rng, names):
+    """``drawn, frac`` for a derivation's fresh cases: ``drawn(label, **values)`` is the case
+    of the symbols ``names`` with some of them given exact ``values``; ``frac(lo, hi, per)``
+    is a whole number drawn from ``lo`` to ``hi`` with ``rng``, over ``per``, as a
+    ``sympy.Rational``.
+
+    >>> from armlab.grading.cases import Rng
+    >>> drawn, frac = exact_draws(Rng.for_quantity("demo.exact", "key"), ("q1", "L1"))
+    >>> case = drawn("a length", L1=frac(10, 10, 20))
+    >>> case.args["L1"], case.args["q1"]
+    (1/2, q1)
+    """
+    import sympy
+
+    def drawn(label, **values):
+        return Case(label=label, **dict(symbols(names), **values))
+
+    def frac(lo, hi, per):
+        return sympy.Rational(rng.integer(lo, hi), per)
+    return drawn, frac
 
 
 def _register(function, **options):

@@ -15,8 +15,8 @@ from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, deg, derivation, design, drawn_arms,
-                                       planar_arm, reference)
+from armlab.grading.references import (ArmData, Case, al, all_symbols, deg, derivation, design,
+                                       drawn_arms, exact_draws, planar_arm, reference)
 
 REAL = ArmData.from_arm(al.tabletop_arm(damping=0.02), "the chapter's real arm (friction 0.02)")
 MODEL = ArmData.from_arm(al.tabletop_arm(damping=0.016),
@@ -721,12 +721,6 @@ clamped_pid_tick.mistake(
 V_PARAMS = ("q", "qd", "q_target", "m", "c", "I", "b", "kp", "kd", "m_model", "c_model", "g")
 
 
-def _v_symbols():
-    import sympy
-
-    return {name: sympy.Symbol(name, real=True) for name in V_PARAMS}
-
-
 def _v_rate(q, qd, q_target, m, c, I, b, kp, kd, m_model, c_model, g, *, friction=True,
             model=True, mismatch=1, e_rate=-1, half=1, degrees=False):
     """dV/dt of V = I qd^2 / 2 + kp (q_target - q)^2 / 2 along one link under PD with the
@@ -740,11 +734,7 @@ def _v_rate(q, qd, q_target, m, c, I, b, kp, kd, m_model, c_model, g, *, frictio
     return half * qd * qdd_times_I + kp * e * e_rate * qd
 
 
-def _v_worked():
-    return [Case(label="all symbols", **_v_symbols())]
-
-
-@derivation(worked=_v_worked,
+@derivation(worked=all_symbols(V_PARAMS),
             advice="dV/dt = I qd qdd + kp e de/dt, with I qdd from the link's equation of "
                    "motion under the controller's torque")
 def lyapunov_rate(q, qd, q_target, m, c, I, b, kp, kd, m_model, c_model, g):
@@ -756,12 +746,7 @@ def lyapunov_rate(q, qd, q_target, m, c, I, b, kp, kd, m_model, c_model, g):
 def _(rng):
     import sympy
 
-    def frac(lo, hi, per):
-        return sympy.Rational(rng.integer(lo, hi), per)
-
-    def drawn(label, **values):
-        return Case(label=label, **dict(_v_symbols(), **values))
-
+    drawn, frac = exact_draws(rng, V_PARAMS)
     m, c = frac(5, 40, 10), frac(5, 30, 100)
     return [drawn("another link, its model's mass and centre of mass off", m=m, c=c,
                   I=frac(1, 20, 100), b=frac(1, 9, 100), kp=sympy.Integer(rng.integer(5, 60)),
@@ -772,7 +757,7 @@ def _(rng):
             drawn("all symbols")]
 
 
-for _hint, _switches in [
+lyapunov_rate.mistakes_of(_v_rate, [
     ("the error's rate: de/dt = -qd for a fixed target, so the Kp terms cancel",
      {"e_rate": 1}),
     ("the joint's friction b qd takes energy out too", {"friction": False}),
@@ -782,5 +767,4 @@ for _hint, _switches in [
      {"model": False}),
     ("d/dt of I qd^2 / 2 is I qd qdd: the 1/2 goes", {"half": 0.5}),
     ("q is in radians: sympy's cos takes radians", {"degrees": True}),
-]:
-    lyapunov_rate.mistake(_hint, partial(_v_rate, **_switches))
+])

@@ -11,8 +11,8 @@ from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, changed, deg, derivation, design, listed,
-                                       planar_arm, reference)
+from armlab.grading.references import (ArmData, Case, al, all_symbols, changed, deg, derivation,
+                                       design, exact_draws, listed, planar_arm, reference)
 
 ARM = ArmData.from_arm(al.tabletop_arm(damping=0.02), "the chapter's table-top arm")
 """The chapter's arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods, friction 0.02 N m s/rad."""
@@ -455,12 +455,6 @@ def _(arm, q, kp):
 A_PARAMS = ("h", "K", "D", "I")
 
 
-def _a_symbols():
-    import sympy
-
-    return {name: sympy.Symbol(name, real=True) for name in A_PARAMS}
-
-
 def _damped_step(h, K, D, I, *, method="semi", damping=1, transpose=False):
     """The amplification matrix of one step on I qdd = -K q - D qd, x = (q, qd): semi-
     implicit Euler (the speed first, then the angle with the new speed); the switches
@@ -477,11 +471,7 @@ def _damped_step(h, K, D, I, *, method="semi", damping=1, transpose=False):
     return A.T if transpose else A
 
 
-def _a_worked():
-    return [Case(label="all symbols", **_a_symbols())]
-
-
-@derivation(worked=_a_worked,
+@derivation(worked=all_symbols(A_PARAMS),
             advice="write one step as x_(k+1) = A x_k with x = (q, qd): the new speed "
                    "first, then the new angle from it, each in terms of q_k and qd_k")
 def damped_step_matrix(h, K, D, I):
@@ -493,12 +483,7 @@ def damped_step_matrix(h, K, D, I):
 def _(rng):
     import sympy
 
-    def frac(lo, hi, per):
-        return sympy.Rational(rng.integer(lo, hi), per)
-
-    def drawn(label, **values):
-        return Case(label=label, **dict(_a_symbols(), **values))
-
+    drawn, frac = exact_draws(rng, A_PARAMS)
     return [drawn("another joint and step", h=frac(1, 20, 1000), K=sympy.Integer(
                 rng.integer(20, 900)), D=frac(1, 40, 10), I=frac(1, 50, 100)),
             drawn("an undamped joint", D=sympy.Integer(0)),
@@ -507,7 +492,7 @@ def _(rng):
             drawn("all symbols")]
 
 
-for _hint, _switches in [
+damped_step_matrix.mistakes_of(_damped_step, [
     ("that is explicit Euler: the angle's update uses the new speed, qd_(k+1), "
      "not qd_k", {"method": "explicit"}),
     ("that updates the angle first: the chapter's semi-implicit Euler updates the speed "
@@ -516,5 +501,4 @@ for _hint, _switches in [
      {"transpose": True}),
     ("the damper's sign: its torque -D qd opposes the motion", {"damping": -1}),
     ("the damper is missing: I qdd = -K q - D qd", {"damping": 0}),
-]:
-    damped_step_matrix.mistake(_hint, partial(_damped_step, **_switches))
+])

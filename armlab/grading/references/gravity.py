@@ -8,12 +8,11 @@ started at 0). The design part judges a student's identification poses by the
 standard errors the fit of Part 4 would report on them.
 """
 
-from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, deg, derivation, design, drawn_arms,
-                                       listed, planar_arm, reference)
+from armlab.grading.references import (ArmData, Case, al, all_symbols, deg, derivation, design,
+                                       drawn_arms, exact_draws, listed, planar_arm, reference)
 
 ARM = ArmData.from_arm(al.tabletop_arm(), "the chapter's table-top arm")
 """The table-top arm: rods of 0.30 m / 2.0 kg and 0.25 m / 1.0 kg."""
@@ -445,12 +444,6 @@ def _design_cases(rng):
 Y_PARAMS = ("q1", "q2", "q3", "gx", "gy")
 
 
-def _y_symbols():
-    import sympy
-
-    return {name: sympy.Symbol(name, real=True) for name in Y_PARAMS}
-
-
 def _three_link_regressor(q1, q2, q3, gx, gy, *, sign=1, relative=False, transpose=False,
                           swap=False):
     """Y(q) (3, 3) with g(q) = Y theta, theta = (a, b, c) the first moments of mass about
@@ -467,11 +460,7 @@ def _three_link_regressor(q1, q2, q3, gx, gy, *, sign=1, relative=False, transpo
     return Y.T if transpose else Y
 
 
-def _y_worked():
-    return [Case(label="all symbols", **_y_symbols())]
-
-
-@derivation(worked=_y_worked,
+@derivation(worked=all_symbols(Y_PARAMS),
             advice="write the potential energy V(q) of the three first moments a, b, c in "
                    "the gravity (gx, gy), then g_j = dV/dq_j, and read off each theta's "
                    "coefficient")
@@ -484,9 +473,7 @@ def three_link_regressor(q1, q2, q3, gx, gy):
 def _(rng):
     import sympy
 
-    def drawn(label, **values):
-        return Case(label=label, **dict(_y_symbols(), **values))
-
+    drawn, _ = exact_draws(rng, Y_PARAMS)
     g0 = sympy.Rational(981, 100)
     return [drawn("on a table, gravity along -y", gx=sympy.Integer(0), gy=-g0),
             drawn("on a wall, gravity along -x", gx=-g0, gy=sympy.Integer(0)),
@@ -495,7 +482,7 @@ def _(rng):
             drawn("all symbols")]
 
 
-for _hint, _switches in [
+three_link_regressor.mistakes_of(_three_link_regressor, [
     ("right size, wrong sign: g(q) balances gravity, it is not gravity's pull",
      {"sign": -1}),
     ("a link's weight acts at its absolute angle, q1 + ... + qk: qk alone is measured "
@@ -506,5 +493,4 @@ for _hint, _switches in [
      "(is it transposed?)", {"transpose": True}),
     ("the gravity's components: gx along x, gy along y (are they swapped?)",
      {"swap": True}),
-]:
-    three_link_regressor.mistake(_hint, partial(_three_link_regressor, **_switches))
+])

@@ -12,8 +12,8 @@ from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, changed, deg, derivation, design, listed,
-                                       planar_arm, reference)
+from armlab.grading.references import (ArmData, Case, al, all_symbols, changed, deg, derivation,
+                                       design, exact_draws, listed, planar_arm, reference)
 
 RODS = ArmData.from_arm(al.rod_arm(), "the chapter's unit rods")
 """The unit rods: two 1 m rods of 1 kg, uniform."""
@@ -72,15 +72,14 @@ def _mass_cases(rng):
     return cases
 
 
-mass_matrix.mistake(
-    "each link also turns about its own centre of mass: add its moment of inertia arm.inertia[i] "
-    "(I1 + I2 to M11, I2 to M12 and M22)", partial(_mass, inertia=False))
-mass_matrix.mistake(
-    "the off-diagonal entries are missing: M12 = M21 = delta + beta cos q2 couples the two joints",
-    partial(_mass, coupling=False))
-mass_matrix.mistake(
-    "link 2's mass sits at its centre of mass, arm.com[1] from the elbow, not at the link's end",
-    partial(_mass, at_end=True))
+mass_matrix.mistakes_of(_mass, [
+    ("each link also turns about its own centre of mass: add its moment of inertia arm.inertia[i] "
+     "(I1 + I2 to M11, I2 to M12 and M22)", {"inertia": False}),
+    ("the off-diagonal entries are missing: M12 = M21 = delta + beta cos q2 couples the two joints",
+     {"coupling": False}),
+    ("link 2's mass sits at its centre of mass, arm.com[1] from the elbow, not at the link's end",
+     {"at_end": True}),
+])
 
 
 # ---------------------------------------------------------------- Part 2: c(q, qd)
@@ -103,15 +102,14 @@ def _velocity_cases(rng):
     return cases
 
 
-velocity_products.mistake(
-    "right size, wrong sign: h = m2 L1 lc2 sin q2, c1 = -h (...) and c2 = +h qd1^2",
-    partial(_velocity, sign=-1.0))
-velocity_products.mistake(
-    "the Coriolis term is 2 h qd1 qd2: the symbols Gamma_112 and Gamma_121 both contribute",
-    partial(_velocity, coriolis=1.0))
-velocity_products.mistake(
-    "the elbow feels the shoulder's spin: c2 = h qd1^2, with the shoulder's speed",
-    partial(_velocity, elbow_speed=1))
+velocity_products.mistakes_of(_velocity, [
+    ("right size, wrong sign: h = m2 L1 lc2 sin q2, c1 = -h (...) and c2 = +h qd1^2",
+     {"sign": -1.0}),
+    ("the Coriolis term is 2 h qd1 qd2: the symbols Gamma_112 and Gamma_121 both contribute",
+     {"coriolis": 1.0}),
+    ("the elbow feels the shoulder's spin: c2 = h qd1^2, with the shoulder's speed",
+     {"elbow_speed": 1}),
+])
 
 
 # ---------------------------------------------------------------- Part 3: the whole torque
@@ -154,18 +152,16 @@ def _torque_cases(rng):
     return cases
 
 
-required_torque.mistake(
-    "the tip force's sign: F is the force the tip applies, so the motors add +J^T F (a force on "
-    "the arm would enter as -F)", partial(_torque, tip=-1.0))
-required_torque.mistake(
-    "friction's sign: the motors overcome friction, so they add +B qd, with the sign of the joint"
-    " speed", partial(_torque, friction=-1.0))
-required_torque.mistake(
-    "the velocity products c(q, qd) are missing: they are not small just because the "
-    "accelerations are", partial(_torque, velocity=0.0))
-required_torque.mistake(
-    "the friction B qd is missing: the motors also overcome the joints' viscous friction, "
-    "arm.damping times the joint speeds", partial(_torque, friction=0.0))
+required_torque.mistakes_of(_torque, [
+    ("the tip force's sign: F is the force the tip applies, so the motors add +J^T F (a force on "
+     "the arm would enter as -F)", {"tip": -1.0}),
+    ("friction's sign: the motors overcome friction, so they add +B qd, with the sign of the joint"
+     " speed", {"friction": -1.0}),
+    ("the velocity products c(q, qd) are missing: they are not small just because the "
+     "accelerations are", {"velocity": 0.0}),
+    ("the friction B qd is missing: the motors also overcome the joints' viscous friction, "
+     "arm.damping times the joint speeds", {"friction": 0.0}),
+])
 
 
 # ---------------------------------------------------------------- Part 4: dE/dt
@@ -203,15 +199,12 @@ def _energy_cases(rng):
     return cases
 
 
-energy_rate.mistake(
-    "T changes also because M changes with q2: add qd . (dM/dt) qd / 2",
-    partial(_energy_rate, mdot=0.0))
-energy_rate.mistake(
-    "the derivative of qd^T M qd / 2 brings qd^T (dM/dt) qd with a factor 1/2",
-    partial(_energy_rate, mdot=2.0))
-energy_rate.mistake(
-    "that is the motors' power tau . qd: the energy rises by that less the friction loss qd . B "
-    "qd", partial(_energy_rate, friction=1.0))
+energy_rate.mistakes_of(_energy_rate, [
+    ("T changes also because M changes with q2: add qd . (dM/dt) qd / 2", {"mdot": 0.0}),
+    ("the derivative of qd^T M qd / 2 brings qd^T (dM/dt) qd with a factor 1/2", {"mdot": 2.0}),
+    ("that is the motors' power tau . qd: the energy rises by that less the friction loss qd . B "
+     "qd", {"friction": 1.0}),
+])
 
 
 # ---------------------------------------------------------------- Part 5: RNEA by hand
@@ -262,15 +255,14 @@ def _rnea_cases(rng):
     return cases
 
 
-rnea.mistake(
-    "gravity's sign: let the base accelerate upwards, a0 = -gravity, so that every link carries "
-    "its weight", partial(_recursion, base_sign=-1.0))
-rnea.mistake(
-    "the centripetal acceleration of a point at r on a link turning at w points inwards, towards "
-    "the joint: -w^2 r e", partial(_recursion, centripetal=1.0))
-rnea.mistake(
-    "the shoulder also carries the moment of the force it passes to link 2: add r_(1,2) x f_2 to "
-    "n_1", partial(_recursion, pass_moment=False))
+rnea.mistakes_of(_recursion, [
+    ("gravity's sign: let the base accelerate upwards, a0 = -gravity, so that every link carries "
+     "its weight", {"base_sign": -1.0}),
+    ("the centripetal acceleration of a point at r on a link turning at w points inwards, towards "
+     "the joint: -w^2 r e", {"centripetal": 1.0}),
+    ("the shoulder also carries the moment of the force it passes to link 2: add r_(1,2) x f_2 to "
+     "n_1", {"pass_moment": False}),
+])
 
 
 # ---------------------------------------------------------------- Part 6: the regressor
@@ -331,21 +323,17 @@ def _regressor_cases(rng):
             state(rng.arm(), moving=False, label="an arm at rest for an instant")]
 
 
-regressor.mistake(
-    "the coupling and velocity terms of the X2 column carry L1: beta = L1 X2",
-    partial(_regressor, lever=False))
-regressor.mistake(
-    "the sign of the s2 term in the shoulder's row: c1 = -h (2 qd1 qd2 + qd2^2)",
-    partial(_regressor, s2_sign=-1.0))
-regressor.mistake(
-    "link 2's absolute angle is q1 + q2: c12 = cos(q1 + q2)", partial(_regressor, link2=False))
-regressor.mistake(
-    "take gravity from the arm: the base accelerates at -arm.gravity, which need not be 9.81 m/s²"
-    " along -y", partial(_regressor, up=(0.0, 9.81)))
-regressor.mistake(
-    "the order of the columns: Z1, X1, Z2, X2, the order of al.base_parameters",
-    partial(_regressor, order=(0, 2, 1, 3)))
-regressor.mistake("angles are in radians: q needs no conversion", partial(_regressor, degrees=True))
+regressor.mistakes_of(_regressor, [
+    ("the coupling and velocity terms of the X2 column carry L1: beta = L1 X2", {"lever": False}),
+    ("the sign of the s2 term in the shoulder's row: c1 = -h (2 qd1 qd2 + qd2^2)",
+     {"s2_sign": -1.0}),
+    ("link 2's absolute angle is q1 + q2: c12 = cos(q1 + q2)", {"link2": False}),
+    ("take gravity from the arm: the base accelerates at -arm.gravity, which need not be 9.81 m/s²"
+     " along -y", {"up": (0.0, 9.81)}),
+    ("the order of the columns: Z1, X1, Z2, X2, the order of al.base_parameters",
+     {"order": (0, 2, 1, 3)}),
+    ("angles are in radians: q needs no conversion", {"degrees": True}),
+])
 regressor.mistake("four base parameters, not five: alpha, beta, delta, a and b are made of them "
                   "(alpha = Z1 + Z2, beta = L1 X2, delta = Z2, a = g0 X1, b = g0 X2)")(_five)
 
@@ -426,15 +414,14 @@ def _fit_cases(rng):
     return cases
 
 
-fit_base_parameters.mistake(
-    "that fits the shoulder's torques only: the elbow's torques carry Z2 and X2 too, stack both "
-    "joints' rows", partial(_fit, rows=(0,)))
-fit_base_parameters.mistake(
-    "each row of the stacked Y must meet its own torque: stack Y (N, 2, 4) as (2N, 4) and tau (N,"
-    " 2) as (2N,) in the same order, sample by sample", partial(_fit, mismatched=True))
-fit_base_parameters.mistake(
-    "that fits (Z2, X2) from the elbow and then (Z1, X1) with them: fit all four together, one "
-    "least-squares problem over all rows", partial(_fit, sequential=True))
+fit_base_parameters.mistakes_of(_fit, [
+    ("that fits the shoulder's torques only: the elbow's torques carry Z2 and X2 too, stack both "
+     "joints' rows", {"rows": (0,)}),
+    ("each row of the stacked Y must meet its own torque: stack Y (N, 2, 4) as (2N, 4) and tau (N,"
+     " 2) as (2N,) in the same order, sample by sample", {"mismatched": True}),
+    ("that fits (Z2, X2) from the elbow and then (Z1, X1) with them: fit all four together, one "
+     "least-squares problem over all rows", {"sequential": True}),
+])
 
 
 # ---------------------------------------------------------------- Part 8: design a tour
@@ -538,12 +525,6 @@ def _tour_cases(rng):
 ROTOR_PARAMS = ("q1", "q2", "L1", "L2", "m1", "m2", "J", "r")
 
 
-def _symbols(*names):
-    import sympy
-
-    return {name: sympy.Symbol(name, real=True) for name in names}
-
-
 def _rotor_mass_matrix(q1, q2, L1, L2, m1, m2, J, r, *, rotor="both", ratio=2, sign=1,
                        cross=2, angle="relative", halve=False, elbow=True, degrees=False):
     """M(q) of two point masses (m1 at the elbow, m2 at the tip) with the elbow motor's
@@ -563,12 +544,7 @@ def _rotor_mass_matrix(q1, q2, L1, L2, m1, m2, J, r, *, rotor="both", ratio=2, s
     return sympy.Matrix([[m11, m12], [m12, m22]])
 
 
-def _rotor_worked():
-    s = _symbols(*ROTOR_PARAMS)
-    return [Case(label="all symbols", **s)]
-
-
-@derivation(worked=_rotor_worked,
+@derivation(worked=all_symbols(ROTOR_PARAMS),
             advice="write T = 1/2 m1 |v_elbow|^2 + 1/2 m2 |v_tip|^2 + 1/2 J omega_rotor^2 and "
                    "take M_ij as the coefficient of qd_i qd_j (twice it on the diagonal)")
 def rotor_mass_matrix(q1, q2, L1, L2, m1, m2, J, r):
@@ -580,13 +556,7 @@ def rotor_mass_matrix(q1, q2, L1, L2, m1, m2, J, r):
 def _(rng):
     import sympy
 
-    def drawn(label, **values):
-        args = dict(_symbols(*ROTOR_PARAMS), **values)
-        return Case(label=label, **args)
-
-    def frac(lo, hi, per):
-        return sympy.Rational(rng.integer(lo, hi), per)
-
+    drawn, frac = exact_draws(rng, ROTOR_PARAMS)
     return [drawn("another arm", L1=frac(3, 9, 10), L2=frac(2, 8, 10), m1=frac(5, 40, 10),
                   m2=frac(5, 30, 10), J=frac(1, 9, 10_000), r=sympy.Integer(rng.integer(20, 120))),
             drawn("another arm without its rotor", L1=frac(3, 9, 10), L2=frac(2, 8, 10),
@@ -595,7 +565,7 @@ def _(rng):
             drawn("all symbols")]
 
 
-for _hint, _switches in [
+rotor_mass_matrix.mistakes_of(_rotor_mass_matrix, [
     ("the rotor rides on link 1 and turns with it: its angular velocity is qd1 + r qd2, "
      "not r qd2 alone", {"rotor": "joint"}),
     ("the rotor's energy is 1/2 J omega^2: the gear ratio enters M22 squared",
@@ -610,8 +580,7 @@ for _hint, _switches in [
     ("T = 1/2 qd^T M qd: M's diagonal entries are twice the coefficients of qd1^2 and qd2^2 "
      "in T", {"halve": True}),
     ("the elbow's mass m1 moves too: it adds 1/2 m1 L1^2 qd1^2 to T", {"elbow": False}),
-]:
-    rotor_mass_matrix.mistake(_hint, partial(_rotor_mass_matrix, **_switches))
+])
 
 
 # ---------------------------------------------------------------- Part 11: the slip in a torque

@@ -8,14 +8,13 @@ kinematics puts the tip, which way its elbow bends, whether it keeps the joint l
 angles taken modulo 2 pi, so every pose that does the job is right.
 """
 
-from functools import partial
 
 import numpy as np
 
 from armlab.grading.judge import sentence
 from armlab.grading.purepy import fmt
-from armlab.grading.references import (ArmData, Case, al, deg, derivation, design, drawn_arms,
-                                       listed, planar_arm, reference)
+from armlab.grading.references import (ArmData, Case, al, all_symbols, deg, derivation, design,
+                                       drawn_arms, exact_draws, listed, planar_arm, reference)
 
 ARM = ArmData.from_arm(al.statics_arm(), "the chapter's arm")
 """The chapter's arm: L = (0.5, 0.4) m."""
@@ -565,12 +564,6 @@ def _limits_cases(rng):
 S_PARAMS = ("q1", "d", "L1", "alpha")
 
 
-def _s_symbols():
-    import sympy
-
-    return {name: sympy.Symbol(name, real=True) for name in S_PARAMS}
-
-
 def _slider_jacobian(q1, d, L1, alpha, *, carried=True, relative=True, sign=1,
                      transpose=False):
     """J (2, 2) of the tip (x, y) in (q1, d) for link 1 of length L1 turning by q1 and a
@@ -587,11 +580,7 @@ def _slider_jacobian(q1, d, L1, alpha, *, carried=True, relative=True, sign=1,
     return J.T if transpose else J
 
 
-def _s_worked():
-    return [Case(label="all symbols", **_s_symbols())]
-
-
-@derivation(worked=_s_worked,
+@derivation(worked=all_symbols(S_PARAMS),
             advice="write the tip's (x, y) in q1 and d first, then differentiate: column j "
                    "of J is the derivative by the j-th joint variable")
 def slider_jacobian(q1, d, L1, alpha):
@@ -603,9 +592,7 @@ def slider_jacobian(q1, d, L1, alpha):
 def _(rng):
     import sympy
 
-    def drawn(label, **values):
-        return Case(label=label, **dict(_s_symbols(), **values))
-
+    drawn, _ = exact_draws(rng, S_PARAMS)
     return [drawn("another arm", L1=sympy.Rational(rng.integer(2, 9), 10),
                   alpha=sympy.pi * sympy.Rational(rng.integer(1, 5), 6)),
             drawn("a slider along link 1", alpha=sympy.Integer(0)),
@@ -613,12 +600,11 @@ def _(rng):
             drawn("all symbols")]
 
 
-for _hint, _switches in [
+slider_jacobian.mistakes_of(_slider_jacobian, [
     ("the slider turns with link 1: its extension d moves the tip as q1 turns too, "
      "-d sin(q1 + alpha) and d cos(q1 + alpha) in column 1", {"carried": False}),
     ("alpha is measured from link 1: the slider's direction is q1 + alpha", {"relative": False}),
     ("the derivatives' sign: d/dq1 cos(q1) = -sin(q1)", {"sign": -1}),
     ("column j of J is the derivative by the j-th joint variable, (q1, d) (is it "
      "transposed?)", {"transpose": True}),
-]:
-    slider_jacobian.mistake(_hint, partial(_slider_jacobian, **_switches))
+])

@@ -8,12 +8,11 @@ runs the student's gear on the move. The arms' data come from the chapter's pres
 """
 
 import math
-from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, changed, deg, derivation, design, listed,
-                                       planar_arm, reference)
+from armlab.grading.references import (ArmData, Case, al, all_symbols, changed, deg, derivation,
+                                       design, exact_draws, listed, planar_arm, reference)
 
 RODS = ArmData.from_arm(al.rod_arm(), "the chapter's unit rods")
 """The unit rods: two 1 m, 1 kg uniform rods."""
@@ -200,12 +199,11 @@ def _(tau, limit):
     return listed(np.clip(tau, -np.asarray(limit), limit))
 
 
-scale_torques.mistake(
-    "a torque within its limits is left as it is: the factor is at most 1",
-    partial(_scaled, cap=False))
-scale_torques.mistake(
-    "the factor must bring every joint within its limit: take the smallest ratio limit_j / "
-    "|tau_j|, not the largest", partial(_scaled, pick=max))
+scale_torques.mistakes_of(_scaled, [
+    ("a torque within its limits is left as it is: the factor is at most 1", {"cap": False}),
+    ("the factor must bring every joint within its limit: take the smallest ratio limit_j / "
+     "|tau_j|, not the largest", {"pick": max}),
+])
 
 
 # ---------------------------------------------------------------- Part 4: the shortest duration
@@ -406,19 +404,16 @@ def _friction_cases(rng):
             Case(arm=geared((rng.integer(20, 160), 60.0)), qd=speeds())]
 
 
-joint_friction.mistake(
-    "viscous friction comes through the gear twice (the motor turns G times faster and its torque"
-    " counts G times): G^2 B, not G B", partial(_friction, viscous=1))
-joint_friction.mistake(
-    "Coulomb friction does not grow with speed: it comes through the gear once, G Tc",
-    partial(_friction, coulomb=2))
-joint_friction.mistake(
-    "that is the friction torque itself, as Robotics Toolbox for Python returns it; the book's "
-    "term is what the motor spends to overcome it, with the sign of qd",
-    partial(_friction, sign=-1.0))
-joint_friction.mistake(
-    "the joint turns G times slower than the motor: the gear multiplies the motor's friction by "
-    "G^2 and G, it does not divide", partial(_friction, viscous=-2, coulomb=-1))
+joint_friction.mistakes_of(_friction, [
+    ("viscous friction comes through the gear twice (the motor turns G times faster and its torque"
+     " counts G times): G^2 B, not G B", {"viscous": 1}),
+    ("Coulomb friction does not grow with speed: it comes through the gear once, G Tc",
+     {"coulomb": 2}),
+    ("that is the friction torque itself, as Robotics Toolbox for Python returns it; the book's "
+     "term is what the motor spends to overcome it, with the sign of qd", {"sign": -1.0}),
+    ("the joint turns G times slower than the motor: the gear multiplies the motor's friction by "
+     "G^2 and G, it does not divide", {"viscous": -2, "coulomb": -1}),
+])
 
 
 # ---------------------------------------------------------------- Part 9: the path's bounds
@@ -549,18 +544,16 @@ def _inadmissible(rng):
     return [_zero_inertia_case(rng), _above_limit_curve(rng), _admissible(rng, rng.arm())]
 
 
-path_acceleration_bounds.mistake(
-    "where m_j < 0 dividing by m_j turns the inequalities round: swap that joint's two ends",
-    partial(_path_bounds, swap=False))
-path_acceleration_bounds.mistake(
-    "the velocity products grow with the square of the speed: c(q, q' sd) = c(q, q') sd^2",
-    partial(_path_bounds, power=1))
-path_acceleration_bounds.mistake(
-    "gravity is part of d: d = g(q) takes its share of every joint's limit at any speed",
-    partial(_path_bounds, with_gravity=False))
-path_acceleration_bounds.mistake(
-    "every joint must stay within its limits: L is the largest of the lower ends and U the "
-    "smallest of the upper ones", partial(_path_bounds, largest_lower=False))
+path_acceleration_bounds.mistakes_of(_path_bounds, [
+    ("where m_j < 0 dividing by m_j turns the inequalities round: swap that joint's two ends",
+     {"swap": False}),
+    ("the velocity products grow with the square of the speed: c(q, q' sd) = c(q, q') sd^2",
+     {"power": 1}),
+    ("gravity is part of d: d = g(q) takes its share of every joint's limit at any speed",
+     {"with_gravity": False}),
+    ("every joint must stay within its limits: L is the largest of the lower ends and U the "
+     "smallest of the upper ones", {"largest_lower": False}),
+])
 
 
 # ---------------------------------------------------------------- Part 10: design a gear
@@ -680,12 +673,6 @@ def _gear_cases(rng):
 P_PARAMS = ("s", "p1", "p2", "d1", "d2", "L1", "L2", "m1", "m2")
 
 
-def _p_symbols():
-    import sympy
-
-    return {name: sympy.Symbol(name, real=True) for name in P_PARAMS}
-
-
 def _curved_path_terms(s, p1, p2, d1, d2, L1, L2, m1, m2, *, curved=True, straight=False,
                        products=1, transpose=False):
     """[m(s), c(s)] as the columns of a (2, 2) SymPy matrix: the path dynamics
@@ -706,11 +693,7 @@ def _curved_path_terms(s, p1, p2, d1, d2, L1, L2, m1, m2, *, curved=True, straig
     return out.T if transpose else out
 
 
-def _p_worked():
-    return [Case(label="all symbols", **_p_symbols())]
-
-
-@derivation(worked=_p_worked,
+@derivation(worked=all_symbols(P_PARAMS),
             advice="put q(s), qd = q'(s) s_d and qdd = q'(s) s_dd + q''(s) s_d^2 into "
                    "tau = M qdd + c(q, qd) + g and collect the terms in s_dd and s_d^2")
 def curved_path_terms(s, p1, p2, d1, d2, L1, L2, m1, m2):
@@ -722,12 +705,7 @@ def curved_path_terms(s, p1, p2, d1, d2, L1, L2, m1, m2):
 def _(rng):
     import sympy
 
-    def frac(lo, hi, per):
-        return sympy.Rational(rng.integer(lo, hi), per)
-
-    def drawn(label, **values):
-        return Case(label=label, **dict(_p_symbols(), **values))
-
+    drawn, frac = exact_draws(rng, P_PARAMS)
     return [drawn("another arm and path", L1=frac(3, 9, 10), L2=frac(2, 8, 10),
                   m1=frac(5, 40, 10), m2=frac(5, 30, 10), d1=frac(-20, 20, 10),
                   d2=frac(5, 20, 10), p1=frac(-10, 10, 10), p2=frac(5, 25, 10)),
@@ -736,7 +714,7 @@ def _(rng):
             drawn("all symbols")]
 
 
-for _hint, _switches in [
+curved_path_terms.mistakes_of(_curved_path_terms, [
     ("the path is curved: q''(s) is not zero, and M q''(s) joins c(s)", {"curved": False}),
     ("the path's direction at s is q'(s) = (d1, 2 d2 s), not the endpoint difference",
      {"straight": True}),
@@ -746,8 +724,7 @@ for _hint, _switches in [
      {"products": 0}),
     ("the columns are m(s) and c(s), each a vector of the two joints' terms (is it "
      "transposed?)", {"transpose": True}),
-]:
-    curved_path_terms.mistake(_hint, partial(_curved_path_terms, **_switches))
+])
 
 
 # ---------------------------------------------------------------- Part 7: a claim to falsify

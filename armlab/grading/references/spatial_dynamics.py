@@ -8,14 +8,14 @@ velocity-product torques, the mass matrix, the gravity torques, inverse dynamics
 design's judge).
 """
 
-import functools
 
 import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.special import ellipk
 
 from armlab.grading.cases import ChainData
-from armlab.grading.references import Case, chapter, derivation, design, reference
+from armlab.grading.references import (Case, all_symbols, chapter, derivation, design, exact_draws,
+                                       reference)
 
 _statics = chapter("spatial_statics")
 sp, real, random_chain, SO101, deg = (_statics.sp, _statics.real, _statics.random_chain,
@@ -98,14 +98,13 @@ def _wrench_cases(rng):
     return cases
 
 
-for _hint, _switches in [
+joint_wrenches.mistakes_of(_wrenches, [
     ("the base accelerates upward, at -gravity: that is what makes every body feel its "
      "weight", {"gravity_sign": 1.0}),
     ("a moving body needs the velocity-product term too: I a - ad(V)ᵀ I V", {"bias": False}),
     ("a wrench moves to the parent's frame with Xᵀ, the transpose of the twists' X, not "
      "with X⁻¹", {"transpose": False}),
-]:
-    joint_wrenches.mistake(_hint, functools.partial(_wrenches, **_switches))
+])
 
 
 # ---------------------------------------------------------------- Part 2: c from M alone
@@ -145,14 +144,13 @@ def _coriolis_cases(rng):
     return cases
 
 
-for _hint, _switches in [
+coriolis_from_mass.mistakes_of(_christoffel, [
     ("the second term is ½ q̇ᵀ (∂M/∂q_i) q̇: half of it, from the derivative of the kinetic "
      "energy ½ q̇ᵀ M q̇", {"half": 1.0}),
     ("Ṁ q̇ is only part of c: the kinetic energy's gradient, ½ q̇ᵀ (∂M/∂q_i) q̇, comes off it",
      {"half": 0.0}),
     ("the gradient of the kinetic energy is subtracted from Ṁ q̇, not added", {"half": -0.5}),
-]:
-    coriolis_from_mass.mistake(_hint, functools.partial(_christoffel, **_switches))
+])
 
 
 # ---------------------------------------------------------------- Part 3: predict, then simulate
@@ -262,12 +260,11 @@ def _small_cases(rng):
     return [Case(chain=c, q0=q0, j=j) for c, q0, j in _hanging(rng, 5)]
 
 
-for _hint, _switches in [
+small_swing_period.mistakes_of(_predicted, [
     ("that is 1/ω: a period is 2π/ω", {"factor": 1.0}),
     ("ω² is the stiffness over the inertia, ∂g_j/∂q_j / M_jj, not its inverse",
      {"inverted": True}),
-]:
-    small_swing_period.mistake(_hint, functools.partial(_predicted, **_switches))
+])
 
 
 @reference(worked=Case(chain=SO101, q0=WRIST, j=3.0, amplitude=0.5,
@@ -403,12 +400,6 @@ def _move_cases(rng):
 TURRET_PARAMS = ("q1", "q2", "d", "L", "m", "mp", "J")
 
 
-def _turret_symbols():
-    import sympy
-
-    return {name: sympy.Symbol(name, real=True) for name in TURRET_PARAMS}
-
-
 def _turret_mass_matrix(q1, q2, d, L, m, mp, J, *, rod="rod", offset=True, coupling=1,
                         half=False, turret=True, angle="level"):
     """M(q) (2, 2) of the turret arm of the spatial statics set (joint 1 about the base's z;
@@ -431,11 +422,7 @@ def _turret_mass_matrix(q1, q2, d, L, m, mp, J, *, rod="rod", offset=True, coupl
     return sympy.Matrix([[M11, M12], [M12, M22]])
 
 
-def _turret_worked():
-    return [Case(label="all symbols", **_turret_symbols())]
-
-
-@derivation(worked=_turret_worked,
+@derivation(worked=all_symbols(TURRET_PARAMS),
             advice="write the velocity of a point s along the link, integrate its kinetic "
                    "energy over the rod, add the payload's and the turret's, and read "
                    "T = 1/2 qdᵀ M qd")
@@ -448,12 +435,7 @@ def turret_mass_matrix(q1, q2, d, L, m, mp, J):
 def _turret_cases(rng):
     import sympy
 
-    def drawn(label, **values):
-        return Case(label=label, **dict(_turret_symbols(), **values))
-
-    def frac(lo, hi, per):
-        return sympy.Rational(rng.integer(lo, hi), per)
-
+    drawn, frac = exact_draws(rng, TURRET_PARAMS)
     zero = sympy.Integer(0)
     return [drawn("another arm in exact numbers", d=frac(-10, 10, 100), L=frac(10, 40, 100),
                   m=frac(2, 30, 10), mp=frac(0, 20, 10), J=frac(1, 50, 1000)),
@@ -463,7 +445,7 @@ def _turret_cases(rng):
             drawn("all symbols")]
 
 
-for _hint, _switches in [
+turret_mass_matrix.mistakes_of(_turret_mass_matrix, [
     ("a rod is not a point at its centre: its own inertia about its centre, m L²/12, adds "
      "to m (L/2)²", {"rod": "point"}),
     ("a thin rod has no inertia about its own axis: its m L²/12 about its centre counts "
@@ -478,5 +460,4 @@ for _hint, _switches in [
     ("the turret's own moment J about z is missing from M11", {"turret": False}),
     ("q2 = 0 holds the link level, along x: its horizontal reach is L cos q2, its height "
      "drops by L sin q2", {"angle": "vertical"}),
-]:
-    turret_mass_matrix.mistake(_hint, functools.partial(_turret_mass_matrix, **_switches))
+])

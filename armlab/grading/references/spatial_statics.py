@@ -17,7 +17,8 @@ from scipy.spatial.transform import Rotation
 
 import armlab.spatial
 from armlab.grading.cases import ChainData
-from armlab.grading.references import Case, deg, derivation, design, reference
+from armlab.grading.references import (Case, all_symbols, deg, derivation, design, exact_draws,
+                                       reference)
 
 sp = types.SimpleNamespace(**{name: getattr(armlab.spatial, name)
                               for name in armlab.spatial.__all__})
@@ -129,15 +130,14 @@ def _tip_wrench_cases(rng):
     return cases
 
 
-for _hint, _switches in [
+tip_wrench.mistakes_of(_wrench, [
     ("a wrench moves with the transpose of the adjoint, F_t = [Ad_T]ᵀ F_s, not by the twists' "
      "rule [Ad_T] V", {"transpose": False, "invert": False}),
     ("T_ts is the sensor's pose in the tip frame: the adjoint that carries the sensor's wrench "
      "to the tip is that of T_st = T_ts⁻¹", {"invert": False}),
     ("the wrench is about the tip point but still in the tip's axes: rotate both parts into "
      "world axes with T's rotation", {"world": False}),
-]:
-    tip_wrench.mistake(_hint, functools.partial(_wrench, **_switches))
+])
 
 
 # ---------------------------------------------------------------- Part 2: a tool point's Jacobian
@@ -175,13 +175,12 @@ def _tool_cases(rng):
     return cases
 
 
-for _hint, _switches in [
+tool_jacobian.mistakes_of(_tool_jacobian, [
     ("c is given in the tip frame: rotate it into world axes with the tip's rotation before "
      "using it as a lever arm", {"rotate": False}),
     ("the tool point's velocity is v_t + w x r, with r from the tip to the tool point: the "
      "cross product is the other way round", {"sign": -1.0}),
-]:
-    tool_jacobian.mistake(_hint, functools.partial(_tool_jacobian, **_switches))
+])
 
 
 @tool_jacobian.mistake("the velocity of a point at r from a turning axis is w x r: "
@@ -259,14 +258,13 @@ def _work_cases(rng):
     return cases
 
 
-for _hint, _switches in [
+work_torques.mistakes_of(_work_torques, [
     ("the rotation vector of R-ᵀ R+ is the turn in the tip's own axes; the moment m is in "
      "world axes, so the turn must be too: R+ R-ᵀ", {"axes": "body"}),
     ("a one-sided step, from q to q + h e_j: the part asks for the central step, from "
      "q - h e_j to q + h e_j over 2h", {"central": False}),
     ("the moment does work too: add m . dtheta to f . dp", {"moment": False}),
-]:
-    work_torques.mistake(_hint, functools.partial(_work_torques, **_switches))
+])
 
 
 @work_torques.mistake("these are the exact torques Jᵀ W: this part checks them a second way, "
@@ -373,12 +371,6 @@ REACHES = (0.12, 0.16, 0.2, 0.24, 0.28, 0.32)
 TURRET_PARAMS = ("q1", "q2", "h", "d", "L", "mx", "my", "mz", "fx", "fy", "fz")
 
 
-def _turret_symbols():
-    import sympy
-
-    return {name: sympy.Symbol(name, real=True) for name in TURRET_PARAMS}
-
-
 def _turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz, *, sign=1, cross=1, moment=True,
                     lever="joint", axis="world", order="mf"):
     """tau (2, 1) that holds a tip wrench W = (m, f) (world axes, about the tip point) on the
@@ -405,11 +397,7 @@ def _turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz, *, sign=1, cross=1,
     return sympy.Matrix(tau)
 
 
-def _turret_worked():
-    return [Case(label="all symbols", **_turret_symbols())]
-
-
-@derivation(worked=_turret_worked,
+@derivation(worked=all_symbols(TURRET_PARAMS),
             advice="tau_j = a_j . m + (a_j x (p - p_j)) . f, with a_j joint j's axis and p_j a "
                    "point on it, both in world axes at the pose, and p the tip point")
 def turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):
@@ -421,12 +409,7 @@ def turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):
 def _turret_cases(rng):
     import sympy
 
-    def drawn(label, **values):
-        return Case(label=label, **dict(_turret_symbols(), **values))
-
-    def frac(lo, hi, per):
-        return sympy.Rational(rng.integer(lo, hi), per)
-
+    drawn, frac = exact_draws(rng, TURRET_PARAMS)
     zero = sympy.Integer(0)
     return [drawn("another arm and wrench", h=frac(5, 40, 100), d=frac(-10, 10, 100),
                   L=frac(10, 40, 100), mx=frac(-20, 20, 10), my=frac(-20, 20, 10),
@@ -439,7 +422,7 @@ def _turret_cases(rng):
             drawn("all symbols")]
 
 
-for _hint, _switches in [
+turret_torques.mistakes_of(_turret_torques, [
     ("W is what the tip applies to its environment: the motors hold it with tau = Jᵀ W, "
      "not its opposite", {"sign": -1}),
     ("a revolute column's linear part is a_j x (p - p_j), not (p - p_j) x a_j: the cross "
@@ -452,5 +435,4 @@ for _hint, _switches in [
      "(-sin q1, cos q1, 0)", {"axis": "local"}),
     ("a wrench is (m, f), moment first, as a twist is (w, v): the force and the moment "
      "are swapped", {"order": "fm"}),
-]:
-    turret_torques.mistake(_hint, functools.partial(_turret_torques, **_switches))
+])

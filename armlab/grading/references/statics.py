@@ -8,13 +8,13 @@ on a table, is judged by what the pose does: its tip on the table, its holding t
 the limits. The arm's data come from the chapter's preset, ``armlab.statics_arm()``.
 """
 
-from functools import partial
 
 import numpy as np
 
 from armlab.grading.purepy import fmt
-from armlab.grading.references import (ArmData, Case, al, chapter, deg, derivation, design,
-                                       drawn_arms, listed, planar_arm, reference)
+from armlab.grading.references import (ArmData, Case, al, all_symbols, chapter, deg, derivation,
+                                       design, drawn_arms, exact_draws, listed, planar_arm,
+                                       reference)
 
 _kinematics = chapter("kinematics")
 relative = _kinematics.relative
@@ -543,12 +543,6 @@ def _press_cases(rng):
 W_PARAMS = ("q1", "q2", "q3", "L1", "L2", "L3", "Fx", "Fy", "Mz")
 
 
-def _w_symbols():
-    import sympy
-
-    return {name: sympy.Symbol(name, real=True) for name in W_PARAMS}
-
-
 def _wrench_torques(q1, q2, q3, L1, L2, L3, Fx, Fy, Mz, *, sign=1, cross=1, moment="all",
                     lever="tip", relative=False):
     """tau (3, 1) that holds a wrench (Fx, Fy, Mz) the tip of a three-link arm applies;
@@ -569,11 +563,7 @@ def _wrench_torques(q1, q2, q3, L1, L2, L3, Fx, Fy, Mz, *, sign=1, cross=1, mome
     return sympy.Matrix(taus)
 
 
-def _w_worked():
-    return [Case(label="all symbols", **_w_symbols())]
-
-
-@derivation(worked=_w_worked,
+@derivation(worked=all_symbols(W_PARAMS),
             advice="tau_j is the moment about joint j of the wrench the tip applies: "
                    "(p_tip - p_j) x F plus the moment Mz")
 def wrench_torques(q1, q2, q3, L1, L2, L3, Fx, Fy, Mz):
@@ -585,12 +575,7 @@ def wrench_torques(q1, q2, q3, L1, L2, L3, Fx, Fy, Mz):
 def _(rng):
     import sympy
 
-    def drawn(label, **values):
-        return Case(label=label, **dict(_w_symbols(), **values))
-
-    def frac(lo, hi, per):
-        return sympy.Rational(rng.integer(lo, hi), per)
-
+    drawn, frac = exact_draws(rng, W_PARAMS)
     return [drawn("another arm and wrench", L1=frac(2, 9, 10), L2=frac(2, 8, 10),
                   L3=frac(1, 5, 10), Fx=frac(-50, 50, 1), Fy=frac(-50, 50, 1),
                   Mz=frac(-30, 30, 10)),
@@ -599,7 +584,7 @@ def _(rng):
             drawn("all symbols")]
 
 
-for _hint, _switches in [
+wrench_torques.mistakes_of(_wrench_torques, [
     ("F and Mz are what the tip applies to the environment: the motors hold them with "
      "tau = J^T F + Mz, not its opposite", {"sign": -1}),
     ("the cross product's order: (r x F)_z = r_x F_y - r_y F_x", {"cross": -1}),
@@ -610,5 +595,4 @@ for _hint, _switches in [
      {"lever": "next"}),
     ("link k's direction is q1 + ... + qk: each angle is measured from the link before",
      {"relative": True}),
-]:
-    wrench_torques.mistake(_hint, partial(_wrench_torques, **_switches))
+])
