@@ -1,34 +1,14 @@
 """Grade a class's submissions with one command, in parallel, against hostile notebooks.
 
-``python -m armlab.grading.autograde ASSIGNMENT SUBMISSIONS [--lms canvas] [--secret S] ...``
-(``make grade ASSIGNMENT=statics SUBMISSIONS=export.zip``) takes a zip or a
-folder exported by a learning-management system and writes
-``grading/<assignment>/`` (or ``--out``):
-
-* ``grades.csv``: one row per student: ``student``, ``lms_id``, one column per
-  part, ``total``, ``status`` (``review``: scores held back for a human);
-* ``<lms>_grades.csv`` with ``--lms``: the file that LMS imports;
-* ``report.csv`` (one row per problem found) and ``report.md`` (scores,
-  problems, the gradebook's check);
-* ``feedback/<student>.html``: each graded notebook with the failed checks'
-  messages, without the hidden tests, readable offline;
-* ``nbgrader_export.csv`` and ``gradebook.db``: nbgrader's own export and the
-  round's gradebook (none with ``--db-url``: the course's database is it); ``logs/``: each
-  worker's stderr.
-
-A round is a chain of steps, each a function of the :class:`Round`:
-:func:`check_inputs` (everything is checked before anything is written),
-:func:`stage` (a fresh folder next to the output), :func:`prepare`
-(``generate_assignment``), :func:`collect` (unpack safely, regular files only, read
-the LMS's file names, pick each student's notebook), :func:`inspect` (census and static scan),
-:func:`register` (students into the gradebook), :func:`grade_all` (a pool of workers, each
-grading a student at a time in the one course folder, into a gradebook of its own, and writing
-the student's :class:`~armlab.grading.result.Result`), :func:`tally` (problems and scores from
-the results, written into the round's gradebook, the one writer of its grades, and checked
-against it), :func:`write_outputs`, and :func:`publish`, which
-replaces the previous results only once the round has succeeded. An input
-error stops the round with one line and exit status 2, and the previous
-results stay as they were.
+``python -m armlab.grading.autograde ASSIGNMENT SUBMISSIONS [--lms canvas] ...``
+(``make grade``) writes ``grading/<assignment>/`` (or ``--out``): ``grades.csv``, the
+LMS's grade file, ``report.csv``/``report.md``, ``feedback/``, nbgrader's export, the
+round's gradebook and ``logs/``. A round is a chain of steps of the :class:`Round`:
+:func:`check_inputs`, :func:`stage`, :func:`prepare`, :func:`collect`, :func:`inspect`,
+:func:`register`, :func:`grade_all`, :func:`tally`, :func:`write_outputs` and
+:func:`publish`, which replaces the previous results only once the round has succeeded.
+An input error stops the round with one line and exit status 2. The instructors' page
+says what each output holds.
 """
 
 import argparse

@@ -1,41 +1,13 @@
 """Grade one notebook: plan its sandbox runs, draw its cases, judge what comes back.
 
-:class:`SandboxExecute` is the nbgrader preprocessor that takes the place of
-nbgrader's ``Execute`` when the autograder grades a submission (nbgrader keeps
-everything else: restoring locked cells, the gradebook, points per cell, late
-penalties, the feedback). It never runs student code in its own process:
-
-1. **plan**: every test cell (nbgrader's graded code cells, restored from the
-   source) is read as data (:func:`checks_of`): its ``check_function`` and
-   ``check_choice`` calls, never run. The notebook runs in a sandbox
-   (:func:`armlab.grading.sandbox.run`) whose armlab holds, as code, only the
-   arms and what the parts' allowed functions that take or return objects need
-   (:mod:`armlab.grading.shaker`); every other public function is a proxy that
-   the grader answers in a check, for those its part allows, and never between
-   checks (a "try it" cell that compares with armlab gets an error saying so:
-   a function computed between checks could answer cases a notebook had
-   seen). Each answer is computed under bounds of size, CPU time and memory,
-   in a process of its own (:mod:`armlab.grading.serving`). Checks whose parts keep different code
-   in the sandbox go to runs of their own, so a part's function never reaches
-   code another part allows. The runs' outputs are what the feedback shows;
-2. **cases**: each student's fresh cases are drawn here, from the course
-   secret and the student's id; a case that cannot be drawn is a fault;
-3. **run**: a check's cases (inputs only) cross into the sandbox when the
-   check begins, and the student's outputs come back as data. A run that ends
-   before its plan is done is never run again (:meth:`Grading._run` says
-   why): its unfinished checks are faults, with its cause. A run that breaks
-   the protocol is held for review. All the runs of one submission share a
-   wall-clock cap (``Limits.submission``);
-4. **judge**: the records against the references (:mod:`armlab.grading.judge`),
-   in this process; each test cell gets the messages of its checks as outputs
-   (an error output when one failed, which nbgrader scores zero).
-
-What went wrong that is not the student's answer (a fault: a run that died,
-ran out of time, or wrote to the grader's channel; a submission past its
-wall-clock cap; a served call past a bound; a case that could not be drawn;
-an answer past its CPU limit) is never a grade: it goes into the submission's
-:class:`~armlab.grading.result.Result` (:data:`GRADED`; nbgrader's log names it too), and the
-round holds that student's row for review.
+:class:`SandboxExecute` takes the place of nbgrader's ``Execute`` when a submission is
+graded. It reads each test cell as data (:func:`checks_of`), plans the sandbox runs
+(:func:`armlab.grading.sandbox.run`; parts that keep different code in the sandbox run
+apart), draws the student's cases from the course secret, sends a check's inputs when it
+begins, serves the armlab calls its part allows (:mod:`armlab.grading.serving`) and judges
+the records here (:mod:`armlab.grading.judge`). A fault (a run that died or ran out of
+time, a message out of turn, a case not drawn, a bound passed) is never a grade: it goes
+into the :class:`~armlab.grading.result.Result` (:data:`GRADED`) and holds the row.
 """
 
 import ast
