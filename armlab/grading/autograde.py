@@ -27,9 +27,10 @@ from armlab.grading import lms as lms_formats
 from armlab.grading import outputs
 from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
 from armlab.grading.gradebook import check_gradebook, drop_assignment, export_csv, record
-from armlab.grading.release import REPO, load_config, skip_iri_syntax, venv_on_path
+from armlab.grading.release import (REPO, limit_options, load_config, skip_iri_syntax,
+                                    venv_on_path)
 from armlab.grading.safefiles import NotRegular, copy_regular, walk
-from armlab.grading.sandbox import BASE_UID, available
+from armlab.grading.sandbox import available
 from armlab.grading.result import Result
 from armlab.grading.worker import SECRET_ENV
 
@@ -550,7 +551,7 @@ def _start_worker(r, k, logs, env):
         return subprocess.Popen(
             [sys.executable, "-m", "armlab.grading.worker", str(r.master), r.assignment,
              f"sqlite:///{own}", str(r.results_dir), "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb),
-             "--max-chars", str(r.max_chars), "--uid", str(BASE_UID + k),
+             "--max-chars", str(r.max_chars),
              "--submission-seconds", str(r.submission_seconds)]
             + ([] if r.isolate else ["--no-sandbox"]),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, cwd=str(r.master),
@@ -674,17 +675,7 @@ def _parser():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="output folder (default grading/<assignment>)")
     parser.add_argument("--solutions", help="the source assignments (default solutions/)")
-    parser.add_argument("--cpu", type=float, default=30,
-                        help="CPU seconds of one cell or one check of a notebook")
-    parser.add_argument("--memory-mb", type=int, default=2048,
-                        help="address-space cap of the sandbox's processes [MiB]")
-    parser.add_argument("--no-sandbox", action="store_true",
-                        help="grade without isolation (where bubblewrap cannot run); every "
-                             "row and page says so")
-    parser.add_argument("--max-chars", type=int, default=20_000, help="output kept per cell")
-    parser.add_argument("--submission-seconds", type=float, default=600,
-                        help="wall-clock seconds of all the runs of one notebook together; "
-                             "past them it is stopped and held for review")
+    limit_options(parser)
     parser.add_argument("--db-url", default=os.environ.get("ARMLAB_GRADEBOOK_URL"),
                         help="SQLAlchemy URL of the course gradebook (default: none, SQLite "
                              "in the output)")

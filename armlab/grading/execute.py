@@ -204,9 +204,9 @@ def draw(ref, which, key):
 class Grading:
     """One notebook's grading: its checks, runs and verdicts."""
 
-    def __init__(self, nb, key, limits, isolate=True, uid=None):
+    def __init__(self, nb, key, limits, isolate=True):
         self.nb, self.key, self.limits = nb, key, limits
-        self.isolate, self.uid = isolate, uid
+        self.isolate = isolate
         self.faults, self.calls, self.constant = [], [], []
         self.cost = {"runs": 0, "seconds": 0.0, "cpu": 0.0, "served_cpu": 0.0}
         self.budget = serving.Budget(limits.served_cpu)
@@ -404,7 +404,7 @@ class Grading:
         grades that student again in a new worker and names it in the report
         (:func:`armlab.grading.autograde.retry_workers`)."""
         result = sandbox.run(plan, build, serve=serve, cases=cases, limits=self.limits,
-                             isolate=self.isolate, uid=self.uid, deadline=self.deadline)
+                             isolate=self.isolate, deadline=self.deadline)
         self.cost["runs"] += 1
         self.cost["seconds"] += result.seconds
         self.cost["cpu"] += result.cpu
@@ -539,15 +539,13 @@ class SandboxExecute(Preprocessor):
                     help="True: bubblewrap; 'uid' or 'uid-unfiltered': a user of its own "
                          "(sandbox.choose, where bubblewrap cannot run); False: --no-sandbox"
                     ).tag(config=True)
-    uid = Integer(sandbox.BASE_UID, help="the sandbox's user when grading as root").tag(
-        config=True)
 
     def preprocess(self, nb, resources):
         student = resources.get("nbgrader", {}).get("student", "")
         key = student_key(self.secret, student) if self.secret else ""
         limits = sandbox.Limits(cpu=self.cpu, memory_mb=self.memory_mb,
                                 max_chars=self.max_chars, submission=self.submission_seconds)
-        grading = Grading(nb, key, limits, isolate=self.isolate, uid=self.uid)
+        grading = Grading(nb, key, limits, isolate=self.isolate)
         records, outputs = grading.run()
         verdicts = grading.verdicts(records)
         for index, cell in enumerate(nb.cells):

@@ -26,7 +26,7 @@ import time
 import traceback
 import zipfile
 
-from armlab.grading.release import REPO, skip_iri_syntax, venv_on_path
+from armlab.grading.release import REPO, limit_options, skip_iri_syntax, venv_on_path
 
 SPEC = "https://gradescope-autograders.readthedocs.io/en/latest/specs/"
 METADATA_SPEC = "https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/"
@@ -411,7 +411,6 @@ def _run_notebook(path, paths, release_nb, student, secret, config, outcome):
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
-    from armlab.grading import sandbox
     from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
     from armlab.grading.safefiles import NotRegular, copy_regular
     from armlab.grading.worker import grade_one, worker_config
@@ -446,7 +445,7 @@ def _run_notebook(path, paths, release_nb, student, secret, config, outcome):
         cfg = worker_config(course, url, secret=secret if student else "",
                             cpu=config.get("cpu", 30), memory_mb=config.get("memory_mb", 2048),
                             max_chars=config.get("max_chars", 20_000),
-                            isolate=outcome.isolate, uid=sandbox.BASE_UID,
+                            isolate=outcome.isolate,
                             submission_seconds=config.get("submission_seconds", 600.0))
         api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
         result = grade_one(api, assignment, who, url, feedback=False)
@@ -566,11 +565,7 @@ def main(argv=None):
     b.add_argument("--solutions", help="the source assignments (default solutions/)")
     b.add_argument("--student-id", default="email", choices=("email", "id"),
                    help="which field of users[0] in the submission metadata draws the cases")
-    b.add_argument("--cpu", type=float, default=30)
-    b.add_argument("--memory-mb", type=int, default=MEMORY_MB)
-    b.add_argument("--max-chars", type=int, default=20_000)
-    b.add_argument("--submission-seconds", type=float, default=SUBMISSION_SECONDS,
-                   help="wall-clock seconds of all the runs of one notebook together")
+    limit_options(b, memory_mb=MEMORY_MB, submission_seconds=SUBMISSION_SECONDS, sandbox=False)
     r = sub.add_parser("run", help="grade the submission (what run_autograder calls)")
     r.add_argument("--root", default=os.environ.get(ROOT_ENV, "/autograder"))
     sub.add_parser("check", help="say whether the sandbox works here")

@@ -499,8 +499,7 @@ def _limits(limits, budget):
 
 
 # ---------------------------------------------------------------- one run
-def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=None,
-        deadline=None):
+def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, deadline=None):
     """Run ``plan`` (see :mod:`armlab.grading.runner`) in a fresh sandbox.
 
     Parameters
@@ -522,9 +521,6 @@ def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=No
         True: bubblewrap; ``"uid"`` (``"uid-unfiltered"``: no seccomp filter): a uid of
         the run's own where namespaces are refused (:mod:`armlab.grading.uidbox`, as
         root); False runs the runner as a plain process of this user (``--no-sandbox``).
-    uid : int
-        Not used: as root each run takes a uid of its own (:func:`_claim`), whatever its
-        worker (kept so that callers that still pass one keep working).
     deadline : float, optional
         :func:`time.monotonic` time by which the run is stopped (the submission's cap,
         shared by its runs): a fault ``("wall", where)``.
