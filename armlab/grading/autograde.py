@@ -471,16 +471,10 @@ def grade_all(r):
     """Grade the runnable students in a pool of ``r.workers`` processes side by side, all in
     the one course folder (each into a gradebook of its own); each student's
     :class:`~armlab.grading.result.Result` comes back as a file, read into ``r.results``.
-    A worker takes the next student when it has written one; its stderr goes to
-    ``logs/worker<k>.log``.
-
-    A worker that stops before its student's result is written was stopped from outside
-    (a kill, the machine): no student's code runs in it (a notebook runs in sandboxes, and
-    the armlab calls it asks for in processes of their own, :mod:`armlab.grading.serving`).
-    That student is graded once more from the start by a new worker (in a new uid) and
-    the report says so (``regraded``); one whose second worker stops too is held
-    (``grading failed``). A sandbox's run that ends early is the notebook's doing and is
-    never run again (:meth:`armlab.grading.execute.Grading._run`)."""
+    Its stderr goes to ``logs/worker<k>.log``. A worker that stops before writing its
+    student's result was stopped from outside (no student code runs in it): a new worker
+    grades that student again (``regraded``), and a second stop holds the row (``grading
+    failed``). A sandbox's run is never retried (:meth:`armlab.grading.execute.Grading._run`)."""
     import selectors
 
     queue, tries, started = list(r.runnable), {}, 0

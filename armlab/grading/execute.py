@@ -390,19 +390,10 @@ class Grading:
                 self.faults.append(("grading fault", f"{name} ran past {what} and was stopped"))
 
     def _run(self, plan, build, serve, cases):
-        """One run, once: a run is never run again.
-
-        A run that ends before its plan is done was ended by what runs in its sandbox:
-        the notebook's code (``exit``, ``os._exit``, a signal it sent, a limit it
-        reached), since this process is alive and reading when it happens. A second run
-        would start where the first left whatever it could leave (a kernel object, a
-        worker's state), and its success would hide the first run's end; so the end is
-        the report's fault, with its cause, and the row is held for a human. The machine
-        itself (the kernel's out-of-memory killer) cannot be told apart from the
-        notebook's own ``kill`` here, and needs the same human look. A failure of the
-        grader itself is a worker that stops before it reports a student: the round
-        grades that student again in a new worker and names it in the report
-        (:func:`armlab.grading.autograde.retry_workers`)."""
+        """One run, once: a run that ends before its plan is done was ended by what runs
+        in it (this process is alive and reading), so it is never run again: its end is a
+        fault, with its cause, and the row is held. Only the grader's own failure is
+        retried (:func:`armlab.grading.autograde.grade_all`)."""
         result = sandbox.run(plan, build, serve=serve, cases=cases, limits=self.limits,
                              isolate=self.isolate, deadline=self.deadline)
         self.cost["runs"] += 1
