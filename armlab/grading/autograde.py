@@ -1,34 +1,14 @@
 """Grade a class's submissions with one command, in parallel, against hostile notebooks.
 
-``python -m armlab.grading.autograde ASSIGNMENT SUBMISSIONS [--lms canvas] [--secret S] ...``
-(``make grade ASSIGNMENT=statics SUBMISSIONS=export.zip``) takes a zip or a
-folder exported by a learning-management system and writes
-``grading/<assignment>/`` (or ``--out``):
-
-* ``grades.csv``: one row per student: ``student``, ``lms_id``, one column per
-  part, ``total``, ``status`` (``review``: scores held back for a human);
-* ``<lms>_grades.csv`` with ``--lms``: the file that LMS imports;
-* ``report.csv`` (one row per problem found) and ``report.md`` (scores,
-  problems, the gradebook's check);
-* ``feedback/<student>.html``: each graded notebook with the failed checks'
-  messages, without the hidden tests, readable offline;
-* ``nbgrader_export.csv`` and ``gradebook.db``: nbgrader's own export and the
-  round's gradebook (none with ``--db-url``: the course's database is it); ``logs/``: each
-  worker's stderr.
-
-A round is a chain of steps, each a function of the :class:`Round`:
-:func:`check_inputs` (everything is checked before anything is written),
-:func:`stage` (a fresh folder next to the output), :func:`prepare`
-(``generate_assignment``), :func:`collect` (unpack safely, regular files only, read
-the LMS's file names, pick each student's notebook), :func:`inspect` (census and static scan),
-:func:`register` (students into the gradebook), :func:`grade_all` (a pool of workers, each
-grading a student at a time in the one course folder, into a gradebook of its own, and writing
-the student's :class:`~armlab.grading.result.Result`), :func:`tally` (problems and scores from
-the results, written into the round's gradebook, the one writer of its grades, and checked
-against it), :func:`write_outputs`, and :func:`publish`, which
-replaces the previous results only once the round has succeeded. An input
-error stops the round with one line and exit status 2, and the previous
-results stay as they were.
+``python -m armlab.grading.autograde ASSIGNMENT SUBMISSIONS [--lms canvas] ...``
+(``make grade``) writes ``grading/<assignment>/`` (or ``--out``): ``grades.csv``, the
+LMS's grade file, ``report.csv``/``report.md``, ``feedback/``, nbgrader's export, the
+round's gradebook and ``logs/``. A round is a chain of steps of the :class:`Round`:
+:func:`check_inputs`, :func:`stage`, :func:`prepare`, :func:`collect`, :func:`inspect`,
+:func:`register`, :func:`grade_all`, :func:`tally`, :func:`write_outputs` and
+:func:`publish`, which replaces the previous results only once the round has succeeded.
+An input error stops the round with one line and exit status 2. The instructors' page
+says what each output holds.
 """
 
 import argparse
@@ -47,9 +27,10 @@ from armlab.grading import lms as lms_formats
 from armlab.grading import outputs
 from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
 from armlab.grading.gradebook import check_gradebook, drop_assignment, export_csv, record
-from armlab.grading.release import REPO, load_config, skip_iri_syntax, venv_on_path
+from armlab.grading.release import (REPO, limit_options, load_config, skip_iri_syntax,
+                                    venv_on_path)
 from armlab.grading.safefiles import NotRegular, copy_regular, walk
-from armlab.grading.sandbox import BASE_UID, available
+from armlab.grading.sandbox import available
 from armlab.grading.result import Result
 from armlab.grading.worker import SECRET_ENV
 
@@ -490,16 +471,10 @@ def grade_all(r):
     """Grade the runnable students in a pool of ``r.workers`` processes side by side, all in
     the one course folder (each into a gradebook of its own); each student's
     :class:`~armlab.grading.result.Result` comes back as a file, read into ``r.results``.
-    A worker takes the next student when it has written one; its stderr goes to
-    ``logs/worker<k>.log``.
-
-    A worker that stops before its student's result is written was stopped from outside
-    (a kill, the machine): no student's code runs in it (a notebook runs in sandboxes, and
-    the armlab calls it asks for in processes of their own, :mod:`armlab.grading.serving`).
-    That student is graded once more from the start by a new worker (in a new uid) and
-    the report says so (``regraded``); one whose second worker stops too is held
-    (``grading failed``). A sandbox's run that ends early is the notebook's doing and is
-    never run again (:meth:`armlab.grading.execute.Grading._run`)."""
+    Its stderr goes to ``logs/worker<k>.log``. A worker that stops before writing its
+    student's result was stopped from outside (no student code runs in it): a new worker
+    grades that student again (``regraded``), and a second stop holds the row (``grading
+    failed``). A sandbox's run is never retried (:meth:`armlab.grading.execute.Grading._run`)."""
     import selectors
 
     queue, tries, started = list(r.runnable), {}, 0
@@ -570,7 +545,7 @@ def _start_worker(r, k, logs, env):
         return subprocess.Popen(
             [sys.executable, "-m", "armlab.grading.worker", str(r.master), r.assignment,
              f"sqlite:///{own}", str(r.results_dir), "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb),
-             "--max-chars", str(r.max_chars), "--uid", str(BASE_UID + k),
+             "--max-chars", str(r.max_chars),
              "--submission-seconds", str(r.submission_seconds)]
             + ([] if r.isolate else ["--no-sandbox"]),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, cwd=str(r.master),
@@ -694,17 +669,7 @@ def _parser():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="output folder (default grading/<assignment>)")
     parser.add_argument("--solutions", help="the source assignments (default solutions/)")
-    parser.add_argument("--cpu", type=float, default=30,
-                        help="CPU seconds of one cell or one check of a notebook")
-    parser.add_argument("--memory-mb", type=int, default=2048,
-                        help="address-space cap of the sandbox's processes [MiB]")
-    parser.add_argument("--no-sandbox", action="store_true",
-                        help="grade without isolation (where bubblewrap cannot run); every "
-                             "row and page says so")
-    parser.add_argument("--max-chars", type=int, default=20_000, help="output kept per cell")
-    parser.add_argument("--submission-seconds", type=float, default=600,
-                        help="wall-clock seconds of all the runs of one notebook together; "
-                             "past them it is stopped and held for review")
+    limit_options(parser)
     parser.add_argument("--db-url", default=os.environ.get("ARMLAB_GRADEBOOK_URL"),
                         help="SQLAlchemy URL of the course gradebook (default: none, SQLite "
                              "in the output)")

@@ -1,23 +1,11 @@
 """Cases a check runs a student's function on: arms, states, loads, and their words.
 
-* :class:`ArmData`: an arm as plain floats (what the references compute with);
-  ``ArmData.from_arm`` copies a :class:`armlab.PlanarArm`, :meth:`Rng.arm` draws one.
-* :class:`Case`: the arguments of one call, by parameter name, with an
-  optional label ("the wall pose of Example 1"). :func:`describe` puts a case
-  into the words a failed check prints: ``q = (30°, 60°), F = (10, 0) N on
-  the chapter's arm``.
-* :class:`Rng`: numpy's generator (PCG64) drawing round
-  numbers (whole degrees, lengths to 5 cm, ...), so a case is exactly what its
-  words say. ``Rng.for_quantity(name)`` is seeded with the round's **case key**
-  and the quantity's name: the same student gets the same cases on every
-  grading, two students get different ones.
-
-The case key: the grader derives one per student from the course's secret
-(``--secret`` or ``ARMLAB_GRADING_SECRET``; never in the repository) and the
-student's id, ``HMAC-SHA256(secret, student id)``, and draws that student's cases
-itself, outside the sandbox the notebook runs in. In a notebook of one's own the key
-is empty (every run draws the same default cases), unless ``ARMLAB_CASE_KEY`` gives
-one (an instructor trying a student's cases).
+:class:`ArmData` is an arm as plain floats, :class:`Case` one call's arguments with an
+optional label, :func:`describe` a case in the words a failed check prints, and
+:class:`Rng` draws round numbers so a case is exactly what its words say.
+``Rng.for_quantity`` is seeded with the student's case key, ``HMAC-SHA256(secret,
+student id)``, drawn by the grader outside the sandbox; in one's own notebook the key is
+empty unless ``ARMLAB_CASE_KEY`` gives one.
 
 >>> rng = Rng(b"seed")
 >>> q = rng.pose(2)

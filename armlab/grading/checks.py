@@ -1,25 +1,11 @@
 """The checks the exercises' test cells call, as they run in a student's own kernel.
 
-``check_function(func, quantity, "worked")`` runs a student's function at the
-chapter's worked case (the visible check: a failure shows the book's value);
-``check_function(func, quantity, "fresh")`` at fresh cases (the hidden check: a
-failure names the case in words and never prints the expected value).
-``quantity`` names a registered reference (``"statics.jacobian"``, see
-:mod:`armlab.grading.references`), which says what the function must return,
-which armlab functions it may call, which earlier parts' functions are replaced
-by their references, and the likely mistakes whose hints a failure gives.
-
-Here the checks judge at once, in the student's kernel, where nothing is at
-stake: while a function is checked, the armlab names the part does not allow
-are replaced in the ``armlab`` namespace (so that ``al.jacobian(...)`` in an
-answer fails here as it will when graded). Grading never runs these checks in
-the student's process: the grader reads the test cells, has the sandbox call
-the student's functions on the cases (:mod:`armlab.grading.runner`) and judges
-what comes back itself (:mod:`armlab.grading.judge`, the same messages).
-
-A passing check prints one line (``✓ jacobian(arm, q) gives the book's value at
-...``); a failed one raises :class:`~armlab.grading.judge.CheckFailed`, an
-``AssertionError`` whose message is all the notebook shows.
+``check_function(func, quantity, "worked")`` checks a student's function at the chapter's
+worked case, ``"fresh"`` at fresh cases (a failure never prints the expected value);
+``quantity`` names a reference (:mod:`armlab.grading.references`). Here the checks judge
+at once, with the armlab names the part does not allow replaced; grading never runs them
+in the student's process (:mod:`armlab.grading.runner`, :mod:`armlab.grading.judge`). A
+failed check raises :class:`~armlab.grading.judge.CheckFailed`.
 """
 
 import sys

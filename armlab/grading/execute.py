@@ -1,41 +1,13 @@
 """Grade one notebook: plan its sandbox runs, draw its cases, judge what comes back.
 
-:class:`SandboxExecute` is the nbgrader preprocessor that takes the place of
-nbgrader's ``Execute`` when the autograder grades a submission (nbgrader keeps
-everything else: restoring locked cells, the gradebook, points per cell, late
-penalties, the feedback). It never runs student code in its own process:
-
-1. **plan**: every test cell (nbgrader's graded code cells, restored from the
-   source) is read as data (:func:`checks_of`): its ``check_function`` and
-   ``check_choice`` calls, never run. The notebook runs in a sandbox
-   (:func:`armlab.grading.sandbox.run`) whose armlab holds, as code, only the
-   arms and what the parts' allowed functions that take or return objects need
-   (:mod:`armlab.grading.shaker`); every other public function is a proxy that
-   the grader answers in a check, for those its part allows, and never between
-   checks (a "try it" cell that compares with armlab gets an error saying so:
-   a function computed between checks could answer cases a notebook had
-   seen). Each answer is computed under bounds of size, CPU time and memory,
-   in a process of its own (:mod:`armlab.grading.serving`). Checks whose parts keep different code
-   in the sandbox go to runs of their own, so a part's function never reaches
-   code another part allows. The runs' outputs are what the feedback shows;
-2. **cases**: each student's fresh cases are drawn here, from the course
-   secret and the student's id; a case that cannot be drawn is a fault;
-3. **run**: a check's cases (inputs only) cross into the sandbox when the
-   check begins, and the student's outputs come back as data. A run that ends
-   before its plan is done is never run again (:meth:`Grading._run` says
-   why): its unfinished checks are faults, with its cause. A run that breaks
-   the protocol is held for review. All the runs of one submission share a
-   wall-clock cap (``Limits.submission``);
-4. **judge**: the records against the references (:mod:`armlab.grading.judge`),
-   in this process; each test cell gets the messages of its checks as outputs
-   (an error output when one failed, which nbgrader scores zero).
-
-What went wrong that is not the student's answer (a fault: a run that died,
-ran out of time, or wrote to the grader's channel; a submission past its
-wall-clock cap; a served call past a bound; a case that could not be drawn;
-an answer past its CPU limit) is never a grade: it goes into the submission's
-:class:`~armlab.grading.result.Result` (:data:`GRADED`; nbgrader's log names it too), and the
-round holds that student's row for review.
+:class:`SandboxExecute` takes the place of nbgrader's ``Execute`` when a submission is
+graded. It reads each test cell as data (:func:`checks_of`), plans the sandbox runs
+(:func:`armlab.grading.sandbox.run`; parts that keep different code in the sandbox run
+apart), draws the student's cases from the course secret, sends a check's inputs when it
+begins, serves the armlab calls its part allows (:mod:`armlab.grading.serving`) and judges
+the records here (:mod:`armlab.grading.judge`). A fault (a run that died or ran out of
+time, a message out of turn, a case not drawn, a bound passed) is never a grade: it goes
+into the :class:`~armlab.grading.result.Result` (:data:`GRADED`) and holds the row.
 """
 
 import ast
@@ -232,9 +204,9 @@ def draw(ref, which, key):
 class Grading:
     """One notebook's grading: its checks, runs and verdicts."""
 
-    def __init__(self, nb, key, limits, isolate=True, uid=None):
+    def __init__(self, nb, key, limits, isolate=True):
         self.nb, self.key, self.limits = nb, key, limits
-        self.isolate, self.uid = isolate, uid
+        self.isolate = isolate
         self.faults, self.calls, self.constant = [], [], []
         self.cost = {"runs": 0, "seconds": 0.0, "cpu": 0.0, "served_cpu": 0.0}
         self.budget = serving.Budget(limits.served_cpu)
@@ -418,21 +390,12 @@ class Grading:
                 self.faults.append(("grading fault", f"{name} ran past {what} and was stopped"))
 
     def _run(self, plan, build, serve, cases):
-        """One run, once: a run is never run again.
-
-        A run that ends before its plan is done was ended by what runs in its sandbox:
-        the notebook's code (``exit``, ``os._exit``, a signal it sent, a limit it
-        reached), since this process is alive and reading when it happens. A second run
-        would start where the first left whatever it could leave (a kernel object, a
-        worker's state), and its success would hide the first run's end; so the end is
-        the report's fault, with its cause, and the row is held for a human. The machine
-        itself (the kernel's out-of-memory killer) cannot be told apart from the
-        notebook's own ``kill`` here, and needs the same human look. A failure of the
-        grader itself is a worker that stops before it reports a student: the round
-        grades that student again in a new worker and names it in the report
-        (:func:`armlab.grading.autograde.retry_workers`)."""
+        """One run, once: a run that ends before its plan is done was ended by what runs
+        in it (this process is alive and reading), so it is never run again: its end is a
+        fault, with its cause, and the row is held. Only the grader's own failure is
+        retried (:func:`armlab.grading.autograde.grade_all`)."""
         result = sandbox.run(plan, build, serve=serve, cases=cases, limits=self.limits,
-                             isolate=self.isolate, uid=self.uid, deadline=self.deadline)
+                             isolate=self.isolate, deadline=self.deadline)
         self.cost["runs"] += 1
         self.cost["seconds"] += result.seconds
         self.cost["cpu"] += result.cpu
@@ -567,15 +530,13 @@ class SandboxExecute(Preprocessor):
                     help="True: bubblewrap; 'uid' or 'uid-unfiltered': a user of its own "
                          "(sandbox.choose, where bubblewrap cannot run); False: --no-sandbox"
                     ).tag(config=True)
-    uid = Integer(sandbox.BASE_UID, help="the sandbox's user when grading as root").tag(
-        config=True)
 
     def preprocess(self, nb, resources):
         student = resources.get("nbgrader", {}).get("student", "")
         key = student_key(self.secret, student) if self.secret else ""
         limits = sandbox.Limits(cpu=self.cpu, memory_mb=self.memory_mb,
                                 max_chars=self.max_chars, submission=self.submission_seconds)
-        grading = Grading(nb, key, limits, isolate=self.isolate, uid=self.uid)
+        grading = Grading(nb, key, limits, isolate=self.isolate)
         records, outputs = grading.run()
         verdicts = grading.verdicts(records)
         for index, cell in enumerate(nb.cells):

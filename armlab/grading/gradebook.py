@@ -1,11 +1,8 @@
 """The round's gradebook, through nbgrader's public API: made fresh, checked, exported.
 
-A round's workers grade each into a gradebook of their own (a copy of the assignment's, made
-by ``generate_assignment``) and return what nbgrader recorded there in each student's
-:class:`~armlab.grading.result.Result`; the round writes it once into its gradebook (SQLite in
-the round's folder, or the course's database at ``--db-url``, any SQLAlchemy URL nbgrader
-takes) and checks that it holds what the students' results say, so ``grades.csv`` and the
-gradebook cannot disagree.
+The round writes the workers' results (:class:`~armlab.grading.result.Result`) once into its
+gradebook (SQLite in the round's folder, or ``--db-url``) and checks that it holds what the
+results say, so ``grades.csv`` and the gradebook cannot disagree.
 """
 
 import re

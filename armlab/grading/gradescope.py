@@ -1,59 +1,16 @@
 """A Gradescope autograder for an exercise set: the same checks and sandbox as ``make grade``.
 
-``python -m armlab.grading.gradescope build ASSIGNMENT [--out autograder.zip]``
-(``make gradescope ASSIGNMENT=statics``) writes the zip that Gradescope's
-*Configure Autograder* page takes. It follows Gradescope's autograder
-specification (https://gradescope-autograders.readthedocs.io/en/latest/specs/):
-
-* ``setup.sh`` at the root of the zip, which Gradescope runs once, as root, when it
-  builds the image (an Ubuntu image by default): it installs bubblewrap and Python 3.11
-  with ``apt-get``, the book's pinned runtime (``requirements.txt``) in a virtual
-  environment under ``/opt/armlab``, and the armlab the zip was built from;
-* ``run_autograder`` at the root, which Gradescope runs for every submission, in
-  ``/autograder``, as root: it calls ``python -m armlab.grading.gradescope run``;
-* ``assignment/``: the set's source notebook (solutions and hidden tests), its release
-  (for the census of what a student changed), the nbgrader gradebook that
-  ``generate_assignment`` wrote for it (nbgrader's ``OverwriteCells`` restores the
-  test cells from it, as in ``make grade``), and ``config.json`` (the limits);
-* ``secret``: the course secret, when one is given at build time (``--secret``, or
-  ``$ARMLAB_GRADING_SECRET``); never in the repository. At grading time an
-  ``ARMLAB_GRADING_SECRET`` in the environment takes its place.
-
-Grading one submission (:func:`run`) reads what Gradescope's harness puts in place:
-the student's files in ``/autograder/submission/`` (the notebook ``<set>.ipynb``,
-or the only notebook there; nothing there that is not a regular file is followed or
-read, see :func:`refused`) and ``/autograder/submission_metadata.json``, whose
-``users[0]`` is the submitter (https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/):
-their ``email`` (or their Gradescope ``id``, with ``--student-id id``) draws their
-fresh cases from the course secret. The notebook then goes through ``make grade``'s
-grading of one submission: the census (:func:`armlab.grading.census.inspect_submission`)
-and :func:`armlab.grading.worker.grade_one` (nbgrader's ``autograde``, which restores the
-read-only cells, with :class:`armlab.grading.execute.SandboxExecute`: every run of the
-notebook in a bubblewrap sandbox, the references computed and compared outside it), whose
-:class:`~armlab.grading.result.Result` gives each test cell nbgrader's score and the
-checks' words.
-
-``/autograder/results/results.json`` gets one test per graded cell: its ``name`` as the
-feedback pages name it (:func:`armlab.grading.outputs.cell_titles`), ``score`` and
-``max_score``, the checks' messages as ``output``, and ``visibility``
-``after_due_date`` for the hidden checks (``visible`` for the worked-case checks). A
-fault of the grading (a limit, a run that died, a message out of turn: what holds a
-row for review in ``make grade``) is one more test, of score 0, whose output says the
-submission is held for a human; a summary of the whole is the top-level ``output``.
-A results.json is written whatever happens, a crash of this module included.
-
-The notebook runs in bubblewrap's sandbox where the container lets bubblewrap make its
-namespaces; where it does not (Docker's default seccomp profile refuses them, and
-Gradescope's containers are not privileged), it runs as a user of its own
-(:mod:`armlab.grading.uidbox`): ``/autograder`` and the installed armlab are made
-unreadable to that user, and a process of it is seen to open none of their files before
-anything is graded. Where neither can run, nothing is graded: every test scores 0 and
-says why. There is no mode in which the notebook runs as root beside the answer key.
-``setup.sh``'s build log, every results.json's ``output`` and its
-``extra_data.armlab.sandbox`` say which (:func:`armlab.grading.sandbox.choose`).
-
-The paths are Gradescope's; ``ARMLAB_GRADESCOPE_ROOT`` moves ``/autograder`` elsewhere
-(tests), and ``ARMLAB_GRADESCOPE_PYTHON`` the interpreter ``run_autograder`` starts.
+``python -m armlab.grading.gradescope build ASSIGNMENT [--out autograder.zip]`` writes the
+zip Gradescope's *Configure Autograder* takes (``setup.sh``, ``run_autograder``,
+``assignment/``, and ``secret`` when given), following
+https://gradescope-autograders.readthedocs.io/en/latest/specs/. ``run`` grades the one
+submission in ``/autograder/submission/`` (:func:`run`, regular files only,
+:func:`refused`) as ``make grade`` does (census, :func:`armlab.grading.worker.grade_one`)
+and writes ``results/results.json``, whatever happens: one test per graded cell, plus a
+test of score 0 for a fault. The sandbox is :func:`armlab.grading.sandbox.choose`'s; where
+none can run, nothing is graded. ``ARMLAB_GRADESCOPE_ROOT`` moves ``/autograder`` (tests),
+``ARMLAB_GRADESCOPE_PYTHON`` names ``run_autograder``'s interpreter. The instructors'
+page, "Grading on Gradescope", says the rest.
 """
 
 import argparse
@@ -69,7 +26,7 @@ import time
 import traceback
 import zipfile
 
-from armlab.grading.release import REPO, skip_iri_syntax, venv_on_path
+from armlab.grading.release import REPO, limit_options, skip_iri_syntax, venv_on_path
 
 SPEC = "https://gradescope-autograders.readthedocs.io/en/latest/specs/"
 METADATA_SPEC = "https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/"
@@ -454,7 +411,6 @@ def _run_notebook(path, paths, release_nb, student, secret, config, outcome):
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
-    from armlab.grading import sandbox
     from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
     from armlab.grading.safefiles import NotRegular, copy_regular
     from armlab.grading.worker import grade_one, worker_config
@@ -489,7 +445,7 @@ def _run_notebook(path, paths, release_nb, student, secret, config, outcome):
         cfg = worker_config(course, url, secret=secret if student else "",
                             cpu=config.get("cpu", 30), memory_mb=config.get("memory_mb", 2048),
                             max_chars=config.get("max_chars", 20_000),
-                            isolate=outcome.isolate, uid=sandbox.BASE_UID,
+                            isolate=outcome.isolate,
                             submission_seconds=config.get("submission_seconds", 600.0))
         api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
         result = grade_one(api, assignment, who, url, feedback=False)
@@ -609,11 +565,7 @@ def main(argv=None):
     b.add_argument("--solutions", help="the source assignments (default solutions/)")
     b.add_argument("--student-id", default="email", choices=("email", "id"),
                    help="which field of users[0] in the submission metadata draws the cases")
-    b.add_argument("--cpu", type=float, default=30)
-    b.add_argument("--memory-mb", type=int, default=MEMORY_MB)
-    b.add_argument("--max-chars", type=int, default=20_000)
-    b.add_argument("--submission-seconds", type=float, default=SUBMISSION_SECONDS,
-                   help="wall-clock seconds of all the runs of one notebook together")
+    limit_options(b, memory_mb=MEMORY_MB, submission_seconds=SUBMISSION_SECONDS, sandbox=False)
     r = sub.add_parser("run", help="grade the submission (what run_autograder calls)")
     r.add_argument("--root", default=os.environ.get(ROOT_ENV, "/autograder"))
     sub.add_parser("check", help="say whether the sandbox works here")

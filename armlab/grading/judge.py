@@ -1,12 +1,9 @@
 """Judge what a student's function returned against its reference, in words.
 
-Both places that judge use this module: the grader, on the records a sandbox
-sends back (:mod:`armlab.grading.runner`), and a student's own kernel, where
-:func:`armlab.grading.check_function` judges the visible case at once. A
-verdict is ``None`` (right) or the message a failed check shows: what was
-wrong, at which case (in words), the student's own value, the book's value
-for a visible check only, and the hint of the likely mistake it matches (or
-the reference's advice). A hidden expected value is never written.
+Used by the grader on a sandbox's records and by a student's kernel on the visible case. A
+verdict is ``None`` (right) or a failed check's message: what was wrong, at which case, the
+student's value, the book's value (visible checks only) and a hint. A hidden expected value
+is never written.
 
 >>> from armlab.grading.references import lookup
 >>> ref = lookup("statics.jacobian")

@@ -1,54 +1,14 @@
 """Learning-management systems: the file names of their exports, and the grade files they import.
 
-``--lms NAME`` chooses one of :data:`FORMATS`:
-
-``generic`` (the default)
-    ``<login>_<id>_<submission>_<notebook>``, e.g. ``jdoe_48213_1_statics.ipynb``.
-``canvas``
-    Canvas's *Download Submissions* zip: ``<name>_<user id>_<file id>_<file>``,
-    with ``LATE`` after the name for a late submission
-    (``doejohn_LATE_48213_7730211_statics.ipynb``) and ``-1``, ``-2`` added to the
-    file name of a resubmission (``statics-1.ipynb``). The grade file
-    ``canvas_grades.csv`` is shaped as Canvas's gradebook export, which its *Import*
-    reads: ``Student``, ``ID`` (the Canvas user id, by which Canvas matches rows),
-    ``SIS User ID``, ``SIS Login ID``, ``Section``, then the assignment's column headed
-    ``<name> (<assignment id>)``, with the export's own ``Points Possible`` row
-    (Canvas sets the assignment's points from it).
-``moodle``
-    Moodle's *Download all submissions* zip, one folder per participant
-    (``Jane Doe_104211_assignsubmission_file_/statics.ipynb``) or flat
-    (``Jane Doe_104211_assignsubmission_file_statics.ipynb``); the number is the
-    participant identifier. The grade file ``moodle_grades.csv`` is an offline grading
-    worksheet for *Upload grading worksheet*, which needs ``Identifier``
-    (``Participant 104211``), ``Grade`` and ``Last modified (grade)``.
-``blackboard``
-    Blackboard Learn's *Assignment File Download* zip:
-    ``<assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>_<file>``, with a
-    ``<assignment>_<username>_attempt_<date>.txt`` receipt whose ``Name:`` line
-    ends with the username in parentheses (read when present, so usernames with
-    underscores are safe); of several attempts the latest is graded. The grade
-    file ``blackboard_grades.csv`` is for the Grade Centre's *Work Offline →
-    Upload*: ``Username`` and the column ``<name> [Total Pts: <max> Score] |<column id>``,
-    every value quoted.
-
-Which column takes the grade comes from the LMS's own gradebook export
-(``--lms-gradebook``: Canvas's *Export Entire Gradebook*, Moodle's grading worksheet,
-Blackboard's *Work Offline → Download*), found by the assignment's name or named by
-``--lms-column``, and the export's rows give each student's LMS fields; without an
-export, ``--lms-column`` must carry the column's id (Canvas, Blackboard), or
-:func:`grade_target` says what is missing (:class:`GradebookError`): a header
-without an id would make a new column instead of filling the assignment's. The
-documentation each format follows is cited where it is written (below).
-
-In every format a word ``LATE`` (or ``late``) next to the login marks a late
-submission and is not part of the id, and a login may contain underscores.
-A student held for review is given nothing until a human has looked: the LMS file
-carries the score the LMS already has (from its export; a blank cell would clear it in
-Canvas), or, without an export, no row for that student. Identifiers and the values an LMS
-reads back are written as they stand; only free text (names, e-mail addresses) is escaped
-against spreadsheet formulas (:func:`safe_cell`). What the LMS would read otherwise than
-armlab means (points that differ, a Moodle grade above the maximum) is reported
-(:func:`grade_file_problems`).
+``--lms NAME`` is one of :data:`FORMATS`: ``generic`` (``<login>_<id>_<submission>_<notebook>``),
+``canvas`` (*Download Submissions*; ``canvas_grades.csv`` for its gradebook *Import*),
+``moodle`` (*Download all submissions*; ``moodle_grades.csv``, a grading worksheet) and
+``blackboard`` (*Assignment File Download*; ``blackboard_grades.csv`` for *Work Offline →
+Upload*). The grade column comes from the LMS's gradebook export (``--lms-gradebook``) or
+``--lms-column`` (:func:`grade_target`, :class:`GradebookError`). A held student's row
+keeps the LMS's own score (or is left out); free text is escaped against spreadsheet
+formulas (:func:`safe_cell`); what the LMS would read otherwise is reported
+(:func:`grade_file_problems`). Each format's documentation is cited where it is written.
 
 >>> parse("jdoe_2024_48222_1_statics.ipynb", "generic", "statics.ipynb")
 Name(student='jdoe_2024', lms_id='48222', file='statics.ipynb', late=False, attempt='1', display='jdoe_2024')

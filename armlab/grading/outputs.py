@@ -1,17 +1,11 @@
 """What a grading round writes: grades, the report, the LMS's grade file, the feedback pages.
 
-Every file depends only on the submissions, the solutions and the course
-secret: no times, no machine paths, no order of completion, so two rounds on
-the same input give byte-identical files.
-
-Everything a student wrote is inert where an instructor opens it: every CSV cell
-that a spreadsheet would read as a formula is escaped (:class:`armlab.grading.lms.SafeWriter`);
-a feedback page's markdown and rich outputs go through nbconvert's ``SanitizeHTML``
-(no script, no event handler survives; only text and PNG outputs are kept at all,
-see :func:`armlab.grading.execute.clean_outputs`), and the page carries a strict
-Content-Security-Policy (:data:`CSP`): its only scripts are MathJax, its ``safe``
-extension and its settings, from files beside it, and no typeset formula keeps an address
-(``\\href{javascript:...}`` is typeset as no link: :data:`_MATHJAX_SETTINGS`).
+Every file depends only on the submissions, the solutions and the course secret, so two
+rounds on the same input give byte-identical files. What a student wrote is inert where an
+instructor opens it: CSV cells are escaped (:class:`armlab.grading.lms.SafeWriter`), the
+feedback pages are sanitized and carry a strict Content-Security-Policy (:data:`CSP`) that
+runs only MathJax from files beside them (:data:`_MATHJAX_SETTINGS`: no formula keeps an
+address).
 """
 
 import html

@@ -1,10 +1,8 @@
 """Regenerate ``exercises/`` from ``solutions/`` with nbgrader (``make exercises``).
 
-``python -m armlab.grading.release [ASSIGNMENT ...]`` runs nbgrader's own
-``generate_assignment`` in a temporary course directory (its gradebook lives
-and dies there, so nothing is left in the repository) and copies the release
-into ``exercises/<assignment>/``, replacing what was there. The output depends
-only on ``solutions/``: running it twice gives the same files.
+``python -m armlab.grading.release [ASSIGNMENT ...]`` runs ``generate_assignment`` in a
+temporary course directory and copies the release into ``exercises/<assignment>/``; the
+output depends only on ``solutions/``.
 """
 
 import argparse
@@ -37,6 +35,23 @@ def skip_iri_syntax():
     """
     if "jsonschema" not in sys.modules:
         sys.modules.setdefault("rfc3987_syntax", None)
+
+
+def limit_options(parser, *, memory_mb=2048, submission_seconds=600.0, sandbox=True):
+    """Add the sandbox's limits to a grading command's ``parser`` (``--no-sandbox`` if
+    ``sandbox``): the options of autograde, gradescope build and the worker."""
+    parser.add_argument("--cpu", type=float, default=30,
+                        help="CPU seconds of one cell or one check of a notebook")
+    parser.add_argument("--memory-mb", type=int, default=memory_mb,
+                        help="address-space cap of the sandbox's processes [MiB]")
+    parser.add_argument("--max-chars", type=int, default=20_000, help="output kept per cell")
+    parser.add_argument("--submission-seconds", type=float, default=submission_seconds,
+                        help="wall-clock seconds of all the runs of one notebook together; "
+                             "past them it is stopped and held for review")
+    if sandbox:
+        parser.add_argument("--no-sandbox", action="store_true",
+                            help="grade without isolation (where bubblewrap cannot run); "
+                                 "every row and page says so")
 
 
 def fast_alembic_version():
@@ -142,11 +157,8 @@ def load_config(root, **overrides):
     cfg = course_config(REPO)
     extra = Config()
     extra.CourseDirectory.root = str(root)
-    extra.CourseDirectory.source_directory = "source"
-    extra.CourseDirectory.release_directory = "release"
-    extra.CourseDirectory.submitted_directory = "submitted"
-    extra.CourseDirectory.autograded_directory = "autograded"
-    extra.CourseDirectory.feedback_directory = "feedback"
+    for step in ("source", "release", "submitted", "autograded", "feedback"):
+        extra.CourseDirectory[f"{step}_directory"] = step
     extra.CourseDirectory.db_url = "sqlite:///" + str(pathlib.Path(root) / "gradebook.db")
     for key, value in overrides.items():
         section, name = key.split(".")

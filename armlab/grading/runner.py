@@ -1,27 +1,13 @@
 """What runs inside the sandbox: a notebook's code, and its functions on the cases it is given.
 
-The grader (:mod:`armlab.grading.sandbox`) starts this file as a script in a fresh
-sandbox, ``python -I runner.py IN OUT``, and writes the run's plan as one JSON line on
-file descriptor ``IN``: the notebook's code cells to run in order and, in place of each
-test cell, the checks it holds. A check's cases (inputs only: no expected value is ever
-in the sandbox) come when it begins, as the grader's answer to its ``begin``. The runner executes the cells as a notebook would (one namespace,
-a cell's last expression displayed), calls the student's function on each case, and
-sends back, as JSON lines on ``OUT``, what it returned (:func:`record`). Nothing here
-judges anything: the grader compares, scores and writes the messages.
-
-Messages on ``OUT`` (each one line of JSON): ``{"t": "cell", "cell": i, "status": ...}``
-after each cell (``ok``, ``error``, ``cpu`` or ``memory`` for a cell stopped at a limit), with
-its ``"outputs"`` when the plan asks for them; ``{"t": "begin", "check": k}``, answered by
-``{"cases": [...]}`` (null for a check of a value);
-``{"t": "call", "name": ..., "args": [...], "kwargs": {...}}`` for a function the grader
-computes (an earlier part's reference, or an armlab function the part allows), answered
-by one line on ``IN``; ``{"t": "result", "check": k, "records": [...]}``;
-``{"t": "done", "cpu": seconds}`` (the CPU the run used, as the runner counts it). The
-student's code can write to these descriptors too; the grader
-treats everything that comes out of the sandbox as untrusted data.
-
-This module imports only the standard library (numpy when a value needs it), so that a
-student's own kernel can use :func:`record` and :func:`student_args` as well.
+The grader starts ``python -I runner.py IN OUT`` and writes the run's plan as one JSON
+line on ``IN``: the code cells, and each test cell's checks. A check's cases (inputs only)
+come as the answer to its ``begin``. Messages on ``OUT``, one JSON line each: ``cell``
+(``status`` ok, error, cpu or memory; ``outputs`` when asked), ``begin``, ``call`` (a
+function the grader computes, answered on ``IN``), ``result`` (:func:`record`) and
+``done`` (CPU seconds). Nothing here judges. Only the standard library (numpy when a value
+needs it) is imported, so a student's kernel can use :func:`record` and
+:func:`student_args` too.
 """
 
 import ast

@@ -1,15 +1,10 @@
 """Reading a submission's files without following a link: regular files only.
 
-A submission reaches the grader as a zip (an LMS export), a folder, or Gradescope's
-``submission/`` folder. In any of them a name where a notebook is expected may be a
-symbolic link (to the answer key beside it, say), a FIFO (whose reader waits for a
-writer forever), a device (``/dev/zero`` never ends) or a socket. None of them is
-followed or read: :func:`walk` lists a folder without entering a linked folder and says
-what each entry is, and :func:`open_regular` opens a file below a trusted root one
-component at a time with ``O_NOFOLLOW`` (a link anywhere on the path fails the open, no
-check-then-open race), and reads it only if ``fstat`` says it is a regular file.
-Whatever is refused raises :class:`NotRegular`, whose message says what it was; the
-caller reports it (a row held for review).
+A name where a notebook is expected may be a link, a FIFO, a device or a socket: none is
+followed or read. :func:`walk` lists a folder without entering a linked one;
+:func:`open_regular` opens a file below a trusted root one component at a time with
+``O_NOFOLLOW`` and reads it only if ``fstat`` says it is regular. A refusal raises
+:class:`NotRegular`, which the caller reports.
 
 >>> import os, tempfile
 >>> root = tempfile.mkdtemp()

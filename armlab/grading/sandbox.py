@@ -1,53 +1,12 @@
-"""Run a notebook's code in a disposable sandbox, and talk to it as data.
+"""Run a notebook's code in a disposable bubblewrap sandbox, and talk to it as data.
 
-Student code never runs in the grader's process. Each run (:func:`run`) starts
-:mod:`armlab.grading.runner` inside bubblewrap (``bwrap``, Debian's package
-``bubblewrap``) in fresh PID, mount, network, IPC and UTS namespaces, under a
-user of its own with no capabilities:
-
-* when the grader runs as root, bubblewrap sets up the mounts and the runner
-  drops to a uid of the run's own (:data:`RUN_UIDS`, one per run, a rerun
-  included, never one that anything still lives under) that owns no file on the
-  machine (a user namespace would map the sandbox's user to root outside); after
-  the run every process of that uid is killed (:class:`_Box`);
-* otherwise bubblewrap runs unprivileged, in a user namespace of its own, with
-  ``--disable-userns`` where bubblewrap has it (0.8.0 and later).
-
-A seccomp filter (:mod:`armlab.grading.seccomp`) refuses the kernel's keyrings
-(which belong to a uid and a login session, not to the sandbox), new
-namespaces, new processes, mounts, ptrace and the like. The sandbox is one
-process (threads allowed), so its memory cap, ``RLIMIT_AS``, holds for the
-whole sandbox, on any machine, cgroups or not; beside it only its ``/tmp`` and
-``/scratch`` hold memory, each at most ``file_mb`` where bubblewrap has ``--size``
-(0.7.0 and later; an older one leaves them at the kernel's default, half the
-machine's memory). Its PID 1 is bubblewrap's own
-reaper, whose command line (``/proc/1/cmdline``) holds no mount's source: the
-options reach bubblewrap through a memory file (``--args``) and the runner is
-copied in (``--ro-bind-data``). (The runner is not PID 1, ``--as-pid-1``: the kernel
-drops a signal whose action is the default sent to a namespace's first process, so its
-soft CPU limit, ``SIGXCPU``, would go unseen until the hard limit's ``SIGKILL``.)
-
-The sandbox sees a read-only runtime (``/usr``, the Python installation and
-the virtual environment's packages), the armlab built for the run
-(:mod:`armlab.grading.shaker`) and the runner, a private writable ``/scratch``
-and ``/tmp`` in memory, and nothing else: not the checkout, the solutions, the
-references, the gradebook, the output folder, other submissions, ``$HOME`` or
-the course secret (its environment is cleared). It has no network. Its
-process is capped in memory, file size, threads and CPU seconds, and killed
-with the sandbox at the end of the run (``--die-with-parent`` and the PID
-namespace: when its first process ends, every other one is killed).
-
-Where bubblewrap cannot make its namespaces (a container under Docker's default seccomp
-profile, as Gradescope's are) and the grader is root, :func:`choose` gives the run a
-sandbox without namespaces instead (:mod:`armlab.grading.uidbox`): a uid of its own, the
-same limits and filter, and the grader's folders made unreadable to it and checked so.
-
-Whatever comes out of the sandbox is untrusted data: :func:`run` reads JSON
-lines of bounded size, follows the plan's order (a check's result before the
-next check begins; calls to the grader only for the functions the open check
-may use) and reports anything else as a fault of the run, never as a score.
-
-``available()`` says whether this machine can make such a sandbox, and why not.
+:func:`run` starts :mod:`armlab.grading.runner` in fresh PID, mount, network, IPC and UTS
+namespaces, as a uid of the run's own (:data:`RUN_UIDS`, as root) or in a user namespace,
+under the seccomp filter of :mod:`armlab.grading.seccomp`, with a read-only runtime, the
+armlab of :mod:`armlab.grading.shaker` and a private ``/scratch`` and ``/tmp``. Where
+namespaces are refused, :func:`choose` falls back to :mod:`armlab.grading.uidbox`.
+Whatever comes out is untrusted data, read in the plan's order; anything else is a fault.
+What the sandbox guarantees: the instructors' page, "Student code runs in a sandbox".
 """
 
 import dataclasses
@@ -540,8 +499,7 @@ def _limits(limits, budget):
 
 
 # ---------------------------------------------------------------- one run
-def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=None,
-        deadline=None):
+def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, deadline=None):
     """Run ``plan`` (see :mod:`armlab.grading.runner`) in a fresh sandbox.
 
     Parameters
@@ -563,9 +521,6 @@ def run(plan, build, *, serve, cases=None, limits=Limits(), isolate=True, uid=No
         True: bubblewrap; ``"uid"`` (``"uid-unfiltered"``: no seccomp filter): a uid of
         the run's own where namespaces are refused (:mod:`armlab.grading.uidbox`, as
         root); False runs the runner as a plain process of this user (``--no-sandbox``).
-    uid : int
-        Not used: as root each run takes a uid of its own (:func:`_claim`), whatever its
-        worker (kept so that callers that still pass one keep working).
     deadline : float, optional
         :func:`time.monotonic` time by which the run is stopped (the submission's cap,
         shared by its runs): a fault ``("wall", where)``.

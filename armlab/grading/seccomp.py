@@ -1,47 +1,12 @@
 """The system calls a graded notebook may not make: a seccomp filter for the sandbox.
 
-bubblewrap loads the filter (``--seccomp FD``, a compiled BPF program) into the
-sandbox's first process just before it starts the runner; every process the
-notebook could make inherits it and cannot remove it (a later filter only adds
-refusals). The filter refuses, with an error the notebook sees as an ``OSError``:
-
-* the kernel's **keyrings** (``keyctl``, ``add_key``, ``request_key``): they belong
-  to a uid and a login session, not to the sandbox, so a key stored by one run
-  would be read by the next run of the same uid, and a non-root grader's sandbox
-  would read the instructor's session keyring;
-* **new namespaces** (``unshare``, ``setns``, ``clone`` with a namespace flag;
-  ``clone3`` with ``ENOSYS``, since its flags sit in memory the filter cannot
-  read, which makes glibc fall back to ``clone``): a nested user namespace gives
-  its creator every capability inside it (new mounts, networks, PIDs);
-* **new processes** (``fork``, ``vfork``, ``clone`` without ``CLONE_THREAD``): the
-  memory cap (``RLIMIT_AS``) holds per process, so with one process it holds for
-  the whole sandbox; threads share their process's address space and stay allowed;
-* **sockets other than local ones** (``socket`` of any family but ``AF_UNIX``, with
-  ``EAFNOSUPPORT``): the network, which a container that refuses namespaces
-  (:mod:`armlab.grading.uidbox`) cannot take away otherwise, and the kernel's netlink;
-* the **mount table** and root (``mount``, ``umount2``, ``pivot_root``, ``chroot``
-  and the new mount API ``fsopen`` ... ``mount_setattr``);
-* **other processes' memory** and the kernel's introspection (``ptrace``,
-  ``process_vm_readv``/``writev``, ``kcmp``, ``pidfd_getfd``, ``perf_event_open``,
-  ``bpf``, ``userfaultfd``, which also stretches kernel races, ``io_uring_*``, a
-  large kernel surface the container runtimes refuse too, ``syslog``,
-  ``lookup_dcookie``);
-* **the machine's own state** (``kexec_load``, ``kexec_file_load``, ``init_module``,
-  ``finit_module``, ``delete_module``, ``reboot``, ``swapon``, ``swapoff``, ``acct``,
-  ``quotactl``, ``settimeofday``, ``clock_settime``, ``clock_adjtime``,
-  ``adjtimex``, ``sethostname``, ``setdomainname``, ``iopl``, ``ioperm``,
-  ``vhangup``, ``open_by_handle_at``, ``name_to_handle_at``, ``fanotify_init``).
-
-An honest notebook needs none of them: Python, numpy (its BLAS runs one thread,
-``OPENBLAS_NUM_THREADS=1``, and threads stay allowed), matplotlib's Agg backend (its
-font list asks ``fc-list`` in a subprocess and goes on without it when that
-fails) and the runner (:mod:`armlab.grading.runner`: one process, signals and an
-interval timer) make only allowed calls. Calls from another architecture's
-table (32-bit ``int 0x80``, x32) kill the process: libseccomp's filter checks the
-architecture and x32 numbers, which a hand-written filter easily forgets. That is
-why the filter is built with libseccomp (through ``pyseccomp``, a ctypes binding
-that needs only the C library ``libseccomp2``, present on Debian and Ubuntu, and no
-compiler) rather than as BPF written here.
+The filter (:data:`REFUSED`, built with libseccomp through ``pyseccomp``, which also
+checks the architecture and kills 32-bit and x32 calls) refuses with an ``OSError``:
+keyrings, new namespaces (``clone3`` with ``ENOSYS``), new processes (threads stay
+allowed, so ``RLIMIT_AS`` holds for the whole sandbox), sockets other than ``AF_UNIX``,
+mounts and root, other processes' memory and the kernel's introspection, and the
+machine's own state. An honest notebook (Python, numpy, matplotlib's Agg, the runner)
+needs none of them.
 
 >>> code = program()
 >>> len(code) % 8, len(code) > 8 * len(REFUSED)     # struct sock_filter: 8 bytes each

@@ -1,30 +1,11 @@
 """The grader's own work for a graded notebook, bounded while it runs.
 
-Inside a check, a graded notebook may ask the grader to compute the armlab
-functions its part allows, and the earlier parts' references it uses
-(:mod:`armlab.grading.execute`). Those calls take the student's arguments, so
-the grader treats each one as hostile work:
-
-* **sizes, before anything is computed**: an arm of more than :data:`MAX_LINKS`
-  links (the book's largest arm has 12, in the forward-dynamics chapter's
-  conditioning study), or more than :data:`MAX_NUMBERS` numbers in one call's
-  arguments, is refused at once;
-* **CPU time and memory, while it runs**: the calls of one run are computed in
-  a process of their own, forked from the grader when the first call comes
-  (:class:`Server`). Each call runs under a CPU timer (``limits.call_cpu``) and
-  the process under an address-space cap (``limits.call_memory_mb`` above what
-  it inherited) and a CPU cap of what is left of the submission's budget
-  (``limits.served_cpu``), which the kernel enforces; the grader waits for an
-  answer at most ``wall_factor`` times the call's CPU seconds plus 10 s by the
-  clock, and kills the process past that;
-* **nothing stays**: what a call builds (the kernels compiled for an arm,
-  :mod:`armlab._kernels`, cached per arm shape for a process's life) lives in
-  that process, which ends with the run; the grader's own process never
-  computes a served call, so it is the same size after a submission as before.
-
-A call past a bound fails at once: the student's cell gets a ``ValueError``
-that says which bound, and the grader notes a fault (:class:`Bound`), which
-holds the row for review.
+The armlab calls a check lets a notebook ask for are hostile work: arguments past
+:data:`MAX_LINKS` links or :data:`MAX_NUMBERS` numbers are refused before anything is
+computed, and the calls run in a process of their own (:class:`Server`) under a CPU timer
+per call, an address-space cap and the submission's CPU budget (:class:`Budget`); it ends
+with the run. A call past a bound gives the cell a ``ValueError`` and the grader a fault
+(:class:`Bound`).
 
 >>> server = Server(lambda name, args, kwargs: [float(a) * 2 for a in args], Budget(10.0))
 >>> server("double", [1.5, 2.0], {})

@@ -1,27 +1,11 @@
 """The armlab a sandbox sees: only the code that a part's allowed functions need.
 
-A student's notebook imports ``armlab`` when it is graded, but the sandbox it
-runs in (:mod:`armlab.grading.sandbox`) holds no copy of the real package.
-:func:`build` writes one instead, cut down to a set of names: every top-level
-function, class and constant of every module is kept when a kept name refers
-to it (by name, through an imported module's attribute, or through an import
-inside a function), and replaced by a stub otherwise. A stub keeps the name
-importable and raises :class:`ArmlabOff` when it is used, saying that this
-part does not allow it. What is not written cannot be reached: no frame, code
-object or file of the sandbox holds the code of a function the part does not
-allow, however the student's code looks for it.
-
-Three more things differ from the real package:
-
-* names in ``served`` are proxies: calling one sends its arguments to the
-  grader outside the sandbox, which computes the real function and sends the
-  result back (:data:`KEPT_IN_SANDBOX` lists the allowed names that are kept as
-  code instead, because they take or return objects);
-* ``armlab.grading`` is a stub whose checks do nothing (the graded cells are
-  run by the grader, not by the notebook), so no reference, no case generator
-  and no answer key is in the sandbox;
-* the package is compiled once, so the sandbox, whose files are read-only,
-  does not compile it again at every import.
+:func:`build` writes a copy of armlab cut to a set of names: a top-level function, class or
+constant is kept when a kept name refers to it, and otherwise replaced by a stub that raises
+:class:`ArmlabOff`, so no code of a function the part does not allow is in the sandbox.
+Names in ``served`` become proxies the grader answers (:data:`KEPT_IN_SANDBOX` are kept as
+code), ``armlab.grading`` is a stub whose checks do nothing, and the package is compiled
+once.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as tmp:

@@ -1,32 +1,10 @@
 """One PDF per submission, for grading by hand in Gradescope or the LMS (``make pdfs``).
 
 ``python -m armlab.grading.submission_pdfs ROUND [--lms NAME] [--submissions EXPORT]``
-
-``ROUND`` is a finished round's folder (``grading/<assignment>``). Each student's feedback
-page (``feedback/<student>.html``: the graded notebook, its code, outputs and each check's
-score) is printed by the system's headless Chromium (through Playwright, as the book's own
-PDF is), with a first block that names the student, the LMS's id, every part's score, the
-total and the status from ``grades.csv`` (a student held for review: "held for review, no
-score given"). The PDFs go to ``ROUND/pdfs/``, named so that a bulk upload finds each
-student (:func:`pdf_name`), and, for Canvas and Moodle, whose uploads take a zip, into
-``ROUND/pdfs.zip`` as well:
-
-``generic``, ``blackboard`` (Gradescope and Blackboard match no file name)
-    ``<student>.pdf``; the first page names the student, for Gradescope's roster matching
-    of uploaded work or an upload one student at a time.
-``canvas``
-    ``<name>_<user id>_<file id>_<assignment>.pdf``, for the assignment's *Re-Upload
-    Submissions* (Canvas's ``Assignment#infer_comment_context_from_filename`` takes the
-    first two all-digit words of the name as the user id and the id of a file of that
-    student's submission, and attaches the PDF to a comment on it). The file id is the
-    submitted notebook's, read from the export's file names (``--submissions``).
-``moodle``
-    ``<student>_<participant id>_assignfeedback_file_<assignment>.pdf``, for *Upload
-    multiple feedback files in a zip* (Moodle's ``assignfeedback_file_zip_importer`` splits a
-    name at ``_``: the participant id second, the feedback plugin third and fourth).
-
-Nothing is sent anywhere: the browser runs on a closed network, and a page's only scripts
-are its own MathJax, from the files beside it.
+prints each feedback page of a finished round with headless Chromium (Playwright), headed
+by the student's scores and status from ``grades.csv``, into ``ROUND/pdfs/`` (and
+``pdfs.zip`` for Canvas and Moodle), named for the LMS's bulk upload (:func:`pdf_name`).
+The browser runs on a closed network.
 """
 
 import argparse

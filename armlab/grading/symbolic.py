@@ -1,21 +1,12 @@
 """Derivation parts: a student's SymPy answer, read as data and judged by equivalence.
 
-A derivation part's function takes SymPy symbols (and exact numbers) and returns a SymPy
-expression or matrix. Inside the sandbox the answer becomes a tree of node kinds and
-leaves (:func:`armlab.grading.runner.tree_of`, JSON data); here, in the grader, that tree
-is read again by :func:`rebuild`, which runs nothing: a whitelist of node kinds
-(:data:`KINDS`), symbols only those the part gives, and bounds on the nodes, the depth,
-an integer's digits and a power's exponent. What the sandbox sent is never trusted: a
-forged tree is refused as readily as a huge one.
-
-Equivalence is decided by exact rational points evaluated at high precision
-(:func:`evaluate`): every symbol gets a rational value, the tree is evaluated with
-:data:`DIGITS`-digit arithmetic (mpmath), and two expressions agree when they agree to
-:data:`AGREE` of that precision at :data:`POINTS` points. Every intermediate value is
-bounded (:data:`MAX_MAGNITUDE`), so a tree that is read is evaluated in bounded work; no
-``simplify`` runs (its time has no bound). A likely mistake is declared with
-``@ref.mistake("hint")`` as in the other parts: an expression the student's agrees with
-gives its hint.
+The sandbox sends the answer as a tree (:func:`armlab.grading.runner.tree_of`);
+:func:`rebuild` reads it again running nothing, with a whitelist of node kinds
+(:data:`KINDS`), the part's symbols only, and bounds on size, depth, digits and exponents.
+Two expressions are equivalent when they agree to :data:`AGREE` of :data:`DIGITS`-digit
+precision at :data:`POINTS` rational points (:func:`evaluate`, every value bounded by
+:data:`MAX_MAGNITUDE`; no ``simplify``). A likely mistake (``@ref.mistake("hint")``) the
+answer agrees with gives its hint.
 
 >>> import sympy
 >>> x, y = sympy.symbols("x y", real=True)

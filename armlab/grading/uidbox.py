@@ -1,37 +1,11 @@
 """The sandbox where a container refuses namespaces: a user of the run's own.
 
-Docker's default seccomp profile, which Gradescope's containers run under, refuses the
-namespaces bubblewrap makes (``unshare``, ``clone`` with a namespace flag), so
-:mod:`armlab.grading.sandbox`'s bubblewrap cannot start there. What such a container
-still allows its root is enough to keep the grading's secrets from a notebook:
-
-* **a uid of the run's own** (one of :data:`armlab.grading.sandbox.RUN_UIDS`, held by a
-  lock while the run lives, as bubblewrap's runs take theirs), no supplementary group, no
-  capability (the kernel clears them when every uid of a process leaves root) and
-  ``no_new_privs`` (no set-uid program gives them back);
-* **files it cannot read**: :func:`hide_paths` takes group's and others' permissions off the
-  folders the grading keeps to itself (Gradescope's ``/autograder``: the answer key, the
-  references, the course secret, the gradebook; and the installed armlab, whose
-  references are the answers), and :func:`probe` checks, as such a uid, that not one
-  file there opens; the grader's own environment (the secret when it is given there) is
-  root's, as the kernel keeps another uid's ``/proc/<pid>/environ``;
-* **limits** set before the notebook's first instruction: address space
-  (``RLIMIT_AS``), file size, CPU seconds, no core file, and processes of its uid
-  (``RLIMIT_NPROC``: the uid is fresh, so the count is the run's own);
-* **the seccomp filter** of :mod:`armlab.grading.seccomp` (keyrings, namespaces, new
-  processes, mounts, ptrace, sockets other than local ones, ...) where the kernel lets a
-  process load one (Docker's profile does); where it does not, ``RLIMIT_NPROC`` of 1
-  leaves the notebook one thread and no process, so the memory cap still holds for all
-  of it;
-* **a fresh process tree per run**: a new session, and after the run every process of its
-  uid killed (``kill(-1)`` as that uid), its SysV IPC objects removed and its files in
-  the machine's shared folders (``/tmp``, ``/var/tmp``, ``/dev/shm``, ...) deleted, so a
-  later run (a rerun included, which takes another uid) finds nothing of it.
-
-What it does not give, and bubblewrap does: the notebook sees the machine's file tree
-(what is readable by anyone: the system, the Python runtime, other processes' command
-lines), and its files in ``/tmp`` live while the run does. Nothing of that holds an
-expected value: the references are computed by the grader, as root, outside the run.
+Where Docker's seccomp profile (Gradescope's) refuses bubblewrap's namespaces, a run gets
+a uid of its own (:data:`armlab.grading.sandbox.RUN_UIDS`, no capability,
+``no_new_privs``), the grader's folders made unreadable (:func:`hide_paths`) and checked
+so (:func:`probe`), the same limits and seccomp filter (else ``RLIMIT_NPROC`` of 1), and a
+fresh process tree whose processes, IPC objects and shared-folder files are removed after
+the run. Unlike bubblewrap, it sees the machine's file tree, which holds no expected value.
 """
 
 import ctypes

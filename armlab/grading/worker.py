@@ -1,14 +1,10 @@
 """One grading process of a round's pool: it grades the students it is sent, one at a time.
 
-The round starts ``python -m armlab.grading.worker COURSE ASSIGNMENT DB_URL RESULTS`` once per
-worker; every worker grades in the same course folder, each into a gradebook of its own at
-``DB_URL`` (a copy of the assignment's SQLite file, which no other process writes); the round
-writes its gradebook once from the results. A worker reads a student's id on stdin, runs
-nbgrader's ``autograde`` (with :class:`armlab.grading.execute.SandboxExecute` in place of its
-``Execute``: no student code runs in this process, and no kernel is started) and
-``generate_feedback`` for them, writes their :class:`~armlab.grading.result.Result` to
-``RESULTS/<student>.json`` and prints the id on stdout, then reads the next. The course
-secret comes in the environment (``ARMLAB_GRADING_SECRET``), which no sandbox inherits.
+``python -m armlab.grading.worker COURSE ASSIGNMENT DB_URL RESULTS`` reads a student's id on
+stdin, runs nbgrader's ``autograde`` (with :class:`armlab.grading.execute.SandboxExecute`)
+and ``generate_feedback`` into its own gradebook at ``DB_URL``, writes the student's
+:class:`~armlab.grading.result.Result` to ``RESULTS/<student>.json`` and prints the id. The
+course secret comes in ``ARMLAB_GRADING_SECRET``, which no sandbox inherits.
 """
 
 import argparse
@@ -16,13 +12,13 @@ import os
 import pathlib
 import sys
 
-from armlab.grading.release import load_config, skip_iri_syntax, venv_on_path
-from armlab.grading.sandbox import BASE_UID, UID_MODES
+from armlab.grading.release import limit_options, load_config, skip_iri_syntax, venv_on_path
+from armlab.grading.sandbox import UID_MODES
 
 SECRET_ENV = "ARMLAB_GRADING_SECRET"
 
 
-def worker_config(course, db_url, *, secret, cpu, memory_mb, max_chars, isolate, uid,
+def worker_config(course, db_url, *, secret, cpu, memory_mb, max_chars, isolate,
                   submission_seconds=600.0):
     """The repository's ``nbgrader_config.py`` (which puts
     :class:`~armlab.grading.execute.SandboxExecute` in place of nbgrader's ``Execute``) for
@@ -32,7 +28,6 @@ def worker_config(course, db_url, *, secret, cpu, memory_mb, max_chars, isolate,
         "SandboxExecute.cpu": float(cpu), "SandboxExecute.memory_mb": int(memory_mb),
         "SandboxExecute.max_chars": int(max_chars), "SandboxExecute.isolate":
         isolate if isolate in UID_MODES else bool(isolate),
-        "SandboxExecute.uid": int(uid),
         "SandboxExecute.submission_seconds": float(submission_seconds)})
 
 
@@ -58,7 +53,7 @@ def grade_one(api, assignment, student, db_url, feedback=True):
 
 
 def run_worker(assignment, course, db_url, results, *, cpu, memory_mb, max_chars, isolate,
-               uid, submission_seconds=600.0):
+               submission_seconds=600.0):
     """Grade each student named on stdin; each one's result into ``results``."""
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
@@ -66,7 +61,7 @@ def run_worker(assignment, course, db_url, results, *, cpu, memory_mb, max_chars
     venv_on_path()
     secret = os.environ.pop(SECRET_ENV, "")
     cfg = worker_config(course, db_url, secret=secret, cpu=cpu, memory_mb=memory_mb,
-                        max_chars=max_chars, isolate=isolate, uid=uid,
+                        max_chars=max_chars, isolate=isolate,
                         submission_seconds=submission_seconds)
     api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
     for line in sys.stdin:
@@ -85,16 +80,11 @@ def main(argv=None):
     parser.add_argument("assignment")
     parser.add_argument("db_url")
     parser.add_argument("results")
-    parser.add_argument("--cpu", type=float, default=30)
-    parser.add_argument("--memory-mb", type=int, default=2048)
-    parser.add_argument("--max-chars", type=int, default=20_000)
-    parser.add_argument("--no-sandbox", action="store_true")
-    parser.add_argument("--uid", type=int, default=BASE_UID)
-    parser.add_argument("--submission-seconds", type=float, default=600.0)
+    limit_options(parser)
     args = parser.parse_args(argv)
     return run_worker(args.assignment, args.course, args.db_url, args.results, cpu=args.cpu,
                       memory_mb=args.memory_mb, max_chars=args.max_chars,
-                      isolate=not args.no_sandbox, uid=args.uid,
+                      isolate=not args.no_sandbox,
                       submission_seconds=args.submission_seconds)
 
 
