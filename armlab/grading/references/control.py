@@ -297,17 +297,24 @@ def _rest_cases(rng, tries=12):
     return cases
 
 
+def _unknown_load(rng, kind, share, lead=""):
+    """``(arm, model)``: the chapter's arm (kind 0), another arm, a wall-mounted one (4), with
+    a tip load of ``share`` (lo, hi) of link 2's mass its model does not know (kind 5: half
+    of it known); the arm's words start with ``lead``."""
+    base = MODEL if kind == 0 else rng.arm(gravity=(-9.81, 0.0) if kind == 4 else 9.81)
+    mass = max(0.05, round(rng.uniform(*share, 0.05) * base.masses[1], 2))
+    model = _loaded(base, mass / 2.0) if kind == 5 else base
+    words = {0: f"{lead}the chapter's arm with {mass:g} kg its model does not know",
+             4: f"{lead}an arm on a wall with {mass:g} kg its model does not know",
+             5: f"{lead}an arm with {mass:g} kg, half of it known to the model"}
+    return _loaded(base, mass, words.get(kind, f"{lead}an arm with {mass:g} kg its model "
+                                               "does not know")), model
+
+
 def _rest_case(rng, kind):
     """One drawn case: the chapter's arm (kind 0), other arms, a wall-mounted one (4), a
     model that knows half the load (5)."""
-    base = MODEL if kind == 0 else rng.arm(gravity=(-9.81, 0.0) if kind == 4 else 9.81)
-    mass = max(0.05, round(rng.uniform(0.1, 0.5, 0.05) * base.masses[1], 2))
-    model = _loaded(base, mass / 2.0) if kind == 5 else base
-    words = {0: f"the chapter's arm with {mass:g} kg its model does not know",
-             4: f"an arm on a wall with {mass:g} kg its model does not know",
-             5: f"an arm with {mass:g} kg, half of it known to the model"}
-    arm = _loaded(base, mass, words.get(kind, f"an arm with {mass:g} kg its model "
-                                              "does not know"))
+    arm, model = _unknown_load(rng, kind, (0.1, 0.5))
     kp = [rng.uniform(200.0, 900.0, 50.0)] * 2
     return Case(arm=arm, model=model, q_target=rng.pose(2), kp=kp)
 
@@ -356,14 +363,7 @@ def _pd_claim_case(rng, kind, flaw, tries=20):
     rest within 0.35 rad, and a claim made with ``flaw``; the right rest and the three
     flaws' at least 1e-3 rad apart."""
     for _ in range(tries):
-        base = MODEL if kind == 0 else rng.arm(gravity=(-9.81, 0.0) if kind == 4 else 9.81)
-        mass = max(0.05, round(rng.uniform(0.2, 0.6, 0.05) * base.masses[1], 2))
-        model = _loaded(base, mass / 2.0) if kind == 5 else base
-        words = {0: f"PD on the chapter's arm with {mass:g} kg its model does not know",
-                 4: f"PD on an arm on a wall with {mass:g} kg its model does not know",
-                 5: f"PD on an arm with {mass:g} kg, half of it known to the model"}
-        arm = _loaded(base, mass, words.get(kind, f"PD on an arm with {mass:g} kg its model "
-                                                  "does not know"))
+        arm, model = _unknown_load(rng, kind, (0.2, 0.6), "PD on ")
         kp = [rng.uniform(20.0, 80.0, 5.0), rng.uniform(8.0, 30.0, 2.0)]
         q_target = rng.pose(2)
         values = [_pd_rest(arm, model, q_target, kp, k) for k in range(4)]
