@@ -272,5 +272,6 @@ def inverse_kinematics(arm, tip, elbow="down"):
     at_base = r <= tol
     q1 = np.where(at_base, 0.0,
                   np.arctan2(p[..., 1], p[..., 0]) - np.arctan2(L2 * s2, L1 + L2 * c2))
-    q1 = np.arctan2(np.sin(q1), np.cos(q1))                             # into (-pi, pi]
+    q1 = np.arctan2(np.sin(q1), np.cos(q1))                             # into [-pi, pi]
+    q1 = np.where(q1 <= -np.pi, np.pi, q1)           # -pi, the same pose, as +pi: (-pi, pi]
     return np.stack([q1 + 0.0, q2 + 0.0], axis=-1)

@@ -166,3 +166,12 @@ def test_inverse_kinematics_batch_equals_loop(arm, seed):
             # numpy's vectorised arccos/arctan2 loops may round differently from its scalar ones
             np.testing.assert_allclose(whole[idx], al.inverse_kinematics(arm, tips[idx], elbow),
                                        rtol=0, atol=4 * np.finfo(float).eps * np.pi)
+
+
+def test_a_shoulder_at_minus_pi_is_returned_as_pi():
+    """The tip of q = (-1, -pi + 1) rad on two 1 m links, elbow down: q1 wraps to pi, not -pi
+    (found by Hypothesis: arctan2 of sin(-pi) gave exactly -pi)."""
+    arm = al.PlanarArm(lengths=(1.0, 1.0), masses=(1.0, 1.0))
+    target = al.tip_position(arm, np.array([-1.0, -2.141592653589793]))
+    sol = al.inverse_kinematics(arm, target, elbow="down")
+    assert -np.pi < sol[0] <= np.pi and sol[1] >= 0
