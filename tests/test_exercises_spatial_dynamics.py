@@ -65,10 +65,16 @@ MORE_MISTAKES = [
      "coriolis_answer": ("Mdot @ qd - 0.5 * np.einsum", "Mdot @ qd + 0.5 * np.einsum",
                          "subtracted from Ṁ q̇, not added"),
      "predict_answer": ("sp.mass_matrix(chain, q0)[j, j] / stiffness",
-                        "stiffness / sp.mass_matrix(chain, q0)[j, j]", "not its inverse")},
+                        "stiffness / sp.mass_matrix(chain, q0)[j, j]", "not its inverse"),
+     # the rated speeds alone: the visible check's loaded move is bound by its torques
+     "move_answer": ("return 1.02 * max(by_torque, by_speed)", "return 1.02 * by_speed",
+                     "its largest torque is")},
     {"wrenches_answer": ("F[i - 1] += X[i].T @ F[i]", "F[i - 1] += np.linalg.inv(X[i]) @ F[i]",
                          "not with X⁻¹"),
-     "turret_answer": (" + J * qd1 ** 2 / 2)", ")", "the turret's own moment J")},
+     "turret_answer": (" + J * qd1 ** 2 / 2)", ")", "the turret's own moment J"),
+     # the rated torques alone: the visible check's unloaded move is bound by its speed
+     "move_answer": ("return 1.02 * max(by_torque, by_speed)", "return 1.02 * by_torque",
+                     "its largest speed")},
     {"turret_answer": ("sym.integrate(m / L * speed2(s), (s, 0, L)) / 2",
                        "m * speed2(L / 2) / 2", "a rod is not a point at its centre")},
 ]
@@ -172,6 +178,33 @@ def test_design_judge_passes_the_graders_design_and_not_the_worked_one():
             assert ref(*args, 0.9 * REFS.shortest(*args))[0] < 1.0
             misses += ref(*args, WORKED_T)[0] < 1.0
     assert misses >= 3
+
+
+def _binding(case):
+    """Which rating sets the shortest move of a case, and by what factor over the other."""
+    ch, a, b = REFS.real(case.args["chain"]), case.args["q_start"], case.args["q_end"]
+    by_torque, by_speed = REFS._by_torque(ch, a, b), REFS._by_speed(ch, a, b)
+    return ("torque", by_torque / by_speed) if by_torque > by_speed else ("speed",
+                                                                           by_speed / by_torque)
+
+
+def test_the_move_cases_say_which_rating_binds():
+    """The visible check has a move its rated speed binds (the torques alone would allow
+    0.039 s of its 0.103 s) and one its rated torques bind, each labelled; every student's
+    hidden cases hold a random chain of each kind, labelled, with the other rating allowing
+    a move at most half as long."""
+    worked = lookup(f"{CHAPTER}.move_duration").cases("worked")
+    assert [_binding(case)[0] for case in worked] == ["speed", "torque"]
+    assert [case.label.rsplit(": ", 1)[1] for case in worked] == [
+        "its rated speed binds", "its rated torques bind"]
+    assert all(_binding(case)[1] > 2.0 for case in worked)
+    for key in ("", "x", "y", "z"):
+        fresh = lookup(f"{CHAPTER}.move_duration").cases("fresh", key=key)
+        chosen = [case for case in fresh if case.label and "bind" in case.label]
+        assert [case.label for case in chosen] == ["a random chain: its rated torques bind",
+                                                   "a random chain: its rated speeds bind"]
+        assert [_binding(case)[0] for case in chosen] == ["torque", "speed"]
+        assert all(_binding(case)[1] >= 2.0 - 1e-9 for case in chosen)
 
 
 def test_the_set_meets_the_standard_on_paper():
