@@ -314,3 +314,16 @@ def test_the_turret_mass_matrix_is_armlabs():
         args = [sympy.Float(x, 30) for x in [*q, d, L, m, mp, J]]
         M = np.array(lookup(TURRET).function(*args), dtype=float)
         np.testing.assert_allclose(M, sp.mass_matrix(chain, q), atol=1e-12)
+
+
+def test_the_turrets_other_arm_has_every_term():
+    """The hidden case "another arm" gives every length, mass and load a value other than
+    zero (a zero there drops a term the case is meant to check: one student in eleven
+    drew one, d or the payload, a second case without a payload)."""
+    import sympy
+
+    for key in [f"student{k}" for k in range(40)]:
+        case = lookup(TURRET).cases("fresh", key=key)[0]
+        assert case.label.startswith("another arm")
+        numbers = {k: v for k, v in case.args.items() if not isinstance(v, sympy.Symbol)}
+        assert numbers and all(v != 0 for v in numbers.values()), (key, numbers)

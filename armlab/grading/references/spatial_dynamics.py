@@ -471,8 +471,15 @@ def _turret_cases(rng):
 
     drawn, frac = exact_draws(rng, TURRET_PARAMS)
     zero = sympy.Integer(0)
-    return [drawn("another arm in exact numbers", d=frac(-10, 10, 100), L=frac(10, 40, 100),
-                  m=frac(2, 30, 10), mp=frac(0, 20, 10), J=frac(1, 50, 1000)),
+
+    def nonzero(lo, hi, per):          # "another arm" has every term: none of it is zero
+        value = zero
+        while value == 0:
+            value = frac(lo, hi, per)
+        return value
+    return [drawn("another arm in exact numbers", d=nonzero(-10, 10, 100),
+                  L=frac(10, 40, 100), m=frac(2, 30, 10), mp=frac(1, 20, 10),
+                  J=frac(1, 50, 1000)),
             drawn("no payload", mp=zero),
             drawn("no shoulder offset", d=zero),
             drawn("a massless link carrying the payload", m=zero),
