@@ -22,6 +22,7 @@ import armlab.spatial as sp
 from armlab.grading.references import lookup
 from exercise_sets import (ExerciseSet, assert_derivation_accepts,
                            assert_derivation_names_each_mistake)
+from submissions import corpus
 
 CHAPTER = "spatial_dynamics"
 REFS = __import__(f"armlab.grading.references.{CHAPTER}", fromlist=["x"])
@@ -220,7 +221,43 @@ def test_the_visible_checks_catch_every_listed_mistake():
 
 @pytest.mark.slow
 def test_the_set_grades_fairly(tmp_path):
-    SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
+    """The standard's submissions and, in the same round, the hostile corpus's spatial
+    dynamics notebook (tests/submissions/corpus.py: a chain written into for the next
+    case, RNEA, CRBA, ABA and g reached where a part does not allow them, a simulation
+    asking for 149 GiB, hostile SymPy): it gains nothing, the call that meets a stub is
+    reported, the simulation fails its part only, the SymPy answer is refused and said so."""
+    import pathlib
+
+    SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS,
+                             extra=corpus.spatial_dynamics_hostile())
+    assert not pathlib.Path(corpus.MARKER).exists()       # the text meant to run never ran
+
+
+@pytest.mark.slow
+def test_an_endless_simulation_is_held_and_harms_no_one(tmp_path):
+    """An endless simulation (tests/submissions/corpus.py), graded in one round beside an
+    honest notebook with a CPU limit of 5 s a check (30 s by default: the endless one would
+    cost minutes in the fairness round): its row is held with a grading fault, and the
+    honest notebook keeps full marks."""
+    import json
+
+    from armlab.grading.autograde import grade
+    from armlab.grading.sandbox import available
+
+    ok, why = available()
+    if not ok:
+        pytest.skip(f"no sandbox on this machine: {why}")
+    subs = dict(corpus.spatial_dynamics_endless(), honest=(SET.filled(), None, None, None))
+    export = tmp_path / "export"
+    export.mkdir()
+    for k, (login, (nb, *_)) in enumerate(sorted(subs.items())):
+        (export / f"{login}_{1000 + k}_1_{SET.notebook_name}").write_text(json.dumps(nb))
+    grade(CHAPTER, export, out=tmp_path / "out", workers=2, progress=False, cpu=5)
+    scores = SET._scores(tmp_path / "out")
+    problems = SET._against("honest", scores.get("honest"), "full", {}, tmp_path / "out")
+    problems += SET._against("endless", scores.get("endless"), ("exact",) + subs["endless"][1:],
+                             {}, tmp_path / "out")
+    assert problems == []
 
 
 # ---------------------------------------------------------------- Part 7: the derivation
