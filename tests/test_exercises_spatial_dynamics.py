@@ -22,6 +22,7 @@ import armlab.spatial as sp
 from armlab.grading.references import lookup
 from exercise_sets import (ExerciseSet, assert_derivation_accepts,
                            assert_derivation_names_each_mistake)
+from submissions import corpus
 
 CHAPTER = "spatial_dynamics"
 REFS = __import__(f"armlab.grading.references.{CHAPTER}", fromlist=["x"])
@@ -65,10 +66,16 @@ MORE_MISTAKES = [
      "coriolis_answer": ("Mdot @ qd - 0.5 * np.einsum", "Mdot @ qd + 0.5 * np.einsum",
                          "subtracted from Ṁ q̇, not added"),
      "predict_answer": ("sp.mass_matrix(chain, q0)[j, j] / stiffness",
-                        "stiffness / sp.mass_matrix(chain, q0)[j, j]", "not its inverse")},
+                        "stiffness / sp.mass_matrix(chain, q0)[j, j]", "not its inverse"),
+     # the rated speeds alone: the visible check's loaded move is bound by its torques
+     "move_answer": ("return 1.02 * max(by_torque, by_speed)", "return 1.02 * by_speed",
+                     "its largest torque is")},
     {"wrenches_answer": ("F[i - 1] += X[i].T @ F[i]", "F[i - 1] += np.linalg.inv(X[i]) @ F[i]",
                          "not with X⁻¹"),
-     "turret_answer": (" + J * qd1 ** 2 / 2)", ")", "the turret's own moment J")},
+     "turret_answer": (" + J * qd1 ** 2 / 2)", ")", "the turret's own moment J"),
+     # the rated torques alone: the visible check's unloaded move is bound by its speed
+     "move_answer": ("return 1.02 * max(by_torque, by_speed)", "return 1.02 * by_torque",
+                     "its largest speed")},
     {"turret_answer": ("sym.integrate(m / L * speed2(s), (s, 0, L)) / 2",
                        "m * speed2(L / 2) / 2", "a rod is not a point at its centre")},
 ]
@@ -174,6 +181,33 @@ def test_design_judge_passes_the_graders_design_and_not_the_worked_one():
     assert misses >= 3
 
 
+def _binding(case):
+    """Which rating sets the shortest move of a case, and by what factor over the other."""
+    ch, a, b = REFS.real(case.args["chain"]), case.args["q_start"], case.args["q_end"]
+    by_torque, by_speed = REFS._by_torque(ch, a, b), REFS._by_speed(ch, a, b)
+    return ("torque", by_torque / by_speed) if by_torque > by_speed else ("speed",
+                                                                           by_speed / by_torque)
+
+
+def test_the_move_cases_say_which_rating_binds():
+    """The visible check has a move its rated speed binds (the torques alone would allow
+    0.039 s of its 0.103 s) and one its rated torques bind, each labelled; every student's
+    hidden cases hold a random chain of each kind, labelled, with the other rating allowing
+    a move at most half as long."""
+    worked = lookup(f"{CHAPTER}.move_duration").cases("worked")
+    assert [_binding(case)[0] for case in worked] == ["speed", "torque"]
+    assert [case.label.rsplit(": ", 1)[1] for case in worked] == [
+        "its rated speed binds", "its rated torques bind"]
+    assert all(_binding(case)[1] > 2.0 for case in worked)
+    for key in ("", "x", "y", "z"):
+        fresh = lookup(f"{CHAPTER}.move_duration").cases("fresh", key=key)
+        chosen = [case for case in fresh if case.label and "bind" in case.label]
+        assert [case.label for case in chosen] == ["a random chain: its rated torques bind",
+                                                   "a random chain: its rated speeds bind"]
+        assert [_binding(case)[0] for case in chosen] == ["torque", "speed"]
+        assert all(_binding(case)[1] >= 2.0 - 1e-9 for case in chosen)
+
+
 def test_the_set_meets_the_standard_on_paper():
     """Seven parts, 38 points; the choice part under 10 %."""
     SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=7, points=38)
@@ -187,7 +221,43 @@ def test_the_visible_checks_catch_every_listed_mistake():
 
 @pytest.mark.slow
 def test_the_set_grades_fairly(tmp_path):
-    SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS)
+    """The standard's submissions and, in the same round, the hostile corpus's spatial
+    dynamics notebook (tests/submissions/corpus.py: a chain written into for the next
+    case, RNEA, CRBA, ABA and g reached where a part does not allow them, a simulation
+    asking for 149 GiB, hostile SymPy): it gains nothing, the call that meets a stub is
+    reported, the simulation fails its part only, the SymPy answer is refused and said so."""
+    import pathlib
+
+    SET.assert_grades_fairly(tmp_path, MISTAKES, CALLS,
+                             extra=corpus.spatial_dynamics_hostile())
+    assert not pathlib.Path(corpus.MARKER).exists()       # the text meant to run never ran
+
+
+@pytest.mark.slow
+def test_an_endless_simulation_is_held_and_harms_no_one(tmp_path):
+    """An endless simulation (tests/submissions/corpus.py), graded in one round beside an
+    honest notebook with a CPU limit of 5 s a check (30 s by default: the endless one would
+    cost minutes in the fairness round): its row is held with a grading fault, and the
+    honest notebook keeps full marks."""
+    import json
+
+    from armlab.grading.autograde import grade
+    from armlab.grading.sandbox import available
+
+    ok, why = available()
+    if not ok:
+        pytest.skip(f"no sandbox on this machine: {why}")
+    subs = dict(corpus.spatial_dynamics_endless(), honest=(SET.filled(), None, None, None))
+    export = tmp_path / "export"
+    export.mkdir()
+    for k, (login, (nb, *_)) in enumerate(sorted(subs.items())):
+        (export / f"{login}_{1000 + k}_1_{SET.notebook_name}").write_text(json.dumps(nb))
+    grade(CHAPTER, export, out=tmp_path / "out", workers=2, progress=False, cpu=5)
+    scores = SET._scores(tmp_path / "out")
+    problems = SET._against("honest", scores.get("honest"), "full", {}, tmp_path / "out")
+    problems += SET._against("endless", scores.get("endless"), ("exact",) + subs["endless"][1:],
+                             {}, tmp_path / "out")
+    assert problems == []
 
 
 # ---------------------------------------------------------------- Part 7: the derivation
@@ -281,3 +351,16 @@ def test_the_turret_mass_matrix_is_armlabs():
         args = [sympy.Float(x, 30) for x in [*q, d, L, m, mp, J]]
         M = np.array(lookup(TURRET).function(*args), dtype=float)
         np.testing.assert_allclose(M, sp.mass_matrix(chain, q), atol=1e-12)
+
+
+def test_the_turrets_other_arm_has_every_term():
+    """The hidden case "another arm" gives every length, mass and load a value other than
+    zero (a zero there drops a term the case is meant to check: one student in eleven
+    drew one, d or the payload, a second case without a payload)."""
+    import sympy
+
+    for key in [f"student{k}" for k in range(40)]:
+        case = lookup(TURRET).cases("fresh", key=key)[0]
+        assert case.label.startswith("another arm")
+        numbers = {k: v for k, v in case.args.items() if not isinstance(v, sympy.Symbol)}
+        assert numbers and all(v != 0 for v in numbers.values()), (key, numbers)

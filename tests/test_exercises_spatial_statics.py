@@ -396,3 +396,16 @@ def test_the_turret_torques_are_armlabs_static_torques():
         args = [sympy.Float(x, 30) for x in [*q, h, d, L, *W]]
         tau = np.array(lookup(TURRET).function(*args), dtype=float).ravel()
         np.testing.assert_allclose(tau, sp.static_torques(chain, q, W), atol=1e-12)
+
+
+def test_the_turrets_other_arm_has_every_term():
+    """The hidden case "another arm" gives every length, mass and load a value other than
+    zero (a zero there drops a term the case is meant to check: one student in six drew
+    one, d or a component of the moment or the force)."""
+    import sympy
+
+    for key in [f"student{k}" for k in range(40)]:
+        case = lookup(TURRET).cases("fresh", key=key)[0]
+        assert case.label.startswith("another arm")
+        numbers = {k: v for k, v in case.args.items() if not isinstance(v, sympy.Symbol)}
+        assert numbers and all(v != 0 for v in numbers.values()), (key, numbers)

@@ -590,3 +590,207 @@ def spatial_hostile():
     return nb, scores, {"used armlab's reference"}, (
         "could not be read: a symbol without a proper name",
         "could not be read: a power with exponent 1000000000")
+
+
+SPATIAL_DYNAMICS = ExerciseSet("spatial_dynamics", repo=REPO)
+
+DYNAMICS_TAMPER = """
+import glob
+import importlib
+import sys
+
+_honest_joint_wrenches = joint_wrenches
+_seen = []      # what an attack reached; anything here costs this part (it is a failure)
+_left = {}      # what one call left for the next
+
+_DYNAMICS = {"inverse_dynamics": lambda f, ch, q: f(ch, q, q * 0, q * 0),      # RNEA
+             "mass_matrix": lambda f, ch, q: f(ch, q),                          # CRBA
+             "forward_dynamics": lambda f, ch, q: f(ch, q, q * 0, q * 0),       # ABA
+             "gravity_torques": lambda f, ch, q: f(ch, q)}
+
+
+def _reach_dynamics(chain, q):
+    # armlab.spatial's dynamics, which this part does not allow, by every route at hand
+    import armlab.spatial as spatial
+    q = np.asarray(q, dtype=float)
+    modules = [lambda: spatial,
+               lambda: importlib.reload(importlib.import_module("armlab.spatial.dynamics")),
+               lambda: sys.modules["armlab.spatial.dynamics"],
+               lambda: importlib.reload(sys.modules["armlab.spatial"])]
+    if "files" not in _left:                     # armlab's source files, looked for once
+        _left["files"] = [path for folder in sys.path + ["/usr/lib/python3/dist-packages"]
+                          for path in glob.glob(folder + "/*/spatial/dynamics.py")
+                          + glob.glob(folder + "/armlab*/**/dynamics.py", recursive=True)]
+    for path in _left["files"][:6]:
+        def copied(path=path):
+            module = type(sys)("armlab.spatial.copied")
+            module.__package__ = "armlab.spatial"          # its relative imports resolve
+            exec(compile(open(path).read(), path, "exec"), module.__dict__)
+            return module
+        modules.append(copied)
+    for module in modules:
+        for name, call in _DYNAMICS.items():
+            try:
+                out = np.asarray(call(getattr(module(), name), chain, q), dtype=float)
+                if out.size in (chain.n, chain.n ** 2) and np.isfinite(out).all():
+                    _seen.append(name)
+            except Exception:
+                pass
+
+
+def _tamper(chain):
+    # write into the case's chain, so that the next case (or the grader) sees another one
+    if _left.get("wrote") and (chain.n == 1 or chain.inertias[0][0, 0] == 123.0
+                               or chain.gravity[0] == 123.0 or chain.kinds[0] == "helical"):
+        _seen.append("a chain changed for the next case")
+    for attempt in (lambda: chain.inertias[0].__setitem__((0, 0), 123.0),
+                    lambda: chain.inertias[0].setflags(write=True),
+                    lambda: chain.inertias[0].__setitem__((0, 0), 123.0),
+                    lambda: chain.gravity.__setitem__(0, 123.0),
+                    lambda: setattr(chain, "inertias", [np.full((6, 6), 123.0)] * 9),
+                    lambda: setattr(chain, "gravity", np.full(3, 123.0)),
+                    lambda: setattr(chain, "n", 1),
+                    lambda: setattr(chain, "kinds", ("helical",) * 9)):
+        try:
+            attempt()
+        except Exception:
+            pass
+    _left["wrote"] = True
+
+
+def joint_wrenches(chain, q, qd, qdd):
+    F = _honest_joint_wrenches(chain, q, qd, qdd)
+    _reach_dynamics(chain, q)
+    _tamper(chain)
+    return np.zeros((chain.n, 6)) if _seen else F
+"""
+
+DYNAMICS_STUB_CALL = """
+import sys
+
+
+def coriolis_from_mass(chain, q, qd):
+    # armlab.spatial's exact c, which this part does not allow, through sys.modules: not
+    # caught, it meets the stub the part's check puts there
+    return sys.modules["armlab.spatial.dynamics"].coriolis_torques(chain, q, qd)
+"""
+
+DYNAMICS_ABA = """
+import importlib
+
+_honest_small_swing_period = small_swing_period
+_aba = []      # forward dynamics reached where this part allows only M and g
+
+
+def small_swing_period(chain, q0, j):
+    for route in (lambda: sp.forward_dynamics,
+                  lambda: importlib.reload(importlib.import_module("armlab.spatial")
+                                           ).forward_dynamics):
+        try:
+            qdd = route()(chain, np.asarray(q0, dtype=float), 0 * np.asarray(q0, dtype=float),
+                          0 * np.asarray(q0, dtype=float))
+            if np.shape(qdd) == (chain.n,):
+                _aba.append(1)
+        except Exception:
+            pass
+    return 0.0 if _aba else _honest_small_swing_period(chain, q0, j)
+"""
+
+DYNAMICS_HOARD = """
+def swing_period(chain, q0, j, amplitude):
+    # a simulation that keeps every step of a fine fixed-step run: 10^10 steps of (q, qd)
+    # asked for at once, 149 GiB, over the sandbox's memory
+    j, q0 = int(j), np.asarray(q0, dtype=float)
+    steps = np.zeros((10 ** 10, 2))
+    return float(steps.shape[0])
+"""
+
+DYNAMICS_ENDLESS = """
+from scipy.integrate import solve_ivp
+
+
+def swing_period(chain, q0, j, amplitude):
+    # a simulation that never ends: an event that never fires, a horizon of 30,000 years
+    # and a step of a microsecond at most
+    j, q0 = int(j), np.asarray(q0, dtype=float)
+
+    def rate(t, y):
+        q = q0.copy()
+        q[j] = y[0]
+        return [y[1], -sp.gravity_torques(chain, q)[j] / sp.mass_matrix(chain, q)[j, j]]
+
+    def never(t, y):
+        return 1.0
+    never.terminal = True
+    sol = solve_ivp(rate, (0.0, 1e12), [q0[j] + amplitude, 0.0], max_step=1e-6,
+                    events=never)
+    return float(sol.t[-1])
+"""
+
+DYNAMICS_SYMPY_BOMB = """
+import sympy as sym
+
+
+class cos(sym.Function):
+    # a function of its own under an allowed name: read as cos, never run by the grader
+    @classmethod
+    def eval(cls, x):
+        return None
+
+
+def turret_mass_matrix(q1, q2, d, L, m, mp, J):
+    # text meant to run (every quantity a symbol), a deep nesting (no offset) and a huge
+    # power (the other cases), as SymPy answers: the grader reads each as data and refuses
+    # it, running none of it
+    if isinstance(d, sym.Symbol):
+        run = sym.Symbol("__import__('os').system('touch /tmp/armlab-corpus-marker')")
+        return sym.Matrix([[run * cos(q2), 0], [0, J]])
+    if d == 0:
+        deep = q2
+        for _ in range(60):
+            deep = sym.cos(deep)
+        return sym.Matrix([[deep, 0], [0, J]])
+    return sym.Matrix([[cos(q2) + sym.Pow(q2, 10**9, evaluate=False), 0], [0, J]])
+"""
+
+
+def spatial_dynamics_hostile():
+    """The spatial dynamics notebook carrying the attacks on what is new in that set,
+    ``{login: (notebook, {part: points}, the kinds of problem reported, the phrases its
+    feedback must show)}``.
+
+    ``"hostile"``: Part 1 writes into its chain's inertias, gravity and joints for the next
+    case and reaches armlab.spatial's RNEA, CRBA, ABA and g through the switched-off names,
+    a reload, sys.modules and the source files on disk (any of it reached costs the part,
+    so full marks say none was); Part 2 calls armlab.spatial's c through sys.modules (it
+    meets a stub: no points, reported); Part 3 reaches forward dynamics where the part
+    allows only M and g (reached, the part would score nothing); Part 4's simulation asks
+    for more memory than the sandbox's (refused at once: that part fails, its feedback says
+    why); Part 7 answers with SymPy that is code, deep or a huge power (refused, said why).
+    The endless simulation is :func:`spatial_dynamics_endless`'s."""
+    nb = SPATIAL_DYNAMICS.filled()
+    set_answer(nb, "wrenches_answer",
+               SPATIAL_DYNAMICS.answer("wrenches_answer") + "\n" + DYNAMICS_TAMPER)
+    set_answer(nb, "coriolis_answer", DYNAMICS_STUB_CALL)
+    set_answer(nb, "predict_answer",
+               SPATIAL_DYNAMICS.answer("predict_answer") + "\n" + DYNAMICS_ABA)
+    set_answer(nb, "simulate_answer", DYNAMICS_HOARD)
+    set_answer(nb, "turret_answer", DYNAMICS_SYMPY_BOMB)
+    parts = SPATIAL_DYNAMICS.parts()
+    scores = {key: part["points"] for key, part in parts.items()}
+    scores["part2"] = scores["part4"] = scores["part7"] = 0.0
+    return {"hostile": (nb, scores, {"used armlab's reference"}, (
+        "could not be read: a symbol without a proper name",
+        "could not be read: a power with exponent 1000000000",
+        "raised MemoryError: Unable to allocate"))}
+
+
+def spatial_dynamics_endless():
+    """Part 4's simulation never ending, in the form of :func:`spatial_dynamics_hostile`:
+    stopped at its CPU limit, the row is held for a human with a grading fault, never
+    graded."""
+    parts = SPATIAL_DYNAMICS.parts()
+    nb = SPATIAL_DYNAMICS.filled()
+    set_answer(nb, "simulate_answer", DYNAMICS_ENDLESS)
+    return {"endless": (nb, {key: None for key in parts}, {"grading fault"},
+                        "held for a human to look at")}

@@ -319,10 +319,9 @@ def _move(ch, q_start, q_end, duration):
     return sp.inverse_dynamics(ch, q, qd, qdd), qd
 
 
-def shortest(chain, q_start, q_end):
-    """The grader's own design: the shortest duration [s] whose samples stay within the
-    rated torques and speeds (tau = A / T^2 + g at each sample, solved for T)."""
-    ch = real(chain)
+def _by_torque(ch, q_start, q_end):
+    """The shortest duration [s] within the rated torques alone (tau = A / T^2 + g at each
+    sample, solved for T)."""
     slow, _ = _move(ch, q_start, q_end, 1.0)
     g = sp.gravity_torques(ch, q_start + np.outer(_quintic(SAMPLES)[0],
                                                   np.subtract(q_end, q_start)))
@@ -330,30 +329,63 @@ def shortest(chain, q_start, q_end):
     e = ch.effort
     with np.errstate(divide="ignore", invalid="ignore"):
         need = np.where(A > 0, A / (e - g), np.where(A < 0, -A / (e + g), 0.0))
-    speed = np.abs(np.subtract(q_end, q_start)) * 1.875 / ch.velocity
-    return float(max(np.sqrt(need.max()), speed.max()))
+    return float(np.sqrt(need.max()))
 
 
-def _move_case(rng, chain, label=None, rate=False):
-    """A move within the chain's rated torques held still; ``rate=True`` (a random chain):
-    its rated torques are set to 1.5 times gravity's largest torque along the move plus
-    1 N m, in whole N m, so that the move can be made."""
+def _by_speed(ch, q_start, q_end):
+    """The shortest duration [s] within the rated speeds alone (the quintic's top speed is
+    1.875 times the mean)."""
+    return float((np.abs(np.subtract(q_end, q_start)) * 1.875 / ch.velocity).max())
+
+
+def shortest(chain, q_start, q_end):
+    """The grader's own design: the shortest duration [s] whose samples stay within the
+    rated torques and speeds."""
+    ch = real(chain)
+    return max(_by_torque(ch, q_start, q_end), _by_speed(ch, q_start, q_end))
+
+
+def _move_case(rng, chain, label=None, binds=None):
+    """A move within the chain's rated torques held still; ``binds`` ("torque" or "speed",
+    a random chain): its rated torques are set to 1.5 times gravity's largest torque along
+    the move plus 1 N m, in whole N m, so that the move can be made, and its rated speeds
+    (one for all joints, in 0.1 rad/s) so that the ratings named bind with room to spare:
+    the other allows a move at most half as long."""
     ch = real(chain)
     for _ in range(50):
         a = deg(*rng.vector(ch.n, -90, 90, 1))
         b = deg(*rng.vector(ch.n, -90, 90, 1))
         g = np.abs(sp.gravity_torques(ch, a + np.outer(SAMPLES, np.subtract(b, a))))
-        if rate:
-            effort = np.ceil(1.5 * g.max(axis=0) + 1.0).tolist()
-            chain = ChainData(**{**chain.fields(), "effort": effort}, label=label)
-            return Case(chain=chain, q_start=a, q_end=b)
-        if np.all(g < 0.8 * ch.effort):
-            return Case(chain=chain, q_start=a, q_end=b, label=label)
+        if binds is None:
+            if np.all(g < 0.8 * ch.effort):
+                return Case(chain=chain, q_start=a, q_end=b, label=label)
+            continue
+        effort = np.ceil(1.5 * g.max(axis=0) + 1.0).tolist()
+        rated = ChainData(**{**chain.fields(), "effort": effort})
+        T_tau = _by_torque(real(rated), a, b)
+        top = 1.875 * np.abs(np.subtract(b, a)).max()          # [rad/s] over T = 1 s
+        v = (np.ceil(10 * top / (0.5 * T_tau)) if binds == "torque"
+             else np.floor(10 * top / (2.0 * T_tau))) / 10
+        if v < 0.1:
+            continue
+        chain = ChainData(**{**rated.fields(), "velocity": [float(v)] * ch.n},
+                          label=chain.label)
+        return Case(chain=chain, q_start=a, q_end=b, label=label)
     raise RuntimeError("no move within the rated torques")
 
 
-@design(worked=Case(chain=SO101, q_start=Q_W, q_end=_statics.Q_WORK,
-                    label="the SO-101 from the worked pose to the statics chapter's work pose"),
+PAYLOAD = 1.5
+"""The payload of the visible check's second move [kg]: with it the rated torques bind."""
+LOADED = ChainData.from_chain(real(SO101).with_payload(PAYLOAD),
+                              f"the SO-101 carrying {PAYLOAD:g} kg at its tip")
+
+
+@design(worked=[Case(chain=SO101, q_start=Q_W, q_end=_statics.Q_WORK,
+                     label="the SO-101 from the worked pose to the statics chapter's work "
+                           "pose: its rated speed binds"),
+                Case(chain=LOADED, q_start=_statics.Q_WORK, q_end=[0.0] * 5,
+                     label="the SO-101 carrying a payload from the work pose to the zero "
+                           "pose: its rated torques bind")],
         allow=("spatial.Chain", "spatial.inverse_dynamics", "spatial.mass_matrix",
                "spatial.coriolis_torques",
                "spatial.gravity_torques"), units=UNITS,
@@ -391,8 +423,10 @@ def _move_cases(rng):
     loaded = ChainData.from_chain(real(SO101).with_payload(heavy),
                                   f"the SO-101 carrying {heavy:g} kg at its tip")
     cases.append(_move_case(rng, loaded))
-    for _ in range(2):
-        cases.append(_move_case(rng, random_chain(rng, prismatic=False), rate=True))
+    cases.append(_move_case(rng, random_chain(rng, prismatic=False), binds="torque",
+                            label="a random chain: its rated torques bind"))
+    cases.append(_move_case(rng, random_chain(rng, prismatic=False), binds="speed",
+                            label="a random chain: its rated speeds bind"))
     return cases
 
 
@@ -437,8 +471,15 @@ def _turret_cases(rng):
 
     drawn, frac = exact_draws(rng, TURRET_PARAMS)
     zero = sympy.Integer(0)
-    return [drawn("another arm in exact numbers", d=frac(-10, 10, 100), L=frac(10, 40, 100),
-                  m=frac(2, 30, 10), mp=frac(0, 20, 10), J=frac(1, 50, 1000)),
+
+    def nonzero(lo, hi, per):          # "another arm" has every term: none of it is zero
+        value = zero
+        while value == 0:
+            value = frac(lo, hi, per)
+        return value
+    return [drawn("another arm in exact numbers", d=nonzero(-10, 10, 100),
+                  L=frac(10, 40, 100), m=frac(2, 30, 10), mp=frac(1, 20, 10),
+                  J=frac(1, 50, 1000)),
             drawn("no payload", mp=zero),
             drawn("no shoulder offset", d=zero),
             drawn("a massless link carrying the payload", m=zero),

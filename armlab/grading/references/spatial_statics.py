@@ -411,10 +411,16 @@ def _turret_cases(rng):
 
     drawn, frac = exact_draws(rng, TURRET_PARAMS)
     zero = sympy.Integer(0)
-    return [drawn("another arm and wrench", h=frac(5, 40, 100), d=frac(-10, 10, 100),
-                  L=frac(10, 40, 100), mx=frac(-20, 20, 10), my=frac(-20, 20, 10),
-                  mz=frac(-20, 20, 10), fx=frac(-30, 30, 1), fy=frac(-30, 30, 1),
-                  fz=frac(-30, 30, 1)),
+
+    def nonzero(lo, hi, per):          # "another arm" has every term: none of it is zero
+        value = zero
+        while value == 0:
+            value = frac(lo, hi, per)
+        return value
+    return [drawn("another arm and wrench", h=frac(5, 40, 100), d=nonzero(-10, 10, 100),
+                  L=frac(10, 40, 100), mx=nonzero(-20, 20, 10), my=nonzero(-20, 20, 10),
+                  mz=nonzero(-20, 20, 10), fx=nonzero(-30, 30, 1), fy=nonzero(-30, 30, 1),
+                  fz=nonzero(-30, 30, 1)),
             drawn("a pure force", mx=zero, my=zero, mz=zero),
             drawn("a pure moment", fx=zero, fy=zero, fz=zero),
             drawn("no shoulder offset, the weight of a load alone", d=zero, mx=zero, my=zero,
