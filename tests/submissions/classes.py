@@ -8,8 +8,8 @@ answer cell's id to its source, as the student left it.
 """
 
 KINEMATICS = {
-    # Part 2 and Part 5 written for two links only, although both ask for any number of
-    # links: the two-link cases are right and keep their points.
+    # Part 2 written for two links only, although it asks for any number of links: the
+    # two-link cases are right and keep their points.
     "obrien_sean": {
         "jacobian_answer": '''
 def jacobian(arm: al.PlanarArm, q: np.ndarray) -> np.ndarray:
@@ -19,11 +19,6 @@ def jacobian(arm: al.PlanarArm, q: np.ndarray) -> np.ndarray:
     s12, c12 = np.sin(q1 + q2), np.cos(q1 + q2)
     return np.array([[-L1 * s1 - L2 * s12, -L2 * s12],
                      [L1 * c1 + L2 * c12, L2 * c12]])
-''',
-        "reach_answer": '''
-def reach(arm: al.PlanarArm) -> np.ndarray:
-    L = np.array(arm.lengths)
-    return np.array([abs(L[0] - L[1:].sum()), L.sum()])
 ''',
     },
     # np.matrix, as a student coming from MATLAB writes it: right numbers, refused before.
@@ -45,11 +40,12 @@ def joint_speeds(arm, q, v):
 ''',
     },
     # The try cells' printed numbers typed in: the visible check said "yours is (0.433,
-    # 0.65), the book's value is (0.433, 0.65)".
+    # 0.65), the book's value is (0.433, 0.65)" (then of Part 1's tip at the wall pose; now
+    # of its tip on a turned base, printed by the try cell as (-0.45, 0.533)).
     "kowalski_piotr": {
-        "tip_answer": '''
-def tip_position(arm, q):
-    return np.array([0.433, 0.65])
+        "mounted_answer": '''
+def mounted_tip(arm, q, base, theta):
+    return np.array([-0.45, 0.533])
 ''',
     },
 }
