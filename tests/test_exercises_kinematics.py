@@ -111,6 +111,11 @@ CALLS = {
 }
 
 
+def wrapped(q):
+    """Angles into (-pi, pi]."""
+    return -np.angle(np.exp(-1j * np.asarray(q, dtype=float)))
+
+
 def nearest_route(arm, p, q_now):
     """The nearest pose written out: the law of cosines for both elbows, every whole turn of
     each angle from -2 to 2 tried, the pose of the smallest largest move kept (not the
@@ -226,7 +231,13 @@ def test_the_fresh_cases_decide_what_their_labels_say():
             w = sorted(abs(np.prod(arm.lengths) * np.sin(q[1])) for q in poses)
             assert w[1] - w[0] > 1e-3, case
         for case in near.cases("fresh", key=key):
-            assert REFS._clear_choice(*near.arguments(case)), case
+            arm, p, q_now = near.arguments(case)
+            moves = []
+            for elbow in ("down", "up"):
+                q = al.inverse_kinematics(REFS.planar_arm(arm), p, elbow=elbow)
+                moves.append(np.degrees(np.abs(wrapped(q - np.asarray(q_now)))))
+            assert abs(moves[0].max() - moves[1].max()) >= 2.0, case
+            assert max(m.max() for m in moves) <= 179.0, case
 
 
 def fits(arm, p, lower, upper, elbow):
