@@ -87,7 +87,7 @@ def test_a_forgotten_special_case_costs_its_own_cell():
 @pytest.mark.parametrize("chapter, student, cell", [
     ("kinematics", "lee_min_jun", "jacobian_answer"),     # np.matrix (2, 2)
     ("kinematics", "lee_min_jun", "speeds_answer"),       # np.matrix (2, 1) for (2,)
-    ("gravity", "nkechi_okafor", "potential_answer"),     # np.matrix (1, 1) for a number
+    ("gravity", "nkechi_okafor", "lift_answer"),          # np.matrix (1, 1) for a number
     ("gravity", "nkechi_okafor", "payload_answer"),       # an array (1,) for a number
     ("limits", "sofia_ivanova", "capacity_answer"),       # a tuple holding inf
     ("control", "johnson_emily_rose", "rest_answer"),     # np.matrix (2, 1), iterated
@@ -156,9 +156,10 @@ def test_a_run_of_measurements_is_named_by_its_size():
 
 
 def test_angles_a_function_returns_are_shown_in_degrees():
-    """The sag's message shows degrees, as the try cell prints them (it showed radians)"""
-    text = outcome("gravity", "ana_maria_perez", "sag_answer", "worked")
-    assert "is (5.5436°, 0.8545°), the book's value is (5.54364°, 0.85446°)" in text
+    """A pose's message shows degrees, as the try cell prints them (gravity's sag showed
+    radians)"""
+    text = outcome("kinematics", "kowalski_piotr", "nearest_answer", "worked")
+    assert "is (82.66°, -60°), the book's value is (82.659°, -60°)" in text
 
 
 def test_advice_keeps_its_symbols():
@@ -253,10 +254,10 @@ def graded(tmp_path_factory, sandboxed):
                 nb = gravity.release()
                 for cell in nb["cells"]:
                     gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
-                    if gid == "potential_answer":
+                    if gid == "lift_answer":
                         cell["source"] = gravity.answer(gid)
-                    elif gid == "stiffness_answer":
-                        cell["source"] = "def gravity_stiffness(arm, q):\n    pass\n"
+                    elif gid == "least_gain_answer":
+                        cell["source"] = "def least_gain(arm, q, ratio):\n    pass\n"
             else:
                 nb = gravity.filled(**{cell: classes.answer("gravity", who, cell)
                                        for cell in classes.CLASS["gravity"][who]})
@@ -275,10 +276,10 @@ def test_the_class_is_marked_fairly(graded):
     marks = {s: [r[f"part{k}"] for k in range(1, 9)] + [r["total"], r["status"]]
              for s, r in rows.items()}
     assert marks == {
-        "chloe-dubois": ["3", "5", "5", "5", "3", "8", "3", "6", "38", "ok"],
-        "nkechi-okafor": ["3", "5", "5", "5", "3", "8", "3", "6", "38", "ok"],
-        "tomas-o_connor": ["3", "5", "5", "5", "1", "8", "3", "6", "36", "ok"],
-        "fatima-ahmed": ["3", "0", "0", "0", "0", "0", "0", "0", "3", "ok"],
+        "chloe-dubois": ["4", "5", "6", "3", "3", "8", "3", "6", "38", "ok"],
+        "nkechi-okafor": ["4", "5", "6", "3", "3", "8", "3", "6", "38", "ok"],
+        "tomas-o_connor": ["4", "5", "6", "3", "1", "8", "3", "6", "36", "ok"],
+        "fatima-ahmed": ["4", "0", "0", "0", "0", "0", "0", "0", "4", "ok"],
     }
     with open(graded / "report.csv", newline="", encoding="utf-8") as fh:
         problems = [(r["student"], r["problem"]) for r in csv.DictReader(fh)]
