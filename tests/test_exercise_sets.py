@@ -173,7 +173,7 @@ def test_fresh_cases_not_drawn_per_student_fail_on_paper(monkeypatch):
 def test_worked_is_the_references_worked_value():
     """SET.worked names a quantity of the set's chapter or of any chapter"""
     assert SET.worked("joint_torques").round(4).tolist() == [-6.5, -4.0]
-    assert SET.worked("kinematics.tip_position").round(3).tolist() == [0.433, 0.65]
+    assert SET.worked("kinematics.jacobian").round(3).tolist() == [[-0.65, -0.4], [0.433, 0.0]]
     assert SET.worked("max_push", 0).shape == ()
 
 

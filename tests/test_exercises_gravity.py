@@ -4,7 +4,8 @@ The references agree with armlab; the visible checks hold the chapter's worked v
 release is what nbgrader generates from the source; the source scores full marks and the
 release zero; one seeded mistake per part loses that part only and gets its hint; the worked
 values typed in as constants earn at most the visible checks; calling the armlab function that
-answers a part earns nothing for it.
+answers a part (or one the part does not allow) earns nothing for it. One part, the fit, is an
+armlab function's body; the others compose armlab's functions with a decision.
 """
 
 import numpy as np
@@ -22,11 +23,13 @@ DESIGN = lookup("gravity.identification_poses")
 
 # answer cell: (text in its solution, replacement, hint the feedback must show); one per part
 MISTAKES = {
-    "potential_answer": ("a1, a12 = q[0], q[0] + q[1]", "a1, a12 = q[0], q[1]",
-                         "link 2's direction is q1 + q2"),
-    "stiffness_answer": ("return np.array([[k11, k22], [k22, k22]])",
-                         "return -np.array([[k11, k22], [k22, k22]])", "this is -dg/dq"),
-    "sag_answer": ("rest = q - e", "rest = q + e", "the arm rests below its target"),
+    "lift_answer": ("return float(max(P) - P[0])", "return float(P[-1] - P[0])",
+                    "from the first pose to the last"),
+    "least_gain_answer": ("d = np.array([1.0, ratio])", "d = np.array([1.0, 1.0])",
+                          "the bound for equal gains"),
+    "sag_gain_answer": ("return np.abs(al.pd_sag(arm, q, [k, ratio * k])).max()",
+                        "return np.abs(al.gravity_torques(arm, q) / np.array([k, ratio * k]))"
+                        ".max()", "the sag if the pose did not change"),
     "fit_answer": ("Y[1::2, 1] = c12", "Y[1::2, 1] = 0.0", "stack both joints' rows"),
     "payload_answer": ("(g0 * arm.lengths[1])", "(g0 * arm.com[1])",
                        "not the centre of mass's distance"),
@@ -38,41 +41,57 @@ MISTAKES = {
 }
 # more likely mistakes, each of which the part's visible check must catch with its hint
 LIKELY = [
-    {"potential_answer": ("a = np.asarray(arm.gravity, dtype=float)",
-                          "a = np.array([0.0, -np.hypot(*arm.gravity)])", "use arm.gravity"),
-     "stiffness_answer": ("a = np.asarray(arm.gravity, dtype=float)",
-                          "a = np.array([0.0, -np.hypot(*arm.gravity)])", "use arm.gravity"),
-     "sag_answer": ("    return e\n", "    return al.gravity_torques(arm, q) / kp\n",
-                    "that is Kp^-1 g(q)"),
+    {"lift_answer": ("return float(max(P) - P[0])", "return float(max(P) - min(P))",
+                     "the path's whole range"),
+     "least_gain_answer": ("return max(0.0, float(np.linalg.eigvalsh(scaled)[-1]))",
+                           "return float(np.linalg.eigvalsh(scaled)[-1])",
+                           "a gain is not negative"),
+     "sag_gain_answer": ("return np.abs(al.pd_sag(arm, q, [k, ratio * k])).max()",
+                         "return np.abs(np.linalg.solve(np.diag([k, ratio * k]) + "
+                         "al.gravity_stiffness(arm, q), al.gravity_torques(arm, q))).max()",
+                         "the linearised sag"),
      "fit_answer": ("return theta", "return theta[::-1]", "the order: return (a, b)"),
      "payload_answer": ("g0 = np.hypot(*arm.gravity)", "g0 = 1.0", "divide by g0"),
      "design_answer": ("return grid[picked]", "return np.degrees(grid[picked])",
                        "is outside its range"),
      "three_link_answer": ("V = -sum(", "V = sum(", "right size, wrong sign")},
-    {"potential_answer": ("lc1, lc2 = arm.com", "lc1, lc2 = arm.lengths",
-                          "not at the link's end"),
-     "stiffness_answer": ("k11 = m1 * a @ c1 + m2 * a @ c2", "k11 = m1 * a @ c1",
-                          "the shoulder's row holds link 2 as well"),
-     "sag_answer": ("for _ in range(100):", "for _ in range(1):", "one linearised step"),
+    {"lift_answer": ("P = [al.potential_energy(arm, q) for q in poses]",
+                     "P = [-al.potential_energy(arm, q) for q in poses]",
+                     "right size, wrong sign"),
+     "least_gain_answer": ("scaled = -K / np.sqrt(np.outer(d, d))",
+                           "scaled = K / np.sqrt(np.outer(d, d))", "right size, wrong sign"),
+     "sag_gain_answer": ("[k, ratio * k]", "[k, k]", "that is the gain for equal gains"),
      "payload_answer": ("(b_loaded - b_empty)", "(b_empty - b_loaded)",
                         "right size, wrong sign"),
      "design_answer": ("(noise * np.sqrt(var) / se_max).max(axis=-1)",
                        "(noise * np.sqrt(var) / se_max)[..., 1]", "YᵀY is singular")},
     {"three_link_answer": ("return g.jacobian([a, b, c])", "return g.jacobian([a, b, c]).T",
                            "is it transposed?"),
-     "potential_answer": ("return float(-(m1 * a @ c1 + m2 * a @ c2))",
-                          "return float(m1 * a @ c1 + m2 * a @ c2)", "right size, wrong sign")},
+     "least_gain_answer": ("scaled = -K / np.sqrt(np.outer(d, d))",
+                           "scaled = np.diag(-np.diag(K) / d)",
+                           "the entries off the diagonal couple the joints"),
+     "lift_answer": ("P = [al.potential_energy(arm, q) for q in poses]",
+                     "P = [al.potential_energy(al.PlanarArm(arm.lengths, arm.masses, arm.com, "
+                     "gravity=np.hypot(*arm.gravity)), q) for q in poses]",
+                     "use arm.gravity")},
 ]
-# answer cell: an answer that calls the armlab function answering the part
+# answer cell: an answer that calls the armlab function answering the part (or, where the
+# part allows the armlab functions it builds on, one the part does not allow)
 CALLS = {
     # numbers from armlab's regressor, which the part does not allow (nor are they symbolic)
     "three_link_answer": ("def three_link_regressor(q1, q2, q3, gx, gy):\n"
                           "    return al.gravity_regressor([0.0, 0.0])"),
-    "potential_answer": ("def potential_energy(arm, q):\n"
-                         "    return float(al.potential_energy(arm, q))"),
-    "stiffness_answer": ("def gravity_stiffness(arm, q):\n"
-                         "    return al.gravity_stiffness(arm, q)"),
-    "sag_answer": "def pd_sag(arm, q, kp):\n    return al.pd_sag(arm, q, kp)",
+    "lift_answer": ("def lift_energy(arm, poses):\n"
+                    "    a = np.asarray(arm.gravity)\n"
+                    "    P = [-np.dot(arm.masses, al.com_positions(arm, q) @ a) for q in poses]\n"
+                    "    return max(P) - P[0]"),
+    "least_gain_answer": ("def least_gain(arm, q, ratio):\n"
+                          "    K = al.gravity_stiffness(arm, q)\n"
+                          "    al.gravity_torques(arm, q)\n"
+                          "    d = np.sqrt(np.outer([1.0, ratio], [1.0, ratio]))\n"
+                          "    return max(0.0, np.linalg.eigvalsh(-K / d)[-1])"),
+    "sag_gain_answer": ("def gain_for_sag(arm, q, ratio, e_max):\n"
+                        "    return al.pd_gains(arm, q, e_max)"),
     "fit_answer": ("def fit_gravity_parameters(q, tau):\n"
                    "    return al.fit_gravity(q, tau).theta"),
     "payload_answer": ("def payload_mass(arm, q_empty, tau_empty, q_loaded, tau_loaded):\n"
@@ -107,57 +126,90 @@ def _typed_in_poses():
 SET = ExerciseSet("gravity", designs={DESIGN.quantity: _typed_in_poses})
 
 
+def _lift(arm, poses):
+    """max P - P(start), with P written out: -sum m_i a . c_i."""
+    L1, (m1, m2), (c1, c2), a = arm.lengths[0], arm.masses, arm.com, np.asarray(arm.gravity)
+    P = []
+    for q1, q2 in poses:
+        u1, u12 = np.array([np.cos(q1), np.sin(q1)]), np.array([np.cos(q1 + q2), np.sin(q1 + q2)])
+        P.append(-(m1 * a @ (c1 * u1) + m2 * a @ (L1 * u1 + c2 * u12)))
+    return max(P) - P[0]
+
+
+def _least_gain(arm, q, ratio):
+    """The largest root of det(diag(k, ratio k) + dg/dq) = 0, a quadratic in k (the matrix
+    is singular there and definite beyond), or 0 (no root above 0)."""
+    K = al.gravity_stiffness(arm, q)
+    roots = np.roots([ratio, K[0, 0] * ratio + K[1, 1], np.linalg.det(K)])
+    real = roots[np.abs(roots.imag) < 1e-9].real
+    return max([0.0, *real])
+
+
+def _gain_for_sag(arm, q, ratio, e_max):
+    """Brent's method on the largest sag minus e_max, from twice Part 2's bound on."""
+    from scipy.optimize import brentq
+
+    def over(k):
+        return np.abs(al.pd_sag(arm, q, [k, ratio * k])).max() - e_max
+
+    lo = 2.0 * _least_gain(arm, q, ratio) + 1.0
+    hi = lo
+    while over(hi) > 0:
+        lo, hi = hi, 2.0 * hi
+    return brentq(over, lo, hi, xtol=1e-12, rtol=1e-13)
+
+
 def test_references_agree_with_armlab():
     """The fits (numpy's lstsq of the stacked regressor) against armlab's fit_gravity and
-    payload_mass; the potential, dg/dq and the sag are armlab's own functions"""
+    payload_mass; the lift against P written out; the least gain against the roots of
+    det(Kp + dg/dq); the gain for a sag against Brent's method on armlab's pd_sag"""
     SET.assert_references_agree({
         "gravity.fit_gravity_parameters": _fit,
         "gravity.payload_mass": _payload,
+        "gravity.lift_energy": _lift,
+        "gravity.least_gain": _least_gain,
+        "gravity.gain_for_sag": _gain_for_sag,
     })
 
 
 def test_worked_values_are_the_chapters():
-    """The visible checks' values are the numbers the chapter prints: the table-top arm at
-    (30°, 45°), the upright rods, the PD's sag, the fits of the chapter's draw (numpy's
-    generator started at 0) and the payload"""
+    """The visible checks' values are the numbers the chapter prints, or follow from them:
+    the upright rods' bound (the chapter's grid finds 23.21 N m/rad to 0.01), the gain that
+    holds the chapter's PD within 5 degrees (its (60, 30) N m/rad leaves 5.5 degrees), the
+    fits of the chapter's draw (numpy's generator started at 0) and the payload"""
     worked = SET.worked
-    assert round(float(worked("potential_energy")), 4) == 4.1275
-    np.testing.assert_allclose(worked("gravity_stiffness"),
-                               [[-19.62, -4.905], [-4.905, -4.905]], rtol=1e-12)
-    assert np.degrees(worked("pd_sag")).round(1).tolist() == [5.5, 0.9]
+    assert [round(float(worked("lift_energy", k)), 4) for k in (0, 1)] == [9.1247, 0.5356]
+    assert round(float(worked("least_gain")), 2) == 23.21
+    assert [round(float(worked("least_gain", k)), 4) for k in (1, 2)] == [6.5767, 0.0]
+    assert round(float(worked("gain_for_sag")), 2) == 66.11
     assert worked("fit_gravity_parameters").round(4).tolist() == [5.8868, 1.2235]
     assert round(float(worked("payload_mass")), 4) == 0.4947
 
 
 def test_the_wall_cases_are_the_chapters_mounting():
-    """The second visible case of Parts 1 and 2 is the table-top arm of the chapter's
-    mounting table on a wall (gravity along -x), whose g is the floor arm's at q1 + 90°"""
+    """The wall cases of Parts 1 and 3 are the table-top arm of the chapter's mounting table
+    on a wall (gravity along -x), whose g is the floor arm's at q1 + 90°"""
     wall = al.PlanarArm(**ref.WALL_ARM.fields())
     np.testing.assert_allclose(wall.gravity, (-9.81, 0.0), atol=1e-12)
     q = np.radians([30.0, 45.0])
     np.testing.assert_allclose(al.gravity_torques(wall, q),
                                al.gravity_torques(al.tabletop_arm(), q + [np.pi / 2, 0.0]),
                                atol=1e-12)
-    np.testing.assert_allclose(SET.worked("potential_energy", 1),
-                               al.potential_energy(al.tabletop_arm(), q + [np.pi / 2, 0.0]))
 
 
-def test_sag_cases_have_one_rest_pose():
-    """The hidden sag cases' gains beat gravity's stiffness everywhere (twice a bound of
-    |dg/dq|), so the rest pose is unique and the simple iteration e = Kp^-1 g(q - e)
-    converges to it"""
-    from armlab.grading.cases import ArmData
-
-    sag = lookup("gravity.pd_sag")
-    for key in ("", "x", "y", "z"):
+def test_the_gain_cases_are_far_above_instability():
+    """The hidden cases of the gain for a sag need a gain at least 2.5 times Part 2's bound
+    (and 1 N m/rad), where the sag falls as the gain grows; Part 2's hidden cases hold up
+    poses gravity alone does not, but the one hanging down"""
+    sag, least = lookup("gravity.gain_for_sag"), lookup("gravity.least_gain")
+    for key in ("", "x", "y"):
         for case in sag.cases("fresh", key=key):
-            arm = al.PlanarArm(**case.args["arm"].fields())
-            q, kp = np.array(case.args["q"]), np.array(case.args["kp"])
-            e = np.zeros(2)
-            for _ in range(200):
-                e = al.gravity_torques(arm, q - e) / kp
-            np.testing.assert_allclose(e, sag.function(*sag.arguments(case)), atol=1e-10)
-            assert isinstance(case.args["arm"], ArmData)
+            arm, q, ratio, e_max = sag.arguments(case)
+            assert sag.function(arm, q, ratio, e_max) >= 2.5 * max(
+                least.function(arm, q, ratio), 1.0), case
+        for case in least.cases("fresh", key=key):
+            assert (least.function(*least.arguments(case)) == 0.0) == (
+                case.label == "a pose hanging down"), case
 
 
 # ---------------------------------------------------------------- the design part
@@ -216,7 +268,7 @@ def test_the_solutions_design_meets_every_spec():
 
 # ---------------------------------------------------------------- the set
 def test_the_set_meets_the_standard_on_paper():
-    """Seven parts, 32 points, a visible check first worth at most a third of a function part,
+    """Eight parts, 38 points, a visible check first worth at most a third of a function part,
     one seeded mistake and one armlab call per checked function, docstrings on every test,
     fresh cases per student"""
     SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=8, points=38)

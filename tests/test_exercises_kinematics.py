@@ -4,8 +4,8 @@ The release in exercises/ is what nbgrader generates from solutions/; the source
 marks and the release zero; one seeded mistake per part loses that part only and gets its hint;
 every listed mistake fails its part's visible check; the chapter's worked values typed in as
 constants earn at most the visible checks; calling the armlab function that answers a part
-earns nothing for it. The references agree with an independent route; inverse kinematics and
-the joint-limit design are judged by what a pose does (its tip, its elbow, its limits).
+earns nothing for it. The references agree with an independent route (numpy written out, a
+search); the joint-limit design is judged by what a pose does (its tip, its limits).
 """
 
 import numpy as np
@@ -20,20 +20,22 @@ REFS = chapter("kinematics")
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
 MISTAKES = {
-    "tip_answer": ("phi = np.cumsum(q)", "phi = np.asarray(q)", "q2 is measured from link 1"),
+    "mounted_answer": ("turn = np.array([[c, -s], [s, c]])", "turn = np.array([[c, s], [-s, c]])",
+                       "the base turned the wrong way"),
     "jacobian_answer": ("lever = p[-1] - p[:-1]", "lever = p[1:] - p[:-1]",
                         "not to the next joint"),
     "speeds_answer": ("np.linalg.solve(jacobian(arm, q),", "np.linalg.solve(jacobian(arm, q).T,",
                       "solve with J itself"),
-    "manipulability_answer": ("return abs(J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0])",
-                              "return J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0]",
-                              "take its absolute value"),
-    "reach_answer": ("max(0.0, 2 * lengths.max() - lengths.sum())",
-                     "abs(lengths[0] - lengths[1:].sum())", "which need not be link 1"),
-    "ik_answer": ("np.arctan2(y, x) - ", "np.arctan(y / x) - ",
-                  "np.arctan(y / x) cannot tell (x, y) from (-x, -y)"),
-    "limits_answer": ("    for elbow in (1.0, -1.0):\n",
-                      "    return inverse_kinematics(arm, p, 1.0)\n    for elbow in (1.0, -1.0):\n",
+    "least_answer": ("w.append(abs(J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0]))",
+                     "w.append(J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0])",
+                     "det J is negative when the elbow bends the other way"),
+    "ring_answer": ("return max(0.0, r_out - L1, L1 - r_in)", "return max(0.0, r_out - L1)",
+                    "cannot come as close to the base as r_in"),
+    "nearest_answer": ("move = np.max(np.abs(q - q_now))", "move = np.sum(np.abs(q - q_now))",
+                       "that is the other elbow's pose"),
+    "limits_answer": ("    for elbow in (\"down\", \"up\"):\n",
+                      "    return al.inverse_kinematics(arm, p, elbow=\"down\")\n"
+                      "    for elbow in (\"down\", \"up\"):\n",
                       "° past its"),
     "stretched_answer": ('folded = "b"', 'folded = "a"',
                          "the shoulder's lever is zero and the elbow's is not"),
@@ -42,58 +44,69 @@ MISTAKES = {
 }
 # more likely mistakes, each of which the part's visible check must catch with its hint
 MORE_MISTAKES = [
-    {"tip_answer": ("phi = np.cumsum(q)", "phi = np.cumsum(np.degrees(q))",
-                    "q is in radians"),
+    {"mounted_answer": ("return np.asarray(base, dtype=float) + turn @ local",
+                        "return turn @ (np.asarray(base, dtype=float) + local)",
+                        "the base's offset was turned with the arm"),
      "jacobian_answer": ("return np.array([-lever[:, 1], lever[:, 0]])",
                          "return np.array([-lever[:, 1], lever[:, 0]]).T", "J transposed"),
-     "manipulability_answer": ("return abs(J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0])",
-                               "return (J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0]) ** 2",
-                               "take the square root"),
+     "least_answer": ("w.append(abs(J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0]))",
+                      "w.append(np.prod(np.linalg.norm(J, axis=0)))",
+                      "that is the claim's pick"),
+     "ring_answer": ("return max(0.0, r_out - L1, L1 - r_in)", "return max(0.0, L1 - r_in)",
+                     "reaches the ring's inner circle but not its outer one"),
+     "nearest_answer": ("        q = q_now + (q - q_now + np.pi) % (2 * np.pi) - np.pi", "",
+                        "a joint turns the long way round"),
      "speeds_answer": ("np.linalg.solve(jacobian(arm, q), np.asarray(v, dtype=float))",
                        "jacobian(arm, q) @ np.asarray(v, dtype=float)", "this is J v")},
-    {"speeds_answer": ("np.linalg.solve(jacobian(arm, q), np.asarray(v, dtype=float))",
-                       "jacobian(arm, q).T @ np.asarray(v, dtype=float)", "this is J^T v")},
-    {"manipulability_answer": ("return abs(J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0])",
-                               "return float(np.prod(np.linalg.norm(J, axis=0)))",
-                               "that is the claim, the product of the lengths"),
-     "reach_answer": ("max(0.0, 2 * lengths.max() - lengths.sum())",
-                      "lengths[0] - lengths[1:].sum()", "stays positive when link 2 is the longer"),
-     "ik_answer": ("q2 = np.sign(elbow) * np.arccos(c2)", "q2 = -np.sign(elbow) * np.arccos(c2)",
-                   "elbow = +1 (down) is q2 >= 0"),
+    {"mounted_answer": ("return np.asarray(base, dtype=float) + turn @ local",
+                        "return turn @ local", "the base's offset is missing"),
+     "speeds_answer": ("np.linalg.solve(jacobian(arm, q), np.asarray(v, dtype=float))",
+                       "jacobian(arm, q).T @ np.asarray(v, dtype=float)", "this is J^T v"),
+     "least_answer": ("return int(np.argmin(w))", "return int(np.argmax(w))",
+                      "the pose where the tip moves most freely"),
+     "ring_answer": ("    if r_out - L1 > L1 + r_in:", "    if False:",
+                     "return np.inf there"),
+     "nearest_answer": ('for elbow in ("down", "up"):', 'for elbow in ("down",):',
+                        "that is the other elbow's pose"),
      "limits_answer": ("q = q + 2 * np.pi * np.ceil((lower - q) / (2 * np.pi))", "q = q",
                        "° past its"),
      "slider_answer": ("return tip.jacobian([q1, d])", "return tip.jacobian([q1, d]).T",
                        "is it transposed?")},
-    {"tip_answer": ("np.sum(lengths * np.cos(phi)), np.sum(lengths * np.sin(phi))",
-                    "np.sum(lengths * np.sin(phi)), np.sum(lengths * np.cos(phi))",
-                    "x goes with the cosine"),
+    {"mounted_answer": ("+ turn @ local", "+ al.tip_position(arm, np.asarray(q) + theta)",
+                        "theta added to every joint angle"),
      "jacobian_answer": ("return np.array([-lever[:, 1], lever[:, 0]])",
                          "return np.array([lever[:, 1], -lever[:, 0]])", "right size, wrong sign"),
-     "reach_answer": ("max(0.0, 2 * lengths.max() - lengths.sum())", "0.0",
-                      "the tip cannot always reach the base"),
-     "ik_answer": ("np.arctan2(y, x) - np.arctan2(L2", "np.arctan2(y, x) + np.arctan2(L2",
-                   "link 1 points short of the tip's direction")},
-    {"ik_answer": ("np.clip((x**2 + y**2 - L1**2 - L2**2) / (2 * L1 * L2), -1.0, 1.0)",
-                   "(x**2 + y**2 - L1**2 - L2**2) / (2 * L1 * L2)", "contains nan")},
-    {"ik_answer": ("return np.array([q1, q2])", "return np.degrees([q1, q2])",
-                   "q is in radians")},
-    {"ik_answer": ("/ (2 * L1 * L2)", "/ (L1 * L2)", "the law of cosines divides by 2 L1 L2")},
+     "least_answer": ("return int(np.argmin(w))", "return int(np.argmin(w)) + 1",
+                      "indices count from 0"),
+     "nearest_answer": ('for elbow in ("down", "up"):', 'for elbow in ("up",):',
+                        "that is the other elbow's pose"),
+     },
+    {"nearest_answer": ("if move < best_move:", "if move > best_move or best is None:",
+                        "that is the other elbow's pose")},
 ]
-# answer cell: an answer that calls the armlab function answering the part
+# answer cell: an answer that calls the armlab function answering the part (or, where the
+# part allows the armlab function it builds on, one the part does not allow)
 CALLS = {
     # numbers from armlab's Jacobian, which the part does not allow (nor are they symbolic)
     "slider_answer": ("def slider_jacobian(q1, d, L1, alpha):\n"
                       "    return al.jacobian(al.tabletop_arm(), [0.0, 1.0])"),
-    "tip_answer": "def tip_position(arm, q):\n    return al.tip_position(arm, q)",
+    "mounted_answer": ("def mounted_tip(arm, q, base, theta):\n"
+                       "    p = al.joint_positions(arm, np.asarray(q) + np.r_[theta, "
+                       "np.zeros(len(q) - 1)])\n"
+                       "    return np.asarray(base) + p[-1]"),
     "jacobian_answer": "def jacobian(arm, q):\n    return al.jacobian(arm, q)",
     "speeds_answer": ("def joint_speeds(arm, q, v):\n"
                       "    return np.linalg.solve(al.jacobian(arm, q), v)"),
-    "manipulability_answer": ("def manipulability(arm, q):\n"
-                              "    return float(al.manipulability(arm, q))"),
-    "reach_answer": "def reach(arm):\n    return np.array(al.reach(arm))",
-    "ik_answer": ("def inverse_kinematics(arm, p, elbow):\n"
-                  "    return al.inverse_kinematics(arm, p, 'down' if elbow > 0 else 'up')"),
+    "least_answer": ("def least_free_pose(arm, poses):\n"
+                     "    return int(np.argmin([al.manipulability(arm, q) for q in poses]))"),
+    "ring_answer": ("def shortest_link2(L1, r_in, r_out):\n"
+                    "    al.tip_position(al.PlanarArm((L1, L1), (1.0, 1.0)), [0.0, np.pi])\n"
+                    "    return max(0.0, r_out - L1, L1 - r_in)"),
+    "nearest_answer": ("def nearest_pose(arm, p, q_now):\n"
+                       "    al.reach(arm)\n"
+                       "    return al.inverse_kinematics(arm, p, 'up')"),
     "limits_answer": ("def pose_within_limits(arm, p, lower, upper):\n"
+                      "    al.reach(arm)\n"
                       "    return al.inverse_kinematics(arm, p, 'up')"),
 }
 
@@ -103,126 +116,128 @@ def wrapped(q):
     return -np.angle(np.exp(-1j * np.asarray(q, dtype=float)))
 
 
-def ik_route(arm, p, elbow):
-    """The law of cosines written out (not armlab's distances to the two circles), on the
-    nearest point of the annulus."""
+def nearest_route(arm, p, q_now):
+    """The nearest pose written out: the law of cosines for both elbows, every whole turn of
+    each angle from -2 to 2 tried, the pose of the smallest largest move kept (not the
+    reference's wrapping)."""
     L1, L2 = arm.lengths
-    r = np.hypot(*p)
-    r_min, r_max = abs(L1 - L2), L1 + L2
-    x, y = np.asarray(p) * min(max(r, r_min), r_max) / r
-    q2 = np.sign(elbow) * np.arccos(np.clip((x * x + y * y - L1**2 - L2**2) / (2 * L1 * L2),
-                                            -1.0, 1.0))
-    q1 = np.arctan2(y, x) - np.arctan2(L2 * np.sin(q2), L1 + L2 * np.cos(q2))
-    return wrapped([q1, q2])
+    x, y = p
+    best, best_move = None, np.inf
+    for sign in (1.0, -1.0):
+        q2 = sign * np.arccos(np.clip((x * x + y * y - L1**2 - L2**2) / (2 * L1 * L2), -1, 1))
+        q1 = np.arctan2(y, x) - np.arctan2(L2 * np.sin(q2), L1 + L2 * np.cos(q2))
+        for k1 in range(-2, 3):
+            for k2 in range(-2, 3):
+                q = np.array([q1 + 2 * np.pi * k1, q2 + 2 * np.pi * k2])
+                d = np.abs(q - q_now)
+                if np.all(d <= np.pi) and d.max() < best_move:
+                    best, best_move = q, d.max()
+    return best
+
+
+def link2_route(L1, r_in, r_out):
+    """The shortest link 2 by search: the lengths on a 5 mm grid (the cases' lengths are
+    multiples of 5 cm) whose annulus (armlab's reach) holds the ring, the first kept (inf if
+    none up to 3 m)."""
+    for k in range(1, 601):
+        L2 = round(k * 0.005, 10)
+        r_min, r_max = al.reach(al.PlanarArm((L1, L2), (1.0, 1.0)))
+        if r_min <= r_in + 1e-9 and r_max >= r_out - 1e-9:
+            return L2
+    return np.inf
 
 
 def test_references_agree_with_armlab():
     """Two independent routes: the references (armlab) and numpy written out"""
     SET.assert_references_agree({
-        "kinematics.tip_position": lambda arm, q: np.array(
-            [np.asarray(arm.lengths) @ np.cos(np.cumsum(q)),
-             np.asarray(arm.lengths) @ np.sin(np.cumsum(q))]),
+        "kinematics.mounted_tip": lambda arm, q, base, theta: np.asarray(base) + np.array(
+            [np.asarray(arm.lengths) @ np.cos(theta + np.cumsum(q)),
+             np.asarray(arm.lengths) @ np.sin(theta + np.cumsum(q))]),
         "kinematics.jacobian": lambda arm, q: np.array(
             [[-(np.asarray(arm.lengths)[j:] * np.sin(np.cumsum(q)[j:])).sum()
               for j in range(arm.n)],
              [(np.asarray(arm.lengths)[j:] * np.cos(np.cumsum(q)[j:])).sum()
               for j in range(arm.n)]]),
         "kinematics.joint_speeds": lambda arm, q, v: np.linalg.solve(al.jacobian(arm, q), v),
-        "kinematics.manipulability": lambda arm, q: abs(np.prod(arm.lengths) * np.sin(q[1])),
-        "kinematics.reach": lambda arm: np.array([max(0.0, 2 * max(arm.lengths)
-                                                      - sum(arm.lengths)), sum(arm.lengths)]),
+        "kinematics.least_free_pose": lambda arm, poses: int(np.argmin(
+            [abs(np.prod(arm.lengths) * np.sin(q[1])) for q in poses])),
+        "kinematics.nearest_pose": lambda arm, p, q_now: nearest_route(arm, p, q_now),
     })
 
 
-def test_inverse_kinematics_agrees_with_the_law_of_cosines():
-    """The reference pose (armlab's, on the nearest point of the annulus) is the law of
-    cosines', both tips within 1e-12 m, and the judge passes it, on every case of every set"""
-    ref = lookup("kinematics.inverse_kinematics")
-    for which in ("worked", "fresh", "edges"):
-        for key in ("", "x", "y"):
-            for case in ref.cases(which, key=key):
-                arm, p, elbow = ref.arguments(case)
-                q = np.asarray(ref.function(arm, p, elbow))
-                route = ik_route(arm, p, elbow)
-                np.testing.assert_allclose(wrapped(q), route, atol=1e-6)     # near the circles
-                real = REFS.planar_arm(arm)                                   # q2 is ill-posed
-                np.testing.assert_allclose(al.tip_position(real, q), al.tip_position(real, route),
-                                           atol=1e-12)
-                assert ref.function(arm, p, elbow, q) == (1.0, ref.function(
-                    arm, p, elbow, q)[1]), case
+def test_the_shortest_link_is_the_searchs():
+    """Part 5's reference against a search over link 2's length with armlab's reach, on
+    every worked and fresh case"""
+    ref = lookup("kinematics.shortest_link2")
+    for key in ("", "x"):
+        for case in ref.cases("worked") + ref.cases("fresh", key=key):
+            args = ref.arguments(case)
+            expected, found = ref.function(*args), link2_route(*args)
+            assert (expected == found == np.inf) or abs(expected - found) <= 1e-9, case
 
 
 def test_worked_values_are_the_chapters():
-    """The visible checks' values are the numbers the kinematics chapter prints"""
+    """The visible checks' values are the numbers the kinematics chapter prints, or follow
+    from them"""
     worked = SET.worked
-    assert worked("tip_position").round(4).tolist() == [0.433, 0.65]
+    assert worked("mounted_tip").round(4).tolist() == [-0.45, 0.533]        # (0.2, 0.1) + turned
     assert worked("jacobian").round(4).tolist() == [[-0.65, -0.4], [0.433, 0.0]]
     assert worked("joint_speeds").round(4).tolist() == [0.2309, -0.3753]
-    assert round(float(worked("manipulability")), 4) == 0.2
-    assert round(float(worked("manipulability", 1)), 4) == 0.1732
-    assert worked("reach").round(2).tolist() == [0.1, 0.9]
-    assert [worked("reach", k).round(2).tolist() for k in (1, 2, 3)] == [
-        [0.0, 2.0], [0.1, 0.9], [0.1, 1.1]]
-    ik = [worked("inverse_kinematics", k).round(7).tolist() for k in range(5)]
-    assert ik == [[0.5235988, 1.0471976], [1.4426718, -1.0471976],
-                  [-2.6179939, 1.0471976], [-1.6989208, -1.0471976], [0.0, 0.0]]
+    assert [int(worked("least_free_pose", k)) for k in (0, 1)] == [3, 0]
+    assert [worked("shortest_link2", k) for k in range(4)] == [0.4, 0.45, 0.5, np.inf]
+    assert [np.degrees(worked("nearest_pose", k)).round(2).tolist() for k in (0, 1)] == [
+        [82.66, -60.0], [210.0, 60.0]]
     assert np.degrees(worked("pose_within_limits", 1)).round(4).tolist() == [210.0, 60.0]
 
 
 def test_fresh_cases_cover_the_edges():
-    """Hidden cases include three-link arms, singular poses, both elbow sides, the reach's
-    special arms, targets on and off the annulus's circles, and limits that need the other
-    elbow or whole turns (that they differ between students: the standard on paper)"""
+    """Hidden cases include three-link arms, singular poses, both elbow sides, rings the
+    outer and the inner circle decide and one too wide, starts beyond half a turn, and
+    limits that need the other elbow or whole turns (that they differ between students:
+    the standard on paper)"""
     def labels(quantity, key=None):
         ref = lookup(quantity)
         return [c.label for which in ["fresh", *ref.set_names()]
                 for c in ref.cases(which, key=key)]
 
-    assert "an arm with three links" in labels("kinematics.tip_position")
+    assert {"an arm with three links", "a base turned upside down (hanging from a ceiling)"} <= set(
+        labels("kinematics.mounted_tip"))
     assert {"an arm with three links", "the stretched pose"} <= set(labels("kinematics.jacobian"))
-    assert {"the stretched pose", "the folded pose"} <= set(labels("kinematics.manipulability"))
-    assert "two equal links" in labels("kinematics.reach")
-    assert {"link 2 the longer", "two equal links", "a target in the third quadrant",
-            "a target exactly on the outer circle", "a target exactly on the inner circle",
-            "a target beyond the reach", "a target inside the inner circle"} <= set(
-        labels("kinematics.inverse_kinematics"))
+    assert {"a path through the stretched pose", "a path through a nearly folded pose"} <= set(
+        labels("kinematics.least_free_pose"))
+    assert {"a wide ring", "a ring reaching close to the base", "a ring too wide for link 1"} <= set(
+        labels("kinematics.shortest_link2"))
+    assert {"a start beyond half a turn", "a start below minus half a turn"} <= set(
+        labels("kinematics.nearest_pose"))
     assert {"a shoulder range across 180°", "an elbow range beyond 180°",
             "both elbows within the limits"} <= set(labels("kinematics.pose_within_limits"))
 
 
-def test_targets_on_the_circles_round_past_them():
-    """The targets exactly on a circle are ones whose cos q2, by the law of cosines, rounds
-    past +-1 (so an answer that does not clip gives nan there); the near-edge one is inside"""
-    ref = lookup("kinematics.inverse_kinematics")
+def test_the_fresh_cases_decide_what_their_labels_say():
+    """A ring labelled wide is decided by its outer circle, one close to the base by its inner
+    circle; on every path the smallest w is clear of the next by 1e-3; the nearest pose's two
+    elbows differ by 2° or more (no near ties), on several keys"""
+    ring, least, near = (lookup(f"kinematics.{q}") for q in
+                         ("shortest_link2", "least_free_pose", "nearest_pose"))
     for key in ("", "x", "y", "z"):
-        cases = {c.label: ref.arguments(c) for c in ref.cases("edges", key=key)}
-        for label, sign in (("outer", 1.0), ("inner", -1.0)):
-            arm, (x, y), _ = cases[f"a target exactly on the {label} circle"]
-            L1, L2 = arm.lengths
-            assert sign * (x**2 + y**2 - L1**2 - L2**2) / (2 * L1 * L2) > 1.0
-        arm, p, _ = cases["a target a millionth of the reach inside the outer circle"]
-        assert np.hypot(*p) < sum(arm.lengths)
-
-
-def test_the_judge_takes_any_whole_turn_and_names_the_mistake():
-    """Angles whole turns away are the same pose; a wrong elbow, the arctangent of a ratio and
-    a wrong shape each fail with their words"""
-    ref = lookup("kinematics.inverse_kinematics")
-    arm, p, elbow = ref.arguments(ref.cases("worked")[2])       # the target turned, elbow down
-    q = np.asarray(ref.function(arm, p, elbow))
-    assert ref.function(arm, p, elbow, q + 2 * np.pi * np.array([3, -1]))[0] == 1.0
-    fraction, words = ref.function(arm, p, elbow, ref.function(arm, p, -elbow))
-    assert fraction == 0.0 and words == (
-        "q = (-97.34°, -60°) puts the tip on the target, with the elbow bent the other way "
-        "(q2 = -60°): elbow = +1 (down) is q2 >= 0, link 2 turned counter-clockwise from "
-        "link 1, and elbow = -1 (up) is q2 <= 0")
-    fraction, words = ref.function(arm, p, elbow, REFS._ik(
-        arm, p, elbow, gamma=lambda y, x: np.arctan(y / x)))
-    assert fraction == 0.0 and words.endswith("cannot tell (x, y) from (-x, -y)")
-    assert words.startswith("q = (30°, 60°) puts the tip at (0.433, 0.65) m, 1.562 m from the "
-                            "target: for a tip in the left half-plane use np.arctan2(y, x)")
-    assert ref.function(arm, p, elbow, [1.0, 2.0, 3.0]) == (
-        0.0, "has 3 numbers, expected 2 joint angles [rad]")
+        for case in ring.cases("fresh", key=key):
+            L1, r_in, r_out = ring.arguments(case)
+            side = {"a wide ring": r_out - L1 > L1 - r_in,
+                    "a ring reaching close to the base": L1 - r_in > r_out - L1,
+                    "a ring too wide for link 1": r_out - L1 > L1 + r_in}[case.label]
+            assert side, case
+        for case in least.cases("fresh", key=key):
+            arm, poses = least.arguments(case)
+            w = sorted(abs(np.prod(arm.lengths) * np.sin(q[1])) for q in poses)
+            assert w[1] - w[0] > 1e-3, case
+        for case in near.cases("fresh", key=key):
+            arm, p, q_now = near.arguments(case)
+            moves = []
+            for elbow in ("down", "up"):
+                q = al.inverse_kinematics(REFS.planar_arm(arm), p, elbow=elbow)
+                moves.append(np.degrees(np.abs(wrapped(q - np.asarray(q_now)))))
+            assert abs(moves[0].max() - moves[1].max()) >= 2.0, case
+            assert max(m.max() for m in moves) <= 179.0, case
 
 
 def fits(arm, p, lower, upper, elbow):
@@ -274,9 +289,7 @@ def test_visible_checks_catch_the_listed_mistakes():
 
 
 # part: the equations its text cites, by number and by the label the chapter gives them
-CITED = {"part1": {"(1.1)": "eq-kin-fk"}, "part2": {"(1.4)": "eq-kin-columns"},
-         "part5": {"(1.7)": "eq-kin-annulus"},
-         "part6": {"(1.8)": "eq-kin-ik-elbow", "(1.9)": "eq-kin-ik-shoulder"}}
+CITED = {"part2": {"(1.4)": "eq-kin-columns"}, "part5": {"(1.7)": "eq-kin-annulus"}}
 
 
 @pytest.mark.slow

@@ -8,8 +8,8 @@ answer cell's id to its source, as the student left it.
 """
 
 KINEMATICS = {
-    # Part 2 and Part 5 written for two links only, although both ask for any number of
-    # links: the two-link cases are right and keep their points.
+    # Part 2 written for two links only, although it asks for any number of links: the
+    # two-link cases are right and keep their points.
     "obrien_sean": {
         "jacobian_answer": '''
 def jacobian(arm: al.PlanarArm, q: np.ndarray) -> np.ndarray:
@@ -19,11 +19,6 @@ def jacobian(arm: al.PlanarArm, q: np.ndarray) -> np.ndarray:
     s12, c12 = np.sin(q1 + q2), np.cos(q1 + q2)
     return np.array([[-L1 * s1 - L2 * s12, -L2 * s12],
                      [L1 * c1 + L2 * c12, L2 * c12]])
-''',
-        "reach_answer": '''
-def reach(arm: al.PlanarArm) -> np.ndarray:
-    L = np.array(arm.lengths)
-    return np.array([abs(L[0] - L[1:].sum()), L.sum()])
 ''',
     },
     # np.matrix, as a student coming from MATLAB writes it: right numbers, refused before.
@@ -45,11 +40,18 @@ def joint_speeds(arm, q, v):
 ''',
     },
     # The try cells' printed numbers typed in: the visible check said "yours is (0.433,
-    # 0.65), the book's value is (0.433, 0.65)".
+    # 0.65), the book's value is (0.433, 0.65)" (then of Part 1's tip at the wall pose; now
+    # of its tip on a turned base, printed by the try cell as (-0.45, 0.533)).
     "kowalski_piotr": {
-        "tip_answer": '''
-def tip_position(arm, q):
-    return np.array([0.433, 0.65])
+        "mounted_answer": '''
+def mounted_tip(arm, q, base, theta):
+    return np.array([-0.45, 0.533])
+''',
+        # the nearest pose typed in from the try cell's degrees: its message showed radians
+        # (then of gravity's sag) beside the try cell's degrees.
+        "nearest_answer": '''
+def nearest_pose(arm, p, q_now):
+    return np.radians([82.66, -60.0])
 ''',
     },
 }
@@ -93,14 +95,10 @@ def gravity_torques(arm, q):
 GRAVITY = {
     # np.matrix for a number (a 1x1 matrix) and a one-element array for a mass.
     "nkechi_okafor": {
-        "potential_answer": '''
-def potential_energy(arm, q):
-    a = np.matrix(arm.gravity)
-    L1 = arm.lengths[0]
-    c1 = arm.com[0] * np.matrix([np.cos(q[0]), np.sin(q[0])])
-    c2 = (L1 * np.matrix([np.cos(q[0]), np.sin(q[0])])
-          + arm.com[1] * np.matrix([np.cos(q[0] + q[1]), np.sin(q[0] + q[1])]))
-    return -(arm.masses[0] * a * c1.T + arm.masses[1] * a * c2.T)
+        "lift_answer": '''
+def lift_energy(arm, poses):
+    P = np.matrix([[al.potential_energy(arm, q) for q in poses]])
+    return P.max(axis=1) - P[:, 0]
 ''',
         "payload_answer": '''
 def payload_mass(arm, q_empty, tau_empty, q_loaded, tau_loaded):
@@ -119,16 +117,11 @@ def payload_mass(arm, q_empty, tau_empty, q_loaded, tau_loaded):
     return (b1 - b0) / (9.81 * arm.lengths[1])
 ''',
     },
-    # Printed numbers typed in: the fit's messages listed every pose and torque of the run;
-    # the sag's showed radians beside the try cell's degrees.
+    # Printed numbers typed in: the fit's messages listed every pose and torque of the run.
     "ana_maria_perez": {
         "fit_answer": '''
 def fit_gravity_parameters(q, tau):
     return np.array([5.8913, 1.2324])
-''',
-        "sag_answer": '''
-def pd_sag(arm, q, kp):
-    return np.radians([5.5436, 0.8545])
 ''',
     },
 }

@@ -1,8 +1,10 @@
 """Grading references for the gravity chapter's exercises (``solutions/gravity``).
 
-The references compute with armlab where armlab has the quantity (the potential,
-dg/dq, the sag); the likely mistakes are the same functions on a changed arm or
-pose. The fits are numpy's least squares of the stacked regressor. The worked
+The references compute with armlab (the potential, dg/dq, the sag); the parts compose
+them with a decision (the highest pose of a path, the least stable gain, the gain that
+holds a sag within a bound), and the likely mistakes are the same compositions with a
+step changed. One part, the least-squares fit, asks for the body of an armlab function
+(the chapter's core formula, which the payload and the design build on). The fits are numpy's least squares of the stacked regressor. The worked
 identification runs are the chapter's draw (``armlab.holding_runs``, generator
 started at 0). The design part judges a student's identification poses by the
 standard errors the fit of Part 4 would report on them.
@@ -51,139 +53,200 @@ def _pose_cases(rng):
     return cases
 
 
-# ---------------------------------------------------------------- Part 1: P(q)
-@reference(worked=[Case(arm=ARM, q=deg(30, 45), label="the worked pose"),
-                   Case(arm=WALL_ARM, q=deg(30, 45), label="the worked pose on a wall")],
-           advice="P is the sum over the links of m_i times the dot product of -gravity with "
-                  "the centre of mass c_i: with gravity (0, -g0), m_i g0 times c_i's height")
-def potential_energy(arm, q):
-    """Potential energy [J], zero with every centre of mass at the shoulder's height."""
-    return float(al.potential_energy(planar_arm(arm), q))
+# ---------------------------------------------------------------- Part 1: the lift's energy
+def _lift(arm, poses, *, which="highest", sign=1.0, floor=False):
+    """The least energy [J] the motors put in to lift the arm from the path's first pose to
+    its highest one, max_k P(q_k) - P(q_0); the switches make a likely mistake."""
+    real = _floor(arm) if floor else planar_arm(arm)
+    P = sign * np.array([float(al.potential_energy(real, q)) for q in poses])
+    if which == "last":
+        return float(P[-1] - P[0])
+    if which == "range":
+        return float(P.max() - P.min())
+    return float(P.max() - P[0])
 
 
-@potential_energy.fresh
-def _potential_cases(rng):
-    return _pose_cases(rng)
+def _path(rng, count):
+    """``count`` poses of whole degrees."""
+    return [rng.pose(2) for _ in range(count)]
 
 
-@potential_energy.mistake("right size, wrong sign: P grows as the weights rise, P = -sum m_i "
-                          "(a . c_i) with a the acceleration of gravity")
-def _potential_negated(arm, q):
-    return -potential_energy(arm, q)
+@reference(worked=[Case(arm=ARM, poses=[deg(-30, 45), deg(10, 60), deg(60, 30), deg(90, -60),
+                                        deg(20, 40), deg(-60, 90)],
+                        label="a path of 6 poses of the chapter's arm"),
+                   Case(arm=WALL_ARM, poses=[deg(30, 45), deg(-20, 90), deg(120, -30),
+                                             deg(60, 0)],
+                        label="a path of 4 poses of that arm on a wall")],
+           allow=("potential_energy",), units={"poses": "deg", "return": "J"},
+           advice="which pose of the path is the highest in energy, and from where does the "
+                  "lift start?")
+def lift_energy(arm, poses):
+    """The least work [J] the motors do against gravity to bring the arm from the path's first
+    pose to its pose of highest potential energy."""
+    return _lift(arm, poses)
 
 
-@potential_energy.mistake("each weight acts at its link's centre of mass, com[i] from joint i, "
-                          "not at the link's end")
-def _potential_at_link_end(arm, q):
-    return float(al.potential_energy(planar_arm(arm, com=arm.lengths), q))
-
-
-@potential_energy.mistake("link 2's direction is q1 + q2: q2 is measured from link 1")
-def _potential_absolute(arm, q):
-    return potential_energy(arm, [q[0], q[1] - q[0]])
-
-
-@potential_energy.mistake(FLOOR)
-def _potential_floor(arm, q):
-    return float(al.potential_energy(_floor(arm), q))
-
-
-# ---------------------------------------------------------------- Part 2: dg/dq
-@reference(worked=[Case(arm=RODS, q=deg(90, 0), label="the upright rods of Example 1"),
-                   Case(arm=WALL_ARM, q=deg(30, 45), label="the worked pose on a wall")],
-           advice="differentiate g_j = -sum_(i >= j) m_i a . (z x (c_i - p_j)) once more: "
-                  "entry (j, k) is sum_(i >= max(j, k)) m_i a . (c_i - p_max(j,k))")
-def gravity_stiffness(arm, q):
-    """dg/dq (n, n) [N m/rad]: the Hessian of the potential energy."""
-    return listed(al.gravity_stiffness(planar_arm(arm), q))
-
-
-@gravity_stiffness.fresh
-def _stiffness_cases(rng):
-    return _pose_cases(rng) + [Case(arm=RODS, q=deg(-90, 0),
-                                    label="the rods hanging straight down")]
-
-
-@gravity_stiffness.mistake("right size, wrong sign: this is -dg/dq, the stiffness of gravity's "
-                           "own torque -g")
-def _stiffness_negated(arm, q):
-    return listed(-al.gravity_stiffness(planar_arm(arm), q))
-
-
-@gravity_stiffness.mistake("the shoulder's row holds link 2 as well: entry (1, 1) sums the "
-                           "links beyond joint 1, both of them")
-def _stiffness_own_link(arm, q):
-    K = al.gravity_stiffness(planar_arm(arm), q)
-    K[0, 0] = al.gravity_stiffness(planar_arm(arm, masses=(arm.masses[0], 0.0)), q)[0, 0]
-    return listed(K)
-
-
-@gravity_stiffness.mistake(FLOOR)
-def _stiffness_floor(arm, q):
-    return listed(al.gravity_stiffness(_floor(arm), q))
-
-
-# ---------------------------------------------------------------- Part 3: the PD sag
-def _rest(arm, q, kp, below=1.0, steps=60):
-    """Newton's method on Kp e = g(q - below e), from e = 0; ``steps=1``: one linearised step."""
-    real, q, kp, e = planar_arm(arm), np.asarray(q, float), np.asarray(kp, float), np.zeros(2)
-    for _ in range(steps):
-        pose = q - below * e
-        step = np.linalg.solve(np.diag(kp) + below * al.gravity_stiffness(real, pose),
-                               kp * e - al.gravity_torques(real, pose))
-        e = e - step
-        if np.abs(step).max() <= 1e-15:
-            break
-    return listed(e)
-
-
-def _gains(rng, arm):
-    """Round gains [N m/rad] at least twice a bound of |dg/dq| (every weight on its longest
-    lever): a unique rest, reached by the simple iteration too."""
-    reach = np.concatenate([[0.0], np.cumsum(arm.lengths)[:-1]]) + arm.com
-    bound = np.hypot(*arm.gravity) * float(np.dot(arm.masses, reach))
-    lowest = 5.0 * int(2.0 * bound / 5.0 + 1.0)
-    return [rng.uniform(lowest, 3.0 * lowest, 5.0) for _ in range(arm.n)]
-
-
-@reference(worked=Case(arm=ARM, q=deg(30, 45), kp=[60.0, 30.0],
-                       label="the chapter's PD, Kp = (60, 30) N m/rad, holding the worked pose"),
-           allow=("gravity_torques", "gravity_stiffness"), units={"return": "deg"},
-           advice="at rest the PD's torque Kp e holds the arm at the pose it has, q - e: solve "
-                  "Kp e = g(q - e) for e, by iteration")
-def pd_sag(arm, q, kp):
-    """The rest pose's error e = q - q_rest (n,) [rad] of a PD without gravity compensation."""
-    return listed(al.pd_sag(planar_arm(arm), q, kp))
-
-
-@pd_sag.fresh
-def _sag_cases(rng):
-    cases = [Case(arm=arm, q=rng.pose(2), kp=_gains(rng, arm)) for arm in drawn_arms(rng, 2, ARM)]
-    cases.append(Case(arm=ARM, q=rng.pose(2), kp=_gains(rng, ARM)))
-    wall = rng.arm(gravity=(-9.81, 0.0))
-    cases.append(Case(arm=wall, q=rng.pose(2), kp=_gains(rng, wall),
-                      label="an arm mounted on a wall"))
-    cases.append(Case(arm=RODS, q=deg(90, 0), kp=[60.0, 30.0],
-                      label="the upright rods, held by stiff gains"))
+@lift_energy.fresh
+def _lift_cases(rng):
+    cases = [Case(arm=arm, poses=_path(rng, rng.integer(4, 7)))
+             for arm in drawn_arms(rng, 3, ARM)]
+    cases.append(Case(arm=rng.arm(gravity=(-9.81, 0.0)), poses=_path(rng, 5),
+                      label="a path of an arm mounted on a wall"))
+    cases.append(Case(arm=rng.arm(gravity=(0.0, 9.81)), poses=_path(rng, 5),
+                      label="a path of an arm hanging from a ceiling"))
+    arm = rng.arm()
+    start = deg(90, 0)
+    cases.append(Case(arm=arm, poses=[start] + _path(rng, 4),
+                      label="a path starting at its highest pose, straight up"))
     return cases
 
 
-@pd_sag.mistake("that is Kp^-1 g(q), the sag if the pose did not change: the arm rests at "
-                "q - e, so g must be taken there; solve Kp e = g(q - e)")
-def _sag_crude(arm, q, kp):
-    return listed(al.gravity_torques(planar_arm(arm), q) / np.asarray(kp))
+lift_energy.mistakes_of(_lift, [
+    ("that is the energy from the first pose to the last: the lift goes to the path's "
+     "highest pose, which need not be its last", {"which": "last"}),
+    ("that is the path's whole range of potential energy: the lift starts at the first pose, "
+     "which need not be the lowest", {"which": "range"}),
+    ("right size, wrong sign: the potential energy grows as the weights rise", {"sign": -1.0}),
+    (FLOOR, {"floor": True}),
+])
 
 
-@pd_sag.mistake("that is one linearised step, (Kp + dg/dq)^-1 g(q): repeat it at the new "
-                "pose until e stops changing")
-def _sag_one_step(arm, q, kp):
-    return _rest(arm, q, kp, steps=1)
+# ---------------------------------------------------------------- Part 2: the least stiffness
+def _least_gain(arm, q, ratio, *, sign=1.0, use_ratio=True, coupled=True, clip=True):
+    """The smallest shoulder gain k [N m/rad] with Kp = diag(k, ratio k) for which
+    Kp + dg/dq is positive (semi)definite; the switches make a likely mistake."""
+    K = sign * al.gravity_stiffness(planar_arm(arm), q)
+    d = np.array([1.0, ratio if use_ratio else 1.0])
+    if coupled:
+        scaled = -K / np.sqrt(np.outer(d, d))           # D^-1/2 (-K) D^-1/2
+        k = float(np.linalg.eigvalsh(scaled)[-1])
+    else:
+        k = float(np.max(-np.diag(K) / d))
+    return max(0.0, k) if clip else k
 
 
-@pd_sag.mistake("the sign of the pose: the arm rests below its target, at q - e with "
-                "e = q_target - q_rest")
-def _sag_above(arm, q, kp):
-    return _rest(arm, q, kp, below=-1.0)
+@reference(worked=[Case(arm=RODS, q=deg(90, 0), ratio=0.5,
+                        label="the upright rods of Example 1, the elbow's gain half the "
+                              "shoulder's"),
+                   Case(arm=ARM, q=deg(60, 20), ratio=1.0,
+                        label="the chapter's arm at (60°, 20°), equal gains"),
+                   Case(arm=RODS, q=deg(-90, 0), ratio=0.5,
+                        label="the rods hanging straight down")],
+           allow=("gravity_stiffness",), units={"return": "N m/rad"},
+           advice="when is Kp + dg/dq positive definite, and how does that condition depend on "
+                  "the shoulder's gain k once the elbow's is ratio k?")
+def least_gain(arm, q, ratio):
+    """The smallest shoulder gain k [N m/rad], the elbow's ratio k, for which a PD holds the
+    pose q as a stable rest (Kp + dg/dq positive definite beyond it); 0 if any k does."""
+    return _least_gain(arm, q, ratio)
+
+
+@least_gain.fresh
+def _least_gain_cases(rng):
+    cases = []
+    for arm in drawn_arms(rng, 3, ARM):
+        cases.append(Case(arm=arm, q=deg(rng.integer(30, 150), rng.sign() * rng.integer(10, 60)),
+                          ratio=rng.uniform(0.2, 1.5, 0.1), label="a pose held up"))
+    wall = rng.arm(gravity=(-9.81, 0.0))
+    cases.append(Case(arm=wall, q=deg(rng.integer(-60, 60), rng.sign() * rng.integer(10, 60)),
+                      ratio=rng.uniform(0.2, 1.5, 0.1), label="an arm mounted on a wall"))
+    arm = rng.arm()
+    cases.append(Case(arm=arm, q=deg(-90 + rng.integer(-20, 20), rng.sign() * rng.integer(5, 20)),
+                      ratio=rng.uniform(0.2, 1.5, 0.1), label="a pose hanging down"))
+    return cases
+
+
+least_gain.mistakes_of(_least_gain, [
+    ("that is the bound for equal gains: here the elbow's gain is ratio times the "
+     "shoulder's", {"use_ratio": False}),
+    ("that holds each joint alone against its own diagonal entry of dg/dq: the entries off "
+     "the diagonal couple the joints", {"coupled": False}),
+    ("a gain is not negative: where gravity alone holds the pose stably, any gain does, and "
+     "the smallest is 0", {"clip": False}),
+    ("right size, wrong sign: where dg/dq has a negative eigenvalue gravity pushes a nudge "
+     "further, and the gain must make up for it", {"sign": -1.0}),
+])
+
+
+# ---------------------------------------------------------------- Part 3: a gain for a sag
+def _largest_sag(arm, q, k, ratio, how="exact"):
+    """The largest |e_j| [rad] of the PD's rest with Kp = (k, ratio k), for each gain of the
+    array ``k``."""
+    real = planar_arm(arm)
+    kp = np.asarray(k, float)[:, None] * np.array([1.0, ratio])
+    if how == "crude":
+        e = al.gravity_torques(real, q) / kp
+    elif how == "linear":
+        e = np.linalg.solve(kp[:, :, None] * np.eye(2) + al.gravity_stiffness(real, q),
+                            al.gravity_torques(real, q)[None, :, None])[..., 0]
+    else:
+        e = al.pd_sag(real, np.broadcast_to(np.asarray(q, float), kp.shape), kp)
+    return np.abs(e).max(axis=-1)
+
+
+def _gain_for_sag(arm, q, ratio, e_max, how="exact"):
+    """The shoulder gain k [N m/rad] at which the largest sag is e_max, from above the least
+    stable gain and a tenth of the gain that holds Kp^-1 g(q) to e_max (the sag falls as k
+    grows there): a geometric grid, then finer grids."""
+    crude = float(np.max(np.abs(al.gravity_torques(planar_arm(arm), q))
+                         / np.array([1.0, ratio]))) / e_max
+    lo = max(1.05 * _least_gain(arm, q, ratio) + 1e-3, 0.1 * crude)
+    grid = lo * np.geomspace(1.0, 1e4, 64)
+    over = ~(_largest_sag(arm, q, grid, ratio, how) <= e_max)
+    i = int(np.argmin(over))                   # the first gain within e_max
+    if i == 0:
+        return float(grid[0])
+    lo, hi = grid[i - 1], grid[i]
+    while hi - lo > 1e-13 * hi:
+        grid = np.linspace(lo, hi, 33)
+        over = ~(_largest_sag(arm, q, grid, ratio, how) <= e_max)
+        i = int(np.argmin(over))
+        lo, hi = grid[i - 1], grid[i]
+    return float(hi)
+
+
+@reference(worked=[Case(arm=ARM, q=deg(30, 45), ratio=0.5, e_max=np.radians(5.0),
+                        label="the chapter's PD at the worked pose, the elbow's gain half "
+                              "the shoulder's, within 5°"),
+                   Case(arm=WALL_ARM, q=deg(30, 45), ratio=1.0, e_max=np.radians(3.0),
+                        label="the worked pose on a wall, equal gains, within 3°")],
+           allow=("pd_sag", "gravity_torques", "gravity_stiffness"), rtol=1e-5,
+           units={"e_max": "deg", "return": "N m/rad"},
+           advice="how does the largest sag change with the shoulder's gain, and where does "
+                  "it cross e_max?")
+def gain_for_sag(arm, q, ratio, e_max):
+    """The smallest shoulder gain k [N m/rad] (the elbow's ratio k) with which a PD without
+    gravity compensation holds q with no joint's sag above e_max [rad]."""
+    return _gain_for_sag(arm, q, ratio, e_max)
+
+
+@gain_for_sag.fresh
+def _gain_for_sag_cases(rng):
+    def case(arm, label=None):
+        for _ in range(50):
+            q = deg(rng.integer(-60, 60), rng.sign() * rng.integer(15, 120))
+            ratio, e_max = rng.uniform(0.2, 1.0, 0.1), np.radians(rng.choice([2.0, 3.0, 5.0]))
+            crude = float(np.max(np.abs(al.gravity_torques(planar_arm(arm), q))
+                                 / np.array([1.0, ratio]))) / e_max
+            if crude >= 4.0 * max(_least_gain(arm, q, ratio), 1.0):   # far above instability
+                return Case(arm=arm, q=q, ratio=ratio, e_max=e_max, label=label)
+        raise ValueError("no gain case drawn")
+
+    cases = [case(arm) for arm in drawn_arms(rng, 3, ARM)]
+    cases.append(case(rng.arm(gravity=(-9.81, 0.0)), "an arm mounted on a wall"))
+    cases.append(case(rng.arm(gravity=(0.0, 9.81)), "an arm hanging from a ceiling"))
+    return cases
+
+
+gain_for_sag.mistakes_of(_gain_for_sag, [
+    ("that gain holds the sag Kp^-1 g(q) to e_max, the sag if the pose did not change: "
+     "the arm rests lower, where the lever arms differ", {"how": "crude"}),
+    ("that gain holds the linearised sag (Kp + dg/dq)^-1 g(q) to e_max, one step short of "
+     "where the arm rests", {"how": "linear"}),
+])
+gain_for_sag.mistake("that is the gain for equal gains: here the elbow's gain is ratio times "
+                     "the shoulder's",
+                     lambda arm, q, ratio, e_max: _gain_for_sag(arm, q, 1.0, e_max))
 
 
 # ---------------------------------------------------------------- Part 4: identification

@@ -1,11 +1,13 @@
 """Grading references for the kinematics chapter's exercises (``solutions/kinematics``).
 
 They run in the trusted grader (and, for a visible check, in a student's kernel), so the
-expected values are armlab's own: ``al.tip_position``, ``al.jacobian``, ``al.manipulability``,
-``al.reach``, ``al.inverse_kinematics``. A likely mistake is a line of numpy. Inverse
-kinematics and the joint-limit design are judged by what the answer does (where its forward
-kinematics puts the tip, which way its elbow bends, whether it keeps the joint limits), with
-angles taken modulo 2 pi, so every pose that does the job is right.
+expected values are computed with armlab (``al.tip_position``, ``al.jacobian``,
+``al.inverse_kinematics``). One part, the Jacobian, asks for the body of an armlab function
+(the chapter's core formula); the others compose armlab's functions with a decision (a
+mounted arm's tip, the path's pose nearest a singularity, the shortest link for a ring, the
+nearest of the poses that reach a target) or are a design and a derivation. A likely mistake
+is a line of numpy. The joint-limit design is judged by what the pose does (its tip, its
+limits), with angles taken modulo 2 pi, so every pose that does the job is right.
 """
 
 
@@ -56,43 +58,66 @@ def _three_links(rng, count=3):
             for arm in _others(rng, count, 3)]
 
 
-# ---------------------------------------------------------------- forward kinematics
-@reference(worked=WALL_POSE, advice="add the links one by one, each along its absolute angle "
-                               "q1 + ... + qi")
-def tip_position(arm, q):
-    """Tip position (2,) [m]: the links added along their absolute angles."""
-    return listed(al.tip_position(planar_arm(arm), q))
+# ---------------------------------------------------------------- Part 1: a mounted arm
+def _turn(theta, p):
+    """The point p (2,) turned by theta [rad] about the origin."""
+    c, s = np.cos(theta), np.sin(theta)
+    return np.array([c * p[0] - s * p[1], s * p[0] + c * p[1]])
 
 
-@tip_position.fresh
-def _tip_cases(rng):
-    cases = [Case(arm=arm, q=rng.pose(2)) for arm in [ARM] + _others(rng, 2) for _ in range(2)]
-    cases.append(Case(arm=_named(rng.arm()), q=deg(rng.integer(-170, 170), 180),
-                      label="a folded pose"))
+def _mounted(arm, q, base, theta, *, turn=1.0, order="turn first", shift=True):
+    """The tip in the world of an arm whose base is at ``base`` [m], turned by ``theta``;
+    the switches make a likely mistake."""
+    tip = al.tip_position(planar_arm(arm), q)
+    offset = np.asarray(base, dtype=float) if shift else np.zeros(2)
+    if order == "shift first":
+        return listed(_turn(turn * theta, tip + offset))
+    return listed(offset + _turn(turn * theta, tip))
+
+
+@reference(worked=[Case(arm=ARM, q=deg(30, 60), base=[0.2, 0.1], theta=np.radians(90.0),
+                        label="the wall pose of Example 1 on a base at (0.2, 0.1) m turned "
+                              "by 90°"),
+                   Case(arm=ARM, q=deg(30, 60), base=[-0.3, 0.5], theta=np.radians(-45.0),
+                        label="the wall pose on a base at (-0.3, 0.5) m turned by -45°")],
+           allow=("tip_position",), units={"base": "m", "theta": "deg"},
+           advice="where is the tip in the arm's own frame, and how does that frame sit in "
+                  "the world?")
+def mounted_tip(arm, q, base, theta):
+    """The tip (2,) [m] in the world of an arm whose base is at ``base``, turned by theta."""
+    return _mounted(arm, q, base, theta)
+
+
+@mounted_tip.fresh
+def _mounted_cases(rng):
+    cases = [Case(arm=arm, q=rng.pose(2), base=rng.vector(2, -1.0, 1.0, 0.05, nonzero=True),
+                  theta=np.radians(rng.sign() * rng.integer(20, 160)))
+             for arm in [ARM] + _others(rng, 2) for _ in range(2)]
+    cases.append(Case(arm=_others(rng, 1, 3)[0], q=rng.pose(3),
+                      base=rng.vector(2, -1.0, 1.0, 0.05, nonzero=True),
+                      theta=np.radians(rng.sign() * rng.integer(20, 160)),
+                      label="an arm with three links"))
+    cases.append(Case(arm=_named(rng.arm()), q=rng.pose(2),
+                      base=rng.vector(2, -1.0, 1.0, 0.05, nonzero=True), theta=np.pi,
+                      label="a base turned upside down (hanging from a ceiling)"))
     return cases
 
 
-@tip_position.fresh("three links")
-def _tip_three_links(rng):
-    return _three_links(rng)
-
-
-@tip_position.mistake("link 2's direction is q1 + q2: q2 is measured from link 1, not from "
-                      "the x axis")
-def _tip_absolute(arm, q):
-    return listed(al.tip_position(planar_arm(arm), relative(q)))
-
-
-@tip_position.mistake("q is in radians: np.sin and np.cos take radians, so do not convert q "
-                      "to degrees")
-def _tip_degrees(arm, q):
-    return listed(al.tip_position(planar_arm(arm), np.degrees(q)))
-
-
-@tip_position.mistake("x goes with the cosine and y with the sine of each link's angle "
-                      "(q1 is measured from +x)")
-def _tip_swapped(arm, q):
-    return listed(al.tip_position(planar_arm(arm), q)[::-1])
+mounted_tip.mistake("the base turned the wrong way: a positive theta turns the arm "
+                    "counter-clockwise, like a positive joint angle",
+                    lambda arm, q, base, theta: _mounted(arm, q, base, theta, turn=-1.0))
+mounted_tip.mistake("the base's offset was turned with the arm: the base sits at `base` in "
+                    "the world, whatever way the arm is turned",
+                    lambda arm, q, base, theta: _mounted(arm, q, base, theta,
+                                                         order="shift first"))
+mounted_tip.mistake("the base's offset is missing: the tip is measured from the world's "
+                    "origin, not from the base",
+                    lambda arm, q, base, theta: _mounted(arm, q, base, theta, shift=False))
+mounted_tip.mistake("theta added to every joint angle: the base's turn changes link 1's "
+                    "absolute angle, and the later joints are measured from the link before",
+                    lambda arm, q, base, theta: listed(
+                        np.asarray(base) + al.tip_position(planar_arm(arm),
+                                                           np.asarray(q) + theta)))
 
 
 # ---------------------------------------------------------------- the Jacobian
@@ -180,140 +205,140 @@ def _speeds_forward(arm, q, v):
     return listed(al.jacobian(planar_arm(arm), q) @ v)
 
 
-# ---------------------------------------------------------------- manipulability
-@reference(worked=[Case(arm=ARM, q=deg(0, 90), label="Example 4's elbow bent at 90°"),
-                   Case(arm=ARM, q=UP, label="Example 6's pose with the elbow up")],
-           uses={"jacobian": jacobian},
-           advice="w = sigma_1 sigma_2, the area of the velocity ellipse over pi")
-def manipulability(arm, q):
-    """Manipulability w = |det J| = sigma_1 sigma_2 [m^2/rad^2] of a two-link arm."""
-    return float(al.manipulability(planar_arm(arm), q))
+# ---------------------------------------------------------------- Part 4: a claim, checked
+def _least_free(arm, poses, measure="w", pick=np.argmin):
+    """The index of the pose whose ``measure`` is picked by ``pick``: ``"w"`` = |det J|,
+    ``"signed"`` det J, ``"claim"`` the product of J's column lengths."""
+    values = []
+    for q in poses:
+        J = al.jacobian(planar_arm(arm), q)
+        values.append({"w": abs(np.linalg.det(J)), "signed": np.linalg.det(J),
+                       "claim": np.prod(np.linalg.norm(J, axis=0))}[measure])
+    return int(pick(values))
 
 
-@manipulability.fresh
-def _manipulability_cases(rng):
-    cases = [Case(arm=arm, q=rng.pose(2)) for arm in [ARM] + _others(rng, 2) for _ in range(2)]
-    cases.append(Case(arm=_named(rng.arm()), q=deg(rng.integer(10, 80), -rng.integer(20, 160)),
-                      label="an elbow bent the other way (q2 < 0)"))
-    cases.append(Case(arm=_named(rng.arm()), q=deg(rng.integer(-90, 90), 0),
-                      label="the stretched pose"))
-    cases.append(Case(arm=_named(rng.arm()), q=deg(rng.integer(-90, 90), 180),
-                      label="the folded pose"))
+PATH_POSES = [deg(0, 90), UP, deg(30, 150), deg(10, -20)]
+"""A path's poses on the chapter's arm: Example 4's, Example 6's elbow-up one, one nearly
+folded and one nearly stretched (w = 0.2, 0.1732, 0.1, 0.0684 m²/rad²)."""
+
+
+@reference(worked=[Case(arm=ARM, poses=PATH_POSES, label="four poses of a path on the "
+                                                           "chapter's arm"),
+                   Case(arm=ARM, poses=PATH_POSES[::-1][:3] + [deg(-40, 75)],
+                        label="three of them, reversed, and one more")],
+           uses={"jacobian": jacobian}, units={"poses": "deg"},
+           advice="which number says how freely the tip moves, and is it the one you "
+                  "compared?")
+def least_free_pose(arm, poses):
+    """The index (int) of the pose where the tip moves least freely: the smallest
+    w = sigma_1 sigma_2 = |det J|."""
+    return _least_free(arm, poses)
+
+
+def _distinct_poses(rng, arm, count, extra=()):
+    """``count`` poses of whole degrees whose |sin q2| differ by at least 0.02 (no ties),
+    with ``extra`` poses first."""
+    poses, seen = [list(q) for q in extra], [abs(np.sin(q[1])) for q in extra]
+    while len(poses) < count:
+        q = deg(rng.integer(-170, 170), rng.sign() * rng.integer(5, 175))
+        if all(abs(abs(np.sin(q[1])) - s) >= 0.02 for s in seen):
+            poses.append(q)
+            seen.append(abs(np.sin(q[1])))
+    order = [rng.random() for _ in poses]
+    return [poses[i] for i in np.argsort(order)]
+
+
+@least_free_pose.fresh
+def _least_free_cases(rng):
+    cases = []
+    for arm in [ARM] + _others(rng, 3):
+        cases.append(Case(arm=arm, poses=_distinct_poses(rng, arm, rng.integer(4, 7))))
+    arm = _named(rng.arm())
+    cases.append(Case(arm=arm, poses=_distinct_poses(
+        rng, arm, 5, [deg(rng.integer(-90, 90), rng.sign() * rng.integer(150, 170))]),
+        label="a path through a nearly folded pose"))
+    arm = _named(rng.arm())
+    cases.append(Case(arm=arm, poses=_distinct_poses(
+        rng, arm, 5, [deg(rng.integer(-90, 90), 0)]), label="a path through the stretched pose"))
     return cases
 
 
-@manipulability.mistake("that is the claim, the product of the lengths of J's columns: it "
-                        "overstates w wherever the columns are not at right angles")
-def _manipulability_column_product(arm, q):
-    return float(np.prod(np.linalg.norm(al.jacobian(planar_arm(arm), q), axis=0)))
+least_free_pose.mistake("that is the claim's pick, the smallest product of J's column "
+                        "lengths: it is not w wherever the columns are not at right angles",
+                        lambda arm, poses: _least_free(arm, poses, "claim"))
+least_free_pose.mistake("that is the smallest det J: det J is negative when the elbow bends "
+                        "the other way, and the tip then moves no less freely",
+                        lambda arm, poses: _least_free(arm, poses, "signed"))
+least_free_pose.mistake("that is the pose where the tip moves most freely",
+                        lambda arm, poses: _least_free(arm, poses, pick=np.argmax))
+least_free_pose.mistake("indices count from 0, as Python's do",
+                        lambda arm, poses: _least_free(arm, poses) + 1)
 
 
-@manipulability.mistake("w is the size of det J: det J is negative when the elbow bends the "
-                        "other way, so take its absolute value")
-def _manipulability_signed(arm, q):
-    return float(np.linalg.det(al.jacobian(planar_arm(arm), q)))
+# ---------------------------------------------------------------- Part 5: an arm for a ring
+def _link2(L1, r_in, r_out, *, inner=True, outer=True, check=True):
+    """The shortest link 2 for a link 1 of length L1 to reach the whole ring
+    r_in <= |p| <= r_out (inf if none); the switches make a likely mistake."""
+    if check and r_out - L1 > L1 + r_in + 1e-12:
+        return np.inf
+    need = [0.0]
+    if outer:
+        need.append(r_out - L1)
+    if inner:
+        need.append(L1 - r_in)
+    return float(max(need))
 
 
-@manipulability.mistake("this is det(J J^T) = w^2: take the square root, or |det J|")
-def _manipulability_squared(arm, q):
-    return float(np.linalg.det(al.jacobian(planar_arm(arm), q)) ** 2)
+@reference(worked=[Case(L1=0.5, r_in=0.1, r_out=0.9,
+                        label="link 1 of the chapter's arm and its own workspace's ring"),
+                   Case(L1=0.5, r_in=0.05, r_out=0.8,
+                        label="link 1 of the chapter's arm and a ring reaching closer in"),
+                   Case(L1=0.5, r_in=0.3, r_out=1.0,
+                        label="link 1 of the chapter's arm and a ring reaching farther out"),
+                   Case(L1=0.5, r_in=0.2, r_out=1.5,
+                        label="link 1 of the chapter's arm and a ring too wide for it")],
+           allow=("reach",), units={"L1": "m", "r_in": "m", "r_out": "m"},
+           advice="which points of the ring does a given link 2 miss, and for which lengths "
+                  "does it miss none?")
+def shortest_link2(L1, r_in, r_out):
+    """The shortest L2 [m] with which a link 1 of length L1 reaches every point of the
+    ring r_in <= |p| <= r_out; np.inf when no length does."""
+    return _link2(L1, r_in, r_out)
 
 
-@manipulability.mistake("det J = L1 L2 sin q2 depends on the elbow angle q2, not on q1")
-def _manipulability_shoulder(arm, q):
-    return float(abs(np.prod(arm.lengths) * np.sin(q[0])))
+@shortest_link2.fresh
+def _link2_cases(rng):
+    cases = []
+    for _ in range(2):                                  # the outer circle decides
+        L1 = rng.uniform(0.5, 0.8, 0.05)
+        r_out = round(L1 + rng.uniform(0.3, 0.6, 0.05), 10)
+        r_in = round(max(0.0, L1 - rng.uniform(0.05, 0.25, 0.05)), 10)
+        cases.append(Case(L1=L1, r_in=r_in, r_out=r_out,
+label="a wide ring"))
+    for _ in range(2):                                  # the inner circle decides
+        L1 = rng.uniform(0.5, 0.8, 0.05)
+        r_in = rng.uniform(0.0, 0.15, 0.05)
+        r_out = round(L1 + rng.uniform(0.05, L1 - r_in - 0.05, 0.05), 10)
+        cases.append(Case(L1=L1, r_in=r_in, r_out=r_out,
+                          label="a ring reaching close to the base"))
+    L1 = rng.uniform(0.2, 0.4, 0.05)
+    r_in = rng.uniform(0.0, 0.1, 0.05)
+    cases.append(Case(L1=L1, r_in=r_in,
+                      r_out=round(2 * L1 + r_in + rng.uniform(0.1, 0.4, 0.05), 10),
+                      label="a ring too wide for link 1"))
+    return cases
 
 
-# ---------------------------------------------------------------- the workspace's edges
-@reference(worked=[Case(arm=ARM, label="the chapter's arm (Example 5)"),
-                   Case(arm=ArmData.from_arm(al.rod_arm(), "the rods of Example 5")),
-                   Case(arm=_lengths([0.4, 0.5], "the chapter's arm with its links swapped, "
-                                                 "L = (0.4, 0.5) m")),
-                   Case(arm=_lengths([0.2, 0.6, 0.3]))],
-           advice="r_max is the stretched arm; for r_min fold the longest link back against "
-                  "all the others, stretched")
-def reach(arm):
-    """(r_min, r_max) [m]: the annulus the tip reaches, joints turning all the way round."""
-    return listed(al.reach(planar_arm(arm)))
+shortest_link2.mistake("that link 2 reaches the ring's outer circle but not all of its inner "
+                       "part: with it the arm cannot come as close to the base as r_in",
+                       lambda L1, r_in, r_out: _link2(L1, r_in, r_out, inner=False))
+shortest_link2.mistake("that link 2 reaches the ring's inner circle but not its outer one",
+                       lambda L1, r_in, r_out: _link2(L1, r_in, r_out, outer=False))
+shortest_link2.mistake("no length of link 2 reaches this whole ring: return np.inf there",
+                       lambda L1, r_in, r_out: _link2(L1, r_in, r_out, check=False))
 
 
-@reach.fresh
-def _reach_cases(rng):
-    short, long_ = rng.uniform(0.2, 0.45, 0.05), rng.uniform(0.5, 0.8, 0.05)
-    return [
-        Case(arm=_lengths([long_, short])),
-        Case(arm=_lengths([short, long_]), label="link 2 the longer"),
-        Case(arm=_lengths([long_, long_]), label="two equal links"),
-    ]
-
-
-@reach.fresh("three links")
-def _reach_three_links(rng):
-    b, c = rng.uniform(0.1, 0.3, 0.05), rng.uniform(0.1, 0.3, 0.05)
-    a = round(b + c + rng.uniform(0.05, 0.3, 0.05), 10)
-    return [
-        Case(arm=_lengths([b, a, c]), label="three links, the middle one longer than the "
-                                            "other two together"),
-        Case(arm=_lengths(rng.vector(3, 0.3, 0.5, 0.05)), label="three links, none longer "
-                                                                 "than the other two together"),
-    ]
-
-
-@reach.mistake("r_min is a distance: |L1 - L2|, which stays positive when link 2 is the longer")
-def _reach_no_abs(arm):
-    return [arm.lengths[0] - sum(arm.lengths[1:]), sum(arm.lengths)]
-
-
-@reach.mistake("the tip cannot always reach the base: it comes no closer than the longest link "
-               "folded back against all the others")
-def _reach_disc(arm):
-    return [0.0, sum(arm.lengths)]
-
-
-@reach.mistake("fold the longest link back against the others, which need not be link 1: "
-               "r_min = max(0, 2 max(L) - sum(L))")
-def _reach_first_link(arm):
-    return [abs(arm.lengths[0] - sum(arm.lengths[1:])), sum(arm.lengths)]
-
-
-# ---------------------------------------------------------------- inverse kinematics
-MISS = 1e-9
-"""How far [m] the tip of a right answer may be from its target (rounding only)."""
-
-
-def _elbow(elbow):
-    """armlab's word for the elbow of a part's ``elbow`` (+1 down, -1 up)."""
-    return "down" if elbow > 0 else "up"
-
-
-def _nearest(arm, p):
-    """The point of the workspace nearest to ``p``: ``p`` itself when the tip reaches it."""
-    p = np.asarray(p, dtype=float)
-    r = float(np.hypot(*p))
-    r_min, r_max = al.reach(planar_arm(arm))
-    return p * (min(max(r, r_min), r_max) / r) if r > 0 else p
-
-
-def _ik(arm, p, elbow, *, gamma=np.arctan2, plus=False, denominator=2.0, clip=True):
-    """The law of cosines and the two-argument arctangent, with the switches of a mistake:
-    ``gamma`` the tip's direction, ``plus`` adding link 2's angle to it, ``denominator``
-    of L1 L2, ``clip`` of cos q2 into [-1, 1] (nan without it, off the annulus)."""
-    L1, L2 = arm.lengths
-    x, y = (float(v) for v in p)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        c2 = (x * x + y * y - L1 * L1 - L2 * L2) / (denominator * L1 * L2)
-        q2 = float(np.sign(elbow) * np.arccos(np.clip(c2, -1.0, 1.0) if clip else c2))
-        beta = np.arctan2(L2 * np.sin(q2), L1 + L2 * np.cos(q2))
-        direction = float(gamma(y, x))
-    return [direction + beta if plus else direction - beta, q2]
-
-
-def _same_pose(q, other, tol=1e-6):
-    """Whether two poses are the same angles modulo 2 pi."""
-    d = np.asarray(q, dtype=float) - np.asarray(other, dtype=float)
-    return bool(np.all(np.isfinite(d)) and np.all(np.abs(np.angle(np.exp(1j * d))) <= tol))
-
-
+# ---------------------------------------------------------------- Part 6: the nearest pose
 def _shown(q):
     """A pose in words, in degrees: ``(30°, 60°)``."""
     return "(" + ", ".join(fmt(float(a), 2) + "°" for a in np.degrees(q)) + ")"
@@ -332,139 +357,79 @@ def _pose(answer, n=2):
     return values, None
 
 
-_IK_MISTAKES = [
-    (lambda arm, p, e: _ik(arm, p, e, gamma=lambda y, x: np.arctan(y / x)),
-     "for a tip in the left half-plane use np.arctan2(y, x): np.arctan(y / x) cannot tell "
-     "(x, y) from (-x, -y)"),
-    (lambda arm, p, e: _ik(arm, p, -e),
-     "elbow = +1 (down) is q2 >= 0, link 2 turned counter-clockwise from link 1, and "
-     "elbow = -1 (up) is q2 <= 0"),
-    (lambda arm, p, e: _ik(arm, p, e, plus=True),
-     "link 1 points short of the tip's direction: q1 = atan2(y, x) - atan2(L2 sin q2, "
-     "L1 + L2 cos q2)"),
-    (lambda arm, p, e: list(np.degrees(_ik(arm, p, e))),
-     "q is in radians: np.arccos and np.arctan2 return radians, so do not convert to degrees"),
-    (lambda arm, p, e: _ik(arm, p, e, denominator=1.0),
-     "the law of cosines divides by 2 L1 L2: cos q2 = (r^2 - L1^2 - L2^2) / (2 L1 L2)"),
-]
-IK_ADVICE = ("the elbow from the tip's distance r: cos q2 = (r^2 - L1^2 - L2^2) / (2 L1 L2), "
-             "clipped into [-1, 1], and q2 = elbow arccos(cos q2); the shoulder from its "
-             "direction: q1 = atan2(y, x) - atan2(L2 sin q2, L1 + L2 cos q2)")
+def _wrapped(angles):
+    """Angles into [-pi, pi)."""
+    return (np.asarray(angles, dtype=float) + np.pi) % (2 * np.pi) - np.pi
 
 
-def _ik_judge(arm, p, elbow, answer, mistakes=_IK_MISTAKES, advice=IK_ADVICE):
-    """(1 or 0, words): the tip of ``answer`` on the target (or the nearest point of the
-    workspace) to within MISS, the elbow bent as asked."""
-    q, why = _pose(answer)
-    if q is None:
-        return 0.0, why
-    target = _nearest(arm, p)
-    reachable = bool(np.allclose(target, p, rtol=0, atol=1e-12))
-    tip = al.tip_position(planar_arm(arm), q)
-    miss = float(np.hypot(*(tip - target)))
-    bent = float(np.sign(elbow) * np.sin(q[1])) >= -1e-9
-    place = "the target" if reachable else f"the nearest point it reaches, {fmt(listed(target))} m"
-    if miss <= MISS and bent:
-        return 1.0, f"q = {_shown(q)} puts the tip on {place}"
-    if miss > MISS:
-        words = (f"q = {_shown(q)} puts the tip at {fmt(listed(tip))} m, {fmt(miss)} m from "
-                 f"{'the target' if reachable else 'the nearest point the tip reaches'}")
-    else:
-        words = (f"q = {_shown(q)} puts the tip on {place}, with the elbow bent the other way "
-                 f"(q2 = {fmt(float(np.degrees(q[1])), 2)}°)")
-    for wrong, hint in mistakes:
-        alt = wrong(arm, p, elbow)
-        if _same_pose(q, alt):
-            return 0.0, f"{words}: {hint}"
-    return 0.0, f"{words}. {sentence(advice)}"
+def _nearest_pose(arm, p, q_now, *, wrap=True, pick=np.argmin):
+    """Of the poses that put the tip at ``p`` (either elbow, any whole turns), the one whose
+    largest joint move from ``q_now`` is smallest; the switches make a likely mistake."""
+    q_now = np.asarray(q_now, dtype=float)
+    poses = []
+    for elbow in ("down", "up"):
+        q = al.inverse_kinematics(planar_arm(arm), p, elbow=elbow)
+        poses.append(q_now + _wrapped(q - q_now) if wrap else q)
+    moves = [np.max(np.abs(q - q_now)) for q in poses]
+    return listed(poses[int(pick(moves))])
 
 
-BEYOND = [1.0, 0.0]
-"""The chapter's target out of reach, (1, 0) m."""
+@reference(worked=[Case(arm=ARM, p=WALL_TIP, q_now=deg(30, -10),
+                        label="Example 6's target from q = (30°, -10°)"),
+                   Case(arm=ARM, p=listed(-np.asarray(WALL_TIP)), q_now=deg(170, 10),
+                        label="that target turned half a turn, from q = (170°, 10°)")],
+           allow=("inverse_kinematics",), units={"p": "m", "q_now": "deg", "return": "deg"},
+           advice="list every pose that puts the tip at p, and for each the largest angle "
+                  "a joint turns through to get there from q_now")
+def nearest_pose(arm, p, q_now):
+    """The pose (2,) [rad] that puts the tip at p with the smallest largest joint move from
+    q_now: either elbow, each angle within half a turn of q_now's."""
+    return _nearest_pose(arm, p, q_now)
 
 
-@design(worked=[Case(arm=ARM, p=WALL_TIP, elbow=1.0, label="Example 6's target, elbow down"),
-                Case(arm=ARM, p=WALL_TIP, elbow=-1.0, label="Example 6's target, elbow up"),
-                Case(arm=ARM, p=listed(-np.asarray(WALL_TIP)), elbow=1.0,
-                     label="the target turned half a turn, elbow down"),
-                Case(arm=ARM, p=listed(-np.asarray(WALL_TIP)), elbow=-1.0,
-                     label="the target turned half a turn, elbow up"),
-                Case(arm=ARM, p=BEYOND, elbow=1.0, label="the target (1, 0) m, out of reach")],
-        units={"p": "m"})
-def inverse_kinematics(arm, p, elbow, answer=None):
-    """Judge joint angles for the tip at ``p`` (the pose nearest to it out of reach), elbow
-    +1 (down, q2 >= 0) or -1 (up, q2 <= 0). Without ``answer``: the reference's pose (what
-    an earlier part's stand-in and a typed-in constant give)."""
-    if answer is None:
-        return listed(al.inverse_kinematics(planar_arm(arm), _nearest(arm, p), elbow=_elbow(elbow)))
-    return _ik_judge(arm, p, elbow, answer)
-
-
-def _target(rng, arm, q1_range=(-180, 179)):
+def _target(rng, arm):
     """A reachable target [m]: the tip of a pose of whole degrees."""
-    return listed(al.tip_position(planar_arm(arm), deg(rng.integer(*q1_range),
-                                                 rng.choice([-1, 1]) * rng.integer(15, 165))))
+    return listed(al.tip_position(planar_arm(arm), deg(rng.integer(-180, 179),
+                                                       rng.sign() * rng.integer(15, 165))))
 
 
-@inverse_kinematics.fresh
-def _ik_cases(rng):
-    longer = _named(ArmData([rng.uniform(0.5, 0.8, 0.05), rng.uniform(0.2, 0.45, 0.05)],
-                            [1.0, 1.0]))
-    shorter = _named(ArmData([rng.uniform(0.2, 0.45, 0.05), rng.uniform(0.5, 0.8, 0.05)],
-                             [1.0, 1.0]))
-    equal = _lengths([rng.uniform(0.3, 0.6, 0.05)] * 2)
-    cases = []
-    for arm, label in [(ARM, None), (longer, None), (shorter, "link 2 the longer"),
-                       (equal, "two equal links")]:
-        for elbow in (1.0, -1.0):
-            cases.append(Case(arm=arm, p=_target(rng, arm), elbow=elbow, label=label))
-    third = _target(rng, longer, (-170, -100))
-    third = listed(-np.abs(third))                     # a target in the third quadrant
-    cases.append(Case(arm=longer, p=third, elbow=rng.choice([1.0, -1.0]),
-                      label="a target in the third quadrant"))
+def _clear_choice(arm, p, q_now):
+    """Whether the two elbows' largest moves differ by 2 degrees or more, and no move is
+    within a degree of half a turn (no near ties)."""
+    q_now = np.asarray(q_now, dtype=float)
+    moves = []
+    for elbow in ("down", "up"):
+        d = np.abs(_wrapped(al.inverse_kinematics(planar_arm(arm), p, elbow=elbow) - q_now))
+        if np.any(d > np.pi - np.radians(1.0)):
+            return False
+        moves.append(d.max())
+    return abs(moves[0] - moves[1]) >= np.radians(2.0)
+
+
+def _nearest_case(rng, arm, label=None, q1_range=(-180, 179)):
+    for _ in range(50):
+        p = _target(rng, arm)
+        q_now = deg(rng.integer(*q1_range), rng.integer(-170, 170))
+        if _clear_choice(arm, p, q_now):
+            return Case(arm=arm, p=p, q_now=q_now, label=label)
+    raise ValueError("no case with a clear choice drawn")
+
+
+@nearest_pose.fresh
+def _nearest_cases(rng):
+    cases = [_nearest_case(rng, arm) for arm in [ARM, ARM] + _others(rng, 2)]
+    cases.append(_nearest_case(rng, ARM, "a start beyond half a turn", q1_range=(190, 340)))
+    cases.append(_nearest_case(rng, _named(rng.arm()), "a start below minus half a turn",
+                               q1_range=(-340, -190)))
     return cases
 
 
-def _on_circle(arm, folded, start):
-    """A target exactly on the outer (or inner) circle where the law of cosines rounds
-    cos q2 past +1 (or -1): the tip of the stretched (folded) arm, or the circle's point,
-    at a whole number of degrees from ``start`` on; None if no such degree."""
-    L1, L2 = arm.lengths
-    angles = np.radians((start + np.arange(360)) % 360)
-    way = np.stack([np.cos(angles), np.sin(angles)], axis=-1)
-    q = np.stack([angles, np.full(360, np.pi if folded else 0.0)], axis=-1)
-    tips = al.tip_position(planar_arm(arm), q)
-    for p in np.concatenate([tips, abs(L1 - L2) * way if folded else (L1 + L2) * way]):
-        c2 = (p[0] ** 2 + p[1] ** 2 - L1 ** 2 - L2 ** 2) / (2 * L1 * L2)
-        if (c2 < -1.0) if folded else (c2 > 1.0):
-            return listed(p)
-    return None
-
-
-@inverse_kinematics.fresh("edges")
-def _ik_edges(rng):
-    for _ in range(20):                     # an arm with both circles' targets (most arms)
-        arm = _named(ArmData([rng.uniform(0.5, 0.8, 0.05), rng.uniform(0.2, 0.45, 0.05)],
-                             [1.0, 1.0]))
-        start = rng.integer(0, 359)
-        outer, inner = _on_circle(arm, False, start), _on_circle(arm, True, start)
-        if outer is not None and inner is not None:
-            break
-    L1, L2 = arm.lengths
-    angle = np.radians(rng.integer(-180, 179))
-    way = np.array([np.cos(angle), np.sin(angle)])
-    return [
-        Case(arm=arm, p=listed((L1 + L2) * (1 - 1e-6) * way), elbow=rng.choice([1.0, -1.0]),
-             label="a target a millionth of the reach inside the outer circle"),
-        Case(arm=arm, p=outer or listed((L1 + L2) * way), elbow=rng.choice([1.0, -1.0]),
-             label="a target exactly on the outer circle"),
-        Case(arm=arm, p=inner or listed((L1 - L2) * way), elbow=rng.choice([1.0, -1.0]),
-             label="a target exactly on the inner circle"),
-        Case(arm=arm, p=listed((L1 + L2 + rng.uniform(0.05, 0.3, 0.05)) * way[::-1]),
-             elbow=rng.choice([1.0, -1.0]), label="a target beyond the reach"),
-        Case(arm=arm, p=listed((L1 - L2) / 2 * way), elbow=rng.choice([1.0, -1.0]),
-             label="a target inside the inner circle"),
-    ]
+nearest_pose.mistake("a joint turns the long way round: an angle and that angle plus or "
+                     "minus a whole turn put the tip at the same place",
+                     lambda arm, p, q_now: _nearest_pose(arm, p, q_now, wrap=False))
+nearest_pose.mistake("that is the other elbow's pose: its largest joint move from q_now is "
+                     "the larger of the two",
+                     lambda arm, p, q_now: _nearest_pose(arm, p, q_now, pick=np.argmax))
 
 
 # ---------------------------------------------------------------- design: within the limits
@@ -505,7 +470,7 @@ def _within(arm, p, lower, upper):
                 Case(arm=ARM, p=listed(-np.asarray(WALL_TIP)), lower=deg(0, 0),
                      upper=deg(360, 180),
                      label="the target turned half a turn, with angles from 0°")],
-        uses={"inverse_kinematics": inverse_kinematics},
+        allow=("inverse_kinematics", "tip_position"),
         units={"p": "m", "lower": "deg", "upper": "deg"})
 def pose_within_limits(arm, p, lower, upper, answer=None):
     """Judge a pose for the tip at ``p`` with ``lower <= q <= upper`` (each joint): the tip on
