@@ -76,7 +76,7 @@ def test_a_forgotten_special_case_costs_its_own_cell():
                     "arm) raised ZeroDivisionError: float division by zero")
     for quantity, cases in [("statics.max_push", "no torque needed"),
                             ("statics.force_error_bound", "singular"),
-                            ("limits.shortest_duration", "too weak"),
+                            ("limits.heaviest_payload", "too fast"),
                             ("limits.payload_capacity", "no load")]:
         ref = lookup(quantity)
         shape = np.shape(ref.function(*ref.arguments(ref.cases(cases)[0])))
