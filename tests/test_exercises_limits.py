@@ -222,11 +222,12 @@ CALLS = {
                      "    return al.forward_dynamics(free, q, np.zeros(2), deficit)"),
     "turns_answer": ("def acceleration_turns(arm, q, qd, qdd_request, limit):\n"
                      "    out = []\n"
-                     "    for applied in (al.clip_torques(al.rnea(arm, q, qd, qdd_request), limit),\n"
-                     "                    al.scale_torques(al.rnea(arm, q, qd, qdd_request), limit)):\n"
+                     "    tau = al.rnea(arm, q, qd, qdd_request)\n"
+                     "    for applied in (al.clip_torques(tau, limit),\n"
+                     "                    al.scale_torques(tau, limit)):\n"
                      "        got = al.forward_dynamics(arm, q, qd, applied)\n"
-                     "        c = got @ qdd_request / np.linalg.norm(got) / np.linalg.norm(qdd_request)\n"
-                     "        out.append(np.arccos(min(1.0, c)))\n"
+                     "        c = got @ qdd_request / np.linalg.norm(got)\n"
+                     "        out.append(np.arccos(min(1.0, c / np.linalg.norm(qdd_request))))\n"
                      "    return np.array(out)"),
     "claim_answer": ("def clipped_claim(arm, q, qd, qdd_request, limit, claimed):\n"
                      "    truth = al.realized_acceleration(arm, q, qd, qdd_request, limit)[2]\n"

@@ -4,7 +4,8 @@ They run in the grader: armlab computes what it has (the realized acceleration u
 either policy, the payload capacity, friction through a gear), numpy the rest (the
 largest request along a direction, the heaviest payload a timed move carries, the
 velocity-limit curve at a point, the mass matrix's solve, each likely mistake; the tests
-compare those with armlab by other routes: bisection on armlab's own functions). The design part's judge
+compare those with armlab by other routes: bisection on armlab's own functions). The design
+part's judge
 runs the student's gear on the move. The arms' data come from the chapter's presets.
 """
 
