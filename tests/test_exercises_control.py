@@ -75,7 +75,8 @@ MORE_MISTAKES = [
                          "the error if the pose did not change")},
     {"pd_gain_answer": ("        elif e[j] < 0:\n", "        elif False:\n",
                         "a torque limit bounds both directions"),
-     "bumpless_answer": ("hold = al.gravity_torques(arm, q)", "hold = al.gravity_torques(arm, q_plan)",
+     "bumpless_answer": ("hold = al.gravity_torques(arm, q)",
+                         "hold = al.gravity_torques(arm, q_plan)",
                          "the model's g at the measured pose q"),
      "computed_torque_answer": ("wanted = np.asarray(qdd_plan, dtype=float) + "
                                 "np.asarray(kp) * e + np.asarray(kd) * de\n    "

@@ -74,8 +74,7 @@ def _pd_gain(arm, q, qd, q_plan, qd_plan, kd, limit, gravity=True, damping=True,
                         q_plan=deg(30, 45), qd_plan=[0.0, 0.0],
                         label="the elbow alone bumped the other way, to 47°, on the same "
                               "motors")],
-           allow=("gravity_torques", "pd_gravity"), units=dict(UNITS, limit="N m",
-                                                               **{"return": "N m/rad"}),
+           allow=("gravity_torques",), units=dict(UNITS, limit="N m", **{"return": "N m/rad"}),
            advice="the torque of this tick grows in a straight line with Kp: where does each "
                   "joint's line leave its band -limit_j .. limit_j?")
 def largest_pd_gain(arm, q, qd, q_plan, qd_plan, kd, limit):
@@ -125,7 +124,7 @@ def _bumpless(arm, q, qd, q_plan, qd_plan, kp, kd, ki, dt, with_step=True, sign=
 
 @reference(worked=Case(arm=MODEL, kp=KP, kd=KD, ki=KI, dt=0.001, **BUMP,
                        label="the chapter's bump, the PID taking over from the gravity hold"),
-           allow=("gravity_torques", "pid", "pd_gravity"), units=UNITS,
+           allow=("gravity_torques",), units=UNITS,
            advice="write the first tick's torque with an unknown integral I, set it equal to "
                   "the torque that holds the arm now, and solve for I")
 def bumpless_integral(arm, q, qd, q_plan, qd_plan, kp, kd, ki, dt):
@@ -694,7 +693,7 @@ CLAMP_WORKED = [
 
 
 @reference(worked=CLAMP_WORKED, units=dict(UNITS, **{"return": ("", "", "N m", "N m")}),
-           allow=("pid", "clip_torques"),
+           allow=("clip_torques",),
            advice="the arm stays where it is, so every tick has the same error and the same "
                   "step s: after how many steps is the command with the step past the limit "
                   "s points to?")
