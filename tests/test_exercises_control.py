@@ -27,25 +27,22 @@ SET = ExerciseSet("control", designs={"control.step_gains": None})
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
 MISTAKES = {
-    "pd_gravity_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray("
-                          "qd_plan, dtype=float) - qd\n    return al.gravity_torques",
-                          "e = q - np.asarray(q_plan, dtype=float)\n    de = qd - np.asarray("
-                          "qd_plan, dtype=float)\n    return al.gravity_torques",
-                          "the error is the plan minus the measured state"),
-    "pid_answer": ("np.asarray(ki) * e * dt", "np.asarray(ki) * e",
-                   "each tick adds Ki e dt"),
+    "pd_gain_answer": ("base = al.gravity_torques(arm, q) + np.asarray(kd) * de",
+                       "base = np.asarray(kd) * de", "the model's gravity torque g(q) is part"),
+    "bumpless_answer": (" - np.asarray(ki) * e * dt\n", "\n",
+                        "this tick's Ki e dt is in its torque too"),
     "computed_torque_answer": ("return al.inverse_dynamics(arm, q, qd, wanted)",
                                "return al.inverse_dynamics(arm, q_plan, qd_plan, wanted)",
                                "evaluates the model at the measured state q, qd"),
     "gains_answer": ("2.0 * zeta * omega * inertia", "zeta * omega * inertia",
                      "has the factor 2"),
-    "rest_answer": ("q = q_target - e\n", "q = q_target + e\n",
-                    "the arm rests at q_target - e"),
+    "stiff_answer": ("q = q_target - e\n", "q = q_target + e\n",
+                     "the arm rests at q_target - e"),
     "design_answer": ("kp, kd = gains_for(0.9 * low, 1.0, 1.0)",
                       "kp, kd = (0.9 * low) ** 2, 0.9 * low",      # Kd = omega: no factor 2
                       "overshoots by"),
-    "clamp_answer": ("new_integral = np.where(held, integral, integral + step)",
-                     "new_integral = integral + step", "past its limit (windup)"),
+    "clamp_answer": ("trial = rest + I + step\n", "trial = rest + I\n",
+                     "the step alone can carry it past one"),
     "pd_claim_answer": ("return np.array([*rest(), 1 + int(np.argmin(gaps))])",
                         "return np.array([*claimed, 1 + int(np.argmin(gaps))])",
                         "the claim is what is being checked"),
@@ -54,32 +51,33 @@ MISTAKES = {
 }
 # more likely mistakes, each of which the part's visible check must catch too
 MORE_MISTAKES = [
-    {"pd_gravity_answer": ("return al.gravity_torques(arm, q) + ", "return ",
-                           "add the model's gravity torque g(q)"),
-     "pid_answer": ("return np.asarray(kp) * e + np.asarray(kd) * de + new_integral",
-                    "return np.asarray(kp) * e + np.asarray(kd) * de + integral",
-                    "advance the integral by Ki e dt before it is used"),
+    {"pd_gain_answer": ("base = al.gravity_torques(arm, q) + np.asarray(kd) * de",
+                        "base = al.gravity_torques(arm, q)", "the damping term"),
+     "bumpless_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
+                         "dtype=float) - qd\n", "e = q - np.asarray(q_plan, dtype=float)\n    de = "
+                         "qd - np.asarray(qd_plan, dtype=float)\n",
+                         "the error is the plan minus the measured state"),
      "computed_torque_answer": ("e = np.asarray(q_plan, dtype=float) - q\n",
                                 "e = np.degrees(np.asarray(q_plan, dtype=float) - q)\n",
                                 "the angle error is in degrees"),
      "gains_answer": ("inertia * omega**2", "inertia * omega", "square of the frequency"),
-     "rest_answer": ("al.mass_matrix(model, q)", "al.mass_matrix(arm, q)",
-                     "not by the real arm's"),
+     "stiff_answer": ("al.mass_matrix(model, q)", "al.mass_matrix(arm, q)",
+                      "not by the real arm's"),
      "design_answer": ("tau = al.inverse_dynamics(arm, q_target - e, -ed, -edd)",
                        "tau = al.inverse_dynamics(arm, q_target - e, -ed, -edd) "
                        "- al.gravity_torques(arm, q_target - e)",     # gravity left out
                        "over its limit of"),
-     "clamp_answer": ("+ integral + step\n", "+ integral\n",
-                      "the whole command with this tick's step, Kp e + Kd de + I + Ki e dt"),
+     "clamp_answer": ("(trial > high[j] and step > 0) or (trial < low[j] and step < 0)",
+                      "trial > high[j] or trial < low[j]",
+                      "hold it only when the step pushes further out"),
      "lyapunov_answer": ("(tau - b * qd - m * g", "(tau - m * g", "b qd takes energy out too"),
      "pd_claim_answer": ("[*rest(), 1 +", "[*rest(steps=1), 1 +",
                          "the error if the pose did not change")},
-    {"pd_gravity_answer": ("al.gravity_torques(arm, q)", "al.gravity_torques(arm, q_plan)",
-                           "take the model's g at the measured pose q"),
-     "pid_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
-                    "dtype=float) - qd\n", "e = q - np.asarray(q_plan, dtype=float)\n    de = "
-                    "qd - np.asarray(qd_plan, dtype=float)\n",
-                    "the error is the plan minus the measured state"),
+    {"pd_gain_answer": ("        elif e[j] < 0:\n", "        elif False:\n",
+                        "a torque limit bounds both directions"),
+     "bumpless_answer": ("hold = al.gravity_torques(arm, q)",
+                         "hold = al.gravity_torques(arm, q_plan)",
+                         "the model's g at the measured pose q"),
      "computed_torque_answer": ("wanted = np.asarray(qdd_plan, dtype=float) + "
                                 "np.asarray(kp) * e + np.asarray(kd) * de\n    "
                                 "return al.inverse_dynamics(arm, q, qd, wanted)",
@@ -88,22 +86,18 @@ MORE_MISTAKES = [
                                 "add it to qdd_plan inside the inverse dynamics"),
      "gains_answer": ("[inertia * omega**2, 2.0 * zeta * omega * inertia]",
                       "[omega**2, 2.0 * zeta * omega]", "both gains scale with the inertia"),
-     "rest_answer": ("for _ in range(200):", "for _ in range(1):",
-                     "that is the error if the pose did not change"),
+     "stiff_answer": ("for _ in range(500):", "for _ in range(1):",
+                      "that is the gain if the pose did not change"),
      "design_answer": ("kp, kd = gains_for(0.9 * low, 1.0, 1.0)",
                        "kp, kd = gains_for(4.0 / settle_time, 1.0, 1.0)",   # T = 4 / omega
                        "not within 1° of the target by the end of the"),
-     "clamp_answer": ("return np.clip(tau, low, high), new_integral",
-                      "return tau, new_integral",
-                      "clip the whole command, Kp e + Kd de + I, to low .. high"),
+     "clamp_answer": ("n = tick\n", "n = tick - 1\n", "from this one as tick 1"),
      "pd_claim_answer": ("1 + int(np.argmin(gaps))", "3 - int(np.argmin(gaps))",
                          "the flaw's number")},
     {"design_answer": ("kp, kd = gains_for(0.9 * low, 1.0, 1.0)",
                        "kp, kd = gains_for(0.9 * low, 1.0, np.diag(al.mass_matrix(arm, "
                        "q_start)))",
                        "not within 1° of the target by the end of the"),   # PD's gains
-     "clamp_answer": ("+ integral + step\n", "+ step\n",
-                      "the whole command with this tick's step, Kp e + Kd de + I + Ki e dt"),
      "computed_torque_answer": ("wanted = np.asarray(qdd_plan, dtype=float) + np.asarray(kp) "
                                 "* e + np.asarray(kd) * de",
                                 "wanted = np.asarray(qdd_plan, dtype=float) - np.asarray(kp) "
@@ -111,33 +105,25 @@ MORE_MISTAKES = [
                                 "the error is the plan minus the measured state")},
     {"lyapunov_answer": ("(tau - b * qd - m * g * c * sp.cos(q))",
                          "(tau - b * qd + m * g * c * sp.cos(q))", "the sign of the gravity left"),
-     "clamp_answer": ("e = np.asarray(q_plan, dtype=float) - q\n    de = np.asarray(qd_plan, "
-                      "dtype=float) - qd\n", "e = q - np.asarray(q_plan, dtype=float)\n    "
-                      "de = qd - np.asarray(qd_plan, dtype=float)\n",
-                      "the error is the plan minus the measured state")},
+     "stiff_answer": ("new = np.linalg.solve(al.mass_matrix(model, q) * kp, missing)",
+                      "new = missing / kp", "its gains multiply an acceleration")},
     {"lyapunov_answer": ("return sp.expand(I * qd * qdd", "return sp.expand(I * qd * qdd / 2",
                          "the 1/2 goes"),
-     "clamp_answer": ("(trial > high) & (step > 0)) | ((trial < low) & (step < 0))",
-                      "trial > high) | (trial < low)",
-                      "hold it only when the step pushes further out")},
-    {"clamp_answer": ("tau = np.asarray(kp) * e + np.asarray(kd) * de + new_integral\n"
-                      "    return np.clip(tau, low, high), new_integral",
-                      "tau = np.clip(np.asarray(kp) * e + np.asarray(kd) * de, low, high)\n"
-                      "    return tau + new_integral, new_integral",
-                      "clip the whole command, Kp e + Kd de + I, to low .. high")},
+     },
 ]
 # answer cell: an answer that calls the armlab function answering the part
 CALLS = {
-    "pd_gravity_answer": (
-        "def pd_gravity_torque(arm, q, qd, q_plan, qd_plan, kp, kd):\n"
-        "    plan = lambda t: (q_plan, qd_plan, np.zeros(2))\n"
-        "    return al.pd_gravity(arm, plan, kp, kd)(0.0, q, qd)"),
-    "pid_answer": (
-        "def pid_torque(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt):\n"
-        "    plan = lambda t: (q_plan, qd_plan, np.zeros(2))\n"
-        "    c = al.pid(plan, kp, kd, ki, integral=integral)\n"
-        "    c(0.0, q, qd)\n"
-        "    return c(dt, q, qd)"),
+    # the base torque from armlab's inverse dynamics, which Part 1 does not allow
+    "pd_gain_answer": (
+        "def largest_pd_gain(arm, q, qd, q_plan, qd_plan, kd, limit):\n"
+        "    e = q_plan - q\n"
+        "    base = al.inverse_dynamics(arm, q, np.zeros(2), np.zeros(2)) + kd * (qd_plan - qd)\n"
+        "    return float(min((np.sign(e) * limit - base) / e))"),
+    "bumpless_answer": (
+        "def bumpless_integral(arm, q, qd, q_plan, qd_plan, kp, kd, ki, dt):\n"
+        "    hold = al.static_torques(arm, q, np.zeros(2))\n"
+        "    e = q_plan - q\n"
+        "    return hold - kp * e - kd * (qd_plan - qd) - ki * e * dt"),
     "computed_torque_answer": (
         "def computed_torque_law(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd):\n"
         "    plan = lambda t: (q_plan, qd_plan, qdd_plan)\n"
@@ -145,9 +131,14 @@ CALLS = {
     "gains_answer": (
         "def gains_for(omega, zeta, inertia):\n"
         "    return np.array(al.pd_gains(omega, zeta, inertia))"),
-    "rest_answer": (
-        "def ct_rest_error(arm, model, q_target, kp):\n"
-        "    return al.settled_error(arm, q_target, kp, model=model, computed_torque=True)"),
+    # a simulation, which Part 5 does not allow
+    "stiff_answer": (
+        "def stiff_gain(arm, model, q_target, tolerance):\n"
+        "    for kp in np.geomspace(10.0, 1e5, 200):\n"
+        "        run = al.simulate(arm, q_target, 3.0, al.computed_torque(model, q_target, kp,\n"
+        "                                                            2 * np.sqrt(kp)))\n"
+        "        if np.abs(q_target - run.q[-1]).max() <= tolerance:\n"
+        "            return float(kp)"),
     "design_answer": (
         "def step_gains(arm, q_start, q_target, limit, settle_time, overshoot):\n"
         "    for w in np.arange(30.0, 1.0, -0.5):       # the fastest that fits, by simulation\n"
@@ -163,13 +154,12 @@ CALLS = {
         "def pd_rest_claim(arm, model, q_target, kp, claimed):\n"
         "    e = al.settled_error(arm, q_target, kp, model=model)\n"
         "    return np.array([*e, 2.0])"),
+    # the integral's growth from armlab's simulation of the stuck arm, which Part 7 does not
+    # allow
     "clamp_answer": (
-        "def clamped_pid_tick(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):\n"
-        "    c = al.pid(q_plan, kp, kd, ki, integral=integral, torque_limit=[low, high])\n"
-        "    c(0.0, q, qd)\n"
-        "    tau = c(dt, q, qd)\n"
-        "    return (al.clip_torques(tau, [low, high]),\n"
-        "            tau - kp * (q_plan - q) - kd * (qd_plan - qd))"),
+        "def clamp_engages(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):\n"
+        "    run = al.simulate(al.tabletop_arm(), q, 1.0, al.pid(q_plan, kp, kd, ki))\n"
+        "    return np.array([1.0, 1.0, *integral])"),
 }
 
 
@@ -185,30 +175,81 @@ def _pid_tick(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt):
     return c(dt, q, qd)
 
 
-def _clamped_tick(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):
-    """armlab's PID with torque_limit, its command clipped by al.clip_torques; the integral
-    read back as the command minus Kp e + Kd de."""
-    limits = np.stack([low, high])
-    c = al.pid(_plan(q_plan, qd_plan), kp, kd, ki, integral=integral, torque_limit=limits)
+def _bisect(ok, lo, hi, steps=100):
+    """The boundary of ``ok`` between lo (ok) and hi (not ok), by bisection."""
+    for _ in range(steps):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return lo
+
+
+def _pd_gain_by_bisection(arm, q, qd, q_plan, qd_plan, kd, limit):
+    """Part 1 by armlab's PD with gravity: the largest Kp whose torque is within the limits."""
+    def within(kp):
+        tau = al.pd_gravity(arm, _plan(q_plan, qd_plan), kp, kd)(0.0, q, qd)
+        return np.all(np.abs(tau) <= limit)
+    return _bisect(within, 0.0, 1e5)
+
+
+def _bumpless_by_pid(arm, q, qd, q_plan, qd_plan, kp, kd, ki, dt):
+    """Part 2 by armlab's PID: a tick's torque is the one started from I = 0 plus I."""
+    return al.gravity_torques(arm, q) - _pid_tick(np.zeros(2), q, qd, q_plan, qd_plan, kp, kd,
+                                                  ki, dt)
+
+
+def _clamp_by_pid(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high, ticks=20000):
+    """Part 7 by armlab's clamped PID run tick by tick on the stuck arm: per joint the first
+    tick whose integral (the command minus Kp e + Kd de, to its rounding) does not change,
+    and that integral; dt = 0 by the step alone (armlab's PID needs time to pass)."""
+    rest = np.asarray(kp) * np.subtract(q_plan, q) + np.asarray(kd) * np.subtract(qd_plan, qd)
+    step = np.asarray(ki) * np.subtract(q_plan, q) * dt
+    c = al.pid(_plan(q_plan, qd_plan), kp, kd, ki, integral=integral,
+               torque_limit=np.stack([low, high]))
     c(0.0, q, qd)
-    tau = c(dt, q, qd)
-    rest = np.asarray(kp) * (np.subtract(q_plan, q)) + np.asarray(kd) * np.subtract(qd_plan, qd)
-    return np.stack([al.clip_torques(tau, limits), tau - rest])
+    found, before = [np.inf, np.inf], np.asarray(integral, dtype=float)
+    held = before.copy()
+    for tick in range(1, ticks if dt > 0 else 1):
+        now = c(dt * tick, q, qd) - rest
+        for j in range(2):
+            if found[j] == np.inf and abs(now[j] - before[j]) < 1e-9:    # rounding of - rest
+                found[j], held[j] = tick, before[j]
+        if np.all(np.isfinite(found)):
+            break
+        before = now
+    for j in range(2):
+        if step[j] == 0.0:
+            held[j] = integral[j]
+    return [*found, *held]
 
 
 def test_references_agree_with_armlab():
     """Two independent routes: the references written in numpy and armlab's controllers
-    (clipped by al.clip_torques for the clamped tick) and pd_gains."""
+    (its PD with gravity under bisection, its PID, its clamped PID run tick by tick) and
+    pd_gains."""
     SET.assert_references_agree({
-        "control.pd_gravity_torque": lambda arm, q, qd, qp, qdp, kp, kd: al.pd_gravity(
-            arm, _plan(qp, qdp), kp, kd)(0.0, q, qd),
-        "control.pid_torque": _pid_tick,
+        "control.largest_pd_gain": _pd_gain_by_bisection,
+        "control.bumpless_integral": _bumpless_by_pid,
         "control.computed_torque_law": lambda arm, q, qd, qp, qdp, qddp, kp, kd:
             al.computed_torque(arm, _plan(qp, qdp, qddp), kp, kd)(0.0, q, qd),
         "control.gains_for": lambda omega, zeta, inertia: np.array(
             al.pd_gains(omega, zeta, inertia)),
-        "control.clamped_pid_tick": _clamped_tick,
-    }, atol=1e-12)
+    }, atol=1e-12, rtol=1e-12)
+    SET.assert_references_agree({"control.clamp_engages": _clamp_by_pid}, atol=1e-9)
+
+
+def test_the_stiff_gain_puts_the_rest_at_the_tolerance():
+    """Part 5's gain by armlab's rest pose (Newton): the worst joint rests at the tolerance
+    with it, and beyond it with a gain one part in 10^4 lower"""
+    ref = lookup("control.stiff_gain")
+    for case in ref.cases("worked") + ref.cases("fresh") + ref.cases("fresh", key="x"):
+        args = ref.arguments(case)
+        arm, model = (al.PlanarArm(**case.args[k].fields()) for k in ("arm", "model"))
+        kp, tolerance = ref.function(*args), args[3]
+
+        def worst(gain):
+            return np.abs(al.settled_error(arm, args[2], gain, model=model,
+                                           computed_torque=True)).max()
+        assert worst(kp) <= tolerance < worst((1 - 1e-4) * kp), case
 
 
 def _pd_flaw_by_armlab(arm, model, q_target, kp, claimed):
@@ -248,30 +289,50 @@ def test_worked_values_are_the_chapters():
     """The visible checks' values are the numbers the chapter prints; the clamped ticks'
     are Part 2's tick clipped, its elbow held, and a tick worked by hand."""
     worked = SET.worked
-    assert worked("pd_gravity_torque").round(4).tolist() == [1.2146, 2.1146]
-    assert worked("pid_torque").round(4).tolist() == [1.3183, 2.1156]
+    # the bump's PD + gravity torque at Kp = 0, (g1 + 2.0, g2 - 0.75) N m, against (8, 2) N m:
+    # the elbow's error of +2° meets +2 N m first
+    g = al.gravity_torques(al.tabletop_arm(), np.radians([32, 43]))
+    assert worked("largest_pd_gain") == pytest.approx((2.0 - g[1] - 0.75) / np.radians(2),
+                                                      rel=1e-12)
+    # the elbow alone at 47°, moving at 0.5 rad/s: its error of -2° meets -2 N m
+    g47 = al.gravity_torques(al.tabletop_arm(), np.radians([30, 47]))
+    assert worked("largest_pd_gain", 1) == pytest.approx((2.0 + g47[1] - 0.75) / np.radians(2),
+                                                         rel=1e-12)
+    # the integral that makes the bump's first tick g(q): g minus Part 2's tick from I = 0
+    expected = g - (np.array([60, 30]) * np.radians([-2, 2]) + np.array([4, 1.5]) * [-0.5, 0.5]
+                    + np.array([60, 30]) * np.radians([-2, 2]) * 1e-3)
+    np.testing.assert_allclose(worked("bumpless_integral"), expected, atol=1e-12)
     assert worked("computed_torque_law").round(4).tolist() == [6.9575, 0.8488]
     assert worked("gains_for").tolist() == [400.0, 40.0]
     assert np.allclose(worked("gains_for", 1), [30.0, 1.5], rtol=1e-12)     # back to KP, KD
-    assert np.degrees(worked("ct_rest_error")).round(2).tolist() == [-1.11, 10.52]
-    tick = worked("clamped_pid_tick", 0)              # the elbow's 2.1156 N m clipped, held
-    assert tick.round(4).tolist() == [[1.3183, 2.0], [5.4127, 0.3174]]
-    assert tick[1, 1] == al.gravity_torques(al.tabletop_arm(), np.radians([30, 45]))[1]
+    # the chapter's 0.5 kg rests at (-1.11°, 10.52°) with Kp = 400 /s²: about 2140 /s² for 2°
+    assert round(float(worked("stiff_gain")), 1) == 2140.9
+    # the bump on (8, 2) N m: the elbow's command (2.1156 N m) is past 2 N m with an outward
+    # step, held at once; the shoulder's falls by 60 (-2°) 1 ms a tick towards -8 N m
+    tick = worked("clamp_engages", 0)
+    g_hold = al.gravity_torques(al.tabletop_arm(), np.radians([30, 45]))
+    rest = np.array([60, 30]) * np.radians([-2, 2]) + np.array([4, 1.5]) * [-0.5, 0.5]
+    step = np.array([60, 30]) * np.radians([-2, 2]) * 1e-3
+    n1 = np.floor((-8 - rest[0] - g_hold[0]) / step[0]) + 1
+    np.testing.assert_allclose(tick, [n1, 1.0, g_hold[0] + (n1 - 1) * step[0], g_hold[1]],
+                               rtol=0, atol=1e-12)
+    assert n1 == 4451
+    # past the end pose: the shoulder's step carries it below -8 N m at once; the elbow's
+    # integral climbs back from -4.6 N m until its command passes +2 N m
+    tick = worked("clamp_engages", 1)
     rest = np.array([60, 30]) * np.radians([-5, 4]) + np.array([4, 1.5]) * [-0.3, 0.2]
-    elbow_step = 30 * np.radians(4) * 1e-3           # pulls back from below -2 N m: advances
-    assert np.allclose(worked("clamped_pid_tick", 1),
-                       [[rest[0] - 1.561, -2.0], [-1.561, -4.6 + elbow_step]], atol=1e-12)
-    assert rest[0] - 1.561 > -8 > rest[0] - 1.561 - 60 * np.radians(5) * 1e-3
+    step = np.array([60, 30]) * np.radians([-5, 4]) * 1e-3
+    n2 = np.floor((2 - rest[1] + 4.6) / step[1]) + 1
+    np.testing.assert_allclose(tick, [1.0, n2, -1.561, -4.6 + (n2 - 1) * step[1]], atol=1e-9)
 
 
-def test_fresh_rest_cases_are_moderate():
-    """The rest-pose part's hidden cases rest a few degrees off their targets, with a case key
-    and with the fixed default (per student: the standard on paper)."""
-    ref = lookup("control.ct_rest_error")
+def test_fresh_stiff_gain_cases_are_moderate():
+    """The stiff-gain part's hidden cases ask for gains from a few to a few thousand 1/s²,
+    with a case key and with the fixed default (per student: the standard on paper)."""
+    ref = lookup("control.stiff_gain")
     for key in ("", "x"):
         for case in ref.cases("fresh", key=key):
-            e = np.degrees(ref.function(*ref.arguments(case)))
-            assert 0.005 < np.abs(e).max() < 20.1, case
+            assert 1.0 < ref.function(*ref.arguments(case)) < 1e5, case
 
 
 def test_the_set_meets_the_standard_on_paper():
@@ -425,19 +486,20 @@ def test_the_set_grades_fairly(tmp_path):
 def _as_the_prose_says(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):
     """Part 7 written from its text alone, joint by joint: s = Ki e dt, tau = Kp e + Kd de
     + I; hold I where tau + s > high and s > 0, or tau + s < low and s < 0; otherwise
-    I + s; return the command with the new I, clipped, and the new I."""
-    taus, integrals = [], []
+    I + s; the same tick again until it holds (never where s = 0)."""
+    ticks, integrals = [], []
     for j in range(2):
         e, de = q_plan[j] - q[j], qd_plan[j] - qd[j]
-        s = ki[j] * e * dt
-        tau = kp[j] * e + kd[j] * de + integral[j]
-        if (tau + s > high[j] and s > 0) or (tau + s < low[j] and s < 0):
-            new = integral[j]
-        else:
-            new = integral[j] + s
-        taus.append(min(max(kp[j] * e + kd[j] * de + new, low[j]), high[j]))
-        integrals.append(new)
-    return np.array(taus), np.array(integrals)
+        s, I, n = ki[j] * e * dt, integral[j], np.inf
+        for tick in range(1, 10**6 if s != 0 else 1):
+            tau = kp[j] * e + kd[j] * de + I
+            if (tau + s > high[j] and s > 0) or (tau + s < low[j] and s < 0):
+                n = tick
+                break
+            I = I + s
+        ticks.append(n)
+        integrals.append(I)
+    return np.array([*ticks, *integrals])
 
 
 def _part7_text():
@@ -464,9 +526,9 @@ def test_a_student_following_part7s_prose_gets_full_points(key):
     hidden case (per student keys, among them a tick carried past by its own step)"""
     from armlab.grading import check_function
 
-    ref = lookup("control.clamped_pid_tick")
+    ref = lookup("control.clamp_engages")
     labels = [case.label for case in ref.cases("fresh", key=key)]
     assert "a tick whose steps carry both commands past their limits" in labels
-    check_function(_as_the_prose_says, ref.quantity, "worked", name="clamped_pid_tick")
+    check_function(_as_the_prose_says, ref.quantity, "worked", name="clamp_engages")
     check_function(_as_the_prose_says, ref.quantity, ref.cases("fresh", key=key),
-                   name="clamped_pid_tick")
+                   name="clamp_engages")

@@ -240,27 +240,49 @@ def computed_torque_law(arm, q, qd, q_plan, qd_plan, qdd_plan, kp, kd):
     },
     # The real arm's mass matrix where the controller has only its model's: general advice.
     "fischer_max": {
-        "rest_answer": '''
-def ct_rest_error(arm, model, q_target, kp):
-    e = np.zeros(2)
-    for _ in range(200):
-        q = q_target - e
-        e = np.linalg.solve(al.mass_matrix(arm, q) * kp,
-                            al.gravity_torques(arm, q) - al.gravity_torques(model, q))
-    return e
+        "stiff_answer": '''
+def stiff_gain(arm, model, q_target, tolerance):
+    def worst(kp):
+        e = np.zeros(2)
+        for _ in range(200):
+            q = q_target - e
+            e = np.linalg.solve(al.mass_matrix(arm, q) * kp,
+                                al.gravity_torques(arm, q) - al.gravity_torques(model, q))
+        return np.abs(e).max()
+    lo, hi = 1.0, 2.0
+    while worst(hi) > tolerance:
+        lo, hi = hi, 2 * hi
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if worst(mid) > tolerance:
+            lo = mid
+        else:
+            hi = mid
+    return hi
 ''',
     },
-    # np.matrix column vectors: a (2, 1) answer for a (2,) value.
+    # np.matrix throughout, and a (1, 1) np.matrix for a number.
     "johnson_emily_rose": {
-        "rest_answer": '''
-def ct_rest_error(arm, model, q_target, kp):
-    e = np.matrix([[0.0], [0.0]])
-    for _ in range(100):
-        q = np.asarray(q_target - e.A1)
-        M = np.matrix(al.mass_matrix(model, q))
-        rhs = np.matrix(al.gravity_torques(arm, q) - al.gravity_torques(model, q)).T
-        e = (M * np.matrix(np.diag(kp))).I * rhs
-    return e
+        "stiff_answer": '''
+def stiff_gain(arm, model, q_target, tolerance):
+    def worst(kp):
+        e = np.matrix([[0.0], [0.0]])
+        for _ in range(100):
+            q = np.asarray(q_target - e.A1)
+            M = np.matrix(al.mass_matrix(model, q))
+            rhs = np.matrix(al.gravity_torques(arm, q) - al.gravity_torques(model, q)).T
+            e = (M * kp).I * rhs
+        return np.abs(e).max()
+    lo, hi = np.matrix([[1.0]]), np.matrix([[2.0]])
+    while worst(hi[0, 0]) > tolerance:
+        lo, hi = hi, 2 * hi
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if worst(mid[0, 0]) > tolerance:
+            lo = mid
+        else:
+            hi = mid
+    return hi
 ''',
     },
 }

@@ -1,9 +1,11 @@
 """Grading references for the control chapter's exercises (``solutions/control``).
 
 The references compute with numpy and armlab (``al.gravity_torques``,
-``al.inverse_dynamics``, ``al.mass_matrix``); the control laws, the clamped
-integral and the rest pose's Newton iteration are written out here, and the
-tests compare them with armlab's controllers and ``al.settled_error``. The
+``al.inverse_dynamics``, ``al.mass_matrix``, ``al.settled_error``); the largest PD gain
+a tick allows, the integral of a bumpless start, the smallest computed-torque gain that
+keeps a rest within a tolerance and the tick at which the clamp holds are written out
+here, and the tests compare them with armlab's controllers run tick by tick and with
+other routes. The
 design part (:func:`step_gains`) is judged by what the student's gains do:
 the grader runs computed torque with them on the case's move, as the chapter
 simulates (``al.simulate``, one RK4 step per 1 ms tick), and measures the
@@ -47,95 +49,115 @@ def _near(rng, q, spread):
     return (np.asarray(q) + np.radians(rng.vector(2, -spread, spread, 1))).tolist()
 
 
-# ---------------------------------------------------------------- Part 1: PD + gravity
+# ---------------------------------------------------------------- Part 1: the stiffest PD tick
 BUMP = dict(q=deg(32, 43), qd=[0.5, -0.5], q_plan=deg(30, 45), qd_plan=[0.0, 0.0])
 """The chapter's worked tick: the arm held at (30°, 45°), bumped to (32°, 43°)."""
 
 
-def _pdg(arm, q, qd, q_plan, qd_plan, kp, kd, sign=1.0, at_plan=False, gravity=True):
-    q, qd, q_plan, qd_plan, kp, kd = _a(q, qd, q_plan, qd_plan, kp, kd)
-    g = al.gravity_torques(planar_arm(arm), q_plan if at_plan else q) if gravity else 0
-    return (g + sign * (kp * (q_plan - q) + kd * (qd_plan - qd))).tolist()
+def _pd_gain(arm, q, qd, q_plan, qd_plan, kd, limit, gravity=True, damping=True, both=True):
+    """The largest Kp [N m/rad], the same at both joints, with which this tick of PD with
+    gravity compensation asks every joint for at most +-limit; inf where no joint bounds it
+    (no angle error)."""
+    q, qd, q_plan, qd_plan, kd, limit = _a(q, qd, q_plan, qd_plan, kd, limit)
+    e = q_plan - q
+    base = ((al.gravity_torques(planar_arm(arm), q) if gravity else 0.0)
+            + (kd * (qd_plan - qd) if damping else 0.0))
+    ks = [((lj if ej > 0 else -lj) - bj) / ej for ej, bj, lj in zip(e, base + 0 * e, limit)
+          if ej > 0 or (ej < 0 and both)]
+    return float(min(ks, default=math.inf))
 
 
-@reference(worked=Case(arm=MODEL, kp=KP, kd=KD, **BUMP,
-                       label="the bump of the chapter's worked tick, with gravity "
-                             "compensation"),
-           allow=("gravity_torques",), units=UNITS,
-           advice="tau = g_model(q) + Kp (q_plan - q) + Kd (qd_plan - qd), joint by joint")
-def pd_gravity_torque(arm, q, qd, q_plan, qd_plan, kp, kd):
-    """PD with gravity compensation (2,) [N m]; ``arm`` is the controller's model."""
-    return _pdg(arm, q, qd, q_plan, qd_plan, kp, kd)
+@reference(worked=[Case(arm=MODEL, kd=KD, limit=MOTORS, **BUMP,
+                        label="the bump of the chapter's worked tick, on the limits "
+                              "chapter's motors (8, 2) N m"),
+                   Case(arm=MODEL, kd=KD, limit=MOTORS, q=deg(30, 47), qd=[0.0, 0.5],
+                        q_plan=deg(30, 45), qd_plan=[0.0, 0.0],
+                        label="the elbow alone bumped the other way, to 47°, on the same "
+                              "motors")],
+           allow=("gravity_torques",), units=dict(UNITS, limit="N m", **{"return": "N m/rad"}),
+           advice="the torque of this tick grows in a straight line with Kp: where does each "
+                  "joint's line leave its band -limit_j .. limit_j?")
+def largest_pd_gain(arm, q, qd, q_plan, qd_plan, kd, limit):
+    """The largest Kp [N m/rad], equal at both joints, whose PD + gravity tick asks no
+    motor for more than its limit; ``arm`` is the controller's model."""
+    return _pd_gain(arm, q, qd, q_plan, qd_plan, kd, limit)
 
 
-@pd_gravity_torque.fresh
-def _pdg_cases(rng):
-    cases = []
-    arms = drawn_arms(rng, 2, MODEL)
-    for arm in arms + [rng.arm(gravity=(-9.81, 0.0), label="an arm on a wall")]:
-        q = rng.pose(2)
-        cases.append(Case(arm=arm, q=q, qd=rng.vector(2, -2.0, 2.0, 0.1), q_plan=_near(rng, q, 10),
-                          qd_plan=rng.vector(2, -2.0, 2.0, 0.1), kp=rng.vector(2, 10, 120, 5),
-                          kd=rng.vector(2, 0.5, 8.0, 0.5)))
+def _gain_case(rng, arm, label=None):
+    """A bump of a few degrees from the plan and motors 0.5-4 N m above the torque the tick
+    needs without Kp, so that the largest Kp is positive."""
     q = rng.pose(2)
-    cases.append(Case(arm=rng.arm(), q=q, qd=rng.vector(2, -1.0, 1.0, 0.1), q_plan=q,
-                      qd_plan=[0.0, 0.0], kp=[0.0, 0.0], kd=[0.0, 0.0],
-                      label="free drive, both gains zero"))
-    return cases
+    q_plan = _near(rng, q, 8)
+    while np.allclose(q_plan, q):
+        q_plan = _near(rng, q, 8)
+    qd, kd = rng.vector(2, -1.0, 1.0, 0.1), rng.vector(2, 0.5, 8.0, 0.5)
+    base = al.gravity_torques(planar_arm(arm), q) - np.asarray(kd) * qd
+    limit = [round(abs(b) + rng.uniform(0.5, 4.0, 0.1), 1) for b in base]
+    return Case(arm=arm, q=q, qd=qd, q_plan=q_plan, qd_plan=[0.0, 0.0], kd=kd, limit=limit,
+                label=label)
 
 
-pd_gravity_torque.mistake(
-    "the error is the plan minus the measured state: e = q_plan - q, de = qd_plan - qd (written "
-    "the other way, the gains push the arm away from its plan)", partial(_pdg, sign=-1))
-pd_gravity_torque.mistake(
-    "add the model's gravity torque g(q): without it this is a plain PD, which must sag to hold "
-    "the arm up", partial(_pdg, gravity=False))
-pd_gravity_torque.mistake(
-    "gravity compensation holds the arm where it is: take the model's g at the measured pose q, "
-    "not at the planned one", partial(_pdg, at_plan=True))
+@largest_pd_gain.fresh
+def _(rng):
+    return ([_gain_case(rng, arm) for arm in drawn_arms(rng, 3, MODEL)]
+            + [_gain_case(rng, rng.arm(inertia=True)),
+               _gain_case(rng, rng.arm(gravity=(-9.81, 0.0), label="an arm on a wall"))])
 
 
-# ---------------------------------------------------------------- Part 2: one PID tick
-def _pid(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, before=True, with_dt=True,
-         sign=1.0):
-    integral, q, qd, q_plan, qd_plan, kp, kd, ki = _a(integral, q, qd, q_plan, qd_plan, kp,
-                                                      kd, ki)
+largest_pd_gain.mistakes_of(_pd_gain, [
+    ("the model's gravity torque g(q) is part of the tick's torque: it takes its share of each "
+     "limit at any Kp", {"gravity": False}),
+    ("the damping term Kd (qd_plan - qd) is part of the tick's torque too", {"damping": False}),
+    ("a torque limit bounds both directions: a joint whose error is negative meets -limit_j",
+     {"both": False}),
+])
+
+
+# ---------------------------------------------------------------- Part 2: a bumpless start
+def _bumpless(arm, q, qd, q_plan, qd_plan, kp, kd, ki, dt, with_step=True, sign=1.0,
+              at_plan=False):
+    q, qd, q_plan, qd_plan, kp, kd, ki = _a(q, qd, q_plan, qd_plan, kp, kd, ki)
     e, de = sign * (q_plan - q), sign * (qd_plan - qd)
-    advanced = integral + ki * e * (dt if with_dt else 1.0)
-    return (kp * e + kd * de + (advanced if before else integral)).tolist()
+    hold = al.gravity_torques(planar_arm(arm), q_plan if at_plan else q)
+    return (hold - kp * e - kd * de - (ki * e * dt if with_step else 0.0)).tolist()
 
 
-@reference(worked=Case(integral=al.gravity_torques(planar_arm(REAL), deg(30, 45)).tolist(), kp=KP,
-                       kd=KD, ki=KI, dt=0.001, **BUMP,
-                       label="the chapter's worked tick, a bump after a long hold"),
-           units=UNITS,
-           advice="advance the integral by Ki e dt, then tau = Kp e + Kd de + I")
-def pid_torque(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt):
-    """One PID tick (2,) [N m]: I += Ki e dt, then tau = Kp e + Kd de + I."""
-    return _pid(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt)
+@reference(worked=Case(arm=MODEL, kp=KP, kd=KD, ki=KI, dt=0.001, **BUMP,
+                       label="the chapter's bump, the PID taking over from the gravity hold"),
+           allow=("gravity_torques",), units=UNITS,
+           advice="write the first tick's torque with an unknown integral I, set it equal to "
+                  "the torque that holds the arm now, and solve for I")
+def bumpless_integral(arm, q, qd, q_plan, qd_plan, kp, kd, ki, dt):
+    """The integral (2,) [N m] a PID must start with so that its first tick gives the
+    model's gravity torque at the measured pose, g(q): no bump at the switch."""
+    return _bumpless(arm, q, qd, q_plan, qd_plan, kp, kd, ki, dt)
 
 
-@pid_torque.fresh
-def _pid_cases(rng):
+@bumpless_integral.fresh
+def _(rng):
     cases = []
-    for _ in range(5):
+    for arm in drawn_arms(rng, 3, MODEL) + [rng.arm(gravity=(-9.81, 0.0),
+                                                    label="an arm on a wall")]:
         q = rng.pose(2)
-        cases.append(Case(integral=rng.vector(2, -8.0, 8.0, 0.1), q=q,
-                          qd=rng.vector(2, -2.0, 2.0, 0.1), q_plan=_near(rng, q, 8),
+        cases.append(Case(arm=arm, q=q, qd=rng.vector(2, -2.0, 2.0, 0.1), q_plan=_near(rng, q, 8),
                           qd_plan=rng.vector(2, -2.0, 2.0, 0.1), kp=rng.vector(2, 10, 120, 5),
                           kd=rng.vector(2, 0.5, 8.0, 0.5), ki=rng.vector(2, 10, 200, 5),
                           dt=rng.choice([0.0005, 0.001, 0.002, 0.004])))
+    q = rng.pose(2)
+    cases.append(Case(arm=rng.arm(), q=q, qd=[0.0, 0.0], q_plan=q, qd_plan=[0.0, 0.0],
+                      kp=rng.vector(2, 10, 120, 5), kd=rng.vector(2, 0.5, 8.0, 0.5),
+                      ki=rng.vector(2, 10, 200, 5), dt=0.001,
+                      label="the arm at rest on its plan"))
     return cases
 
 
-pid_torque.mistake(
-    "advance the integral by Ki e dt before it is used: this tick's error belongs in this tick's "
-    "torque", partial(_pid, before=False))
-pid_torque.mistake(
-    "the integral is a torque [N m]: each tick adds Ki e dt, with the tick's length dt in seconds",
-    partial(_pid, with_dt=False))
-pid_torque.mistake(
-    "the error is the plan minus the measured state: e = q_plan - q", partial(_pid, sign=-1))
+bumpless_integral.mistakes_of(_bumpless, [
+    ("the first tick advances the integral before it is used: this tick's Ki e dt is in its "
+     "torque too", {"with_step": False}),
+    ("the error is the plan minus the measured state: e = q_plan - q", {"sign": -1.0}),
+    ("the torque that holds the arm now is the model's g at the measured pose q, not at the "
+     "planned one", {"at_plan": True}),
+])
 
 
 # ---------------------------------------------------------------- Part 3: computed torque
@@ -242,11 +264,11 @@ gains_for.mistake(
     partial(_gains, weighted=False))
 
 
-# ---------------------------------------------------------------- Part 5: the rest pose
+# ---------------------------------------------------------------- Part 5: a stiff enough gain
 def _rest(arm, model, q_target, kp, below=1.0, weighted=True, real_mass=False, steps=200):
-    """The likely mistakes' rests: fixed-point iteration on M_model(q) Kp e = g(q) - g_model(q)
-    at q = q_target - below e, from e = 0 (one step: the first-order error); ``real_mass``:
-    the real arm's M in place of the model's."""
+    """The rest error e (2,) [rad] of computed torque by fixed-point iteration on
+    M_model(q) Kp e = g(q) - g_model(q) at q = q_target - below e, from e = 0 (one step:
+    the first-order error); ``real_mass``: the real arm's M in place of the model's."""
     real, model = planar_arm(arm), planar_arm(model)
     target, kp = _a(q_target, kp)
     e = np.zeros(2)
@@ -254,7 +276,7 @@ def _rest(arm, model, q_target, kp, below=1.0, weighted=True, real_mass=False, s
         q = target - below * e
         M = al.mass_matrix(real if real_mass else model, q) if weighted else np.eye(2)
         e = np.linalg.solve(M * kp, al.gravity_torques(real, q) - al.gravity_torques(model, q))
-    return e.tolist()
+    return e
 
 
 def _loaded(arm, mass, label=None):
@@ -262,39 +284,47 @@ def _loaded(arm, mass, label=None):
     return ArmData.from_arm(planar_arm(arm).with_payload(mass), label)
 
 
-@reference(worked=Case(arm=LOADED, model=MODEL, q_target=deg(*END), kp=CT_KP,
+def _rest_size(arm, model, q_target, kp, **flaw):
+    """max_j |e_j| [rad] at the gain kp (both joints): armlab's Newton solution, or the
+    fixed-point iteration with a likely mistake's switches."""
+    if not flaw:
+        return float(np.abs(al.settled_error(planar_arm(arm), q_target, kp,
+                                             model=planar_arm(model),
+                                             computed_torque=True)).max())
+    return float(np.abs(_rest(arm, model, q_target, [kp, kp], **flaw)).max())
+
+
+def _stiff_gain(arm, model, q_target, tolerance, **flaw):
+    """The smallest Kp [1/s^2], equal at both joints, with which computed torque rests
+    within ``tolerance`` [rad] at every joint: the first-order gain brackets it, bisection
+    on the rest's size (it falls as Kp grows) finds it."""
+    first = _rest_size(arm, model, q_target, 1.0, steps=1)        # |e| at Kp = 1, to first order
+    if flaw.get("steps") == 1:
+        return _rest_size(arm, model, q_target, 1.0, **flaw) / tolerance
+    lo, hi = 0.5 * first / tolerance, 2.0 * first / tolerance
+    while _rest_size(arm, model, q_target, hi, **flaw) > tolerance:
+        lo, hi = hi, 2.0 * hi
+    while _rest_size(arm, model, q_target, lo, **flaw) <= tolerance and lo > 1e-6:
+        lo, hi = 0.5 * lo, lo
+    for _ in range(32):                  # the bracket to a part in 10^9 of the gain
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if _rest_size(arm, model, q_target, mid, **flaw) > tolerance \
+            else (lo, mid)
+    return hi
+
+
+@reference(worked=Case(arm=LOADED, model=MODEL, q_target=deg(*END), tolerance=deg(2)[0],
                        label="computed torque holding the end pose with 0.5 kg it does not "
-                             "know, as in the chapter"),
-           allow=("mass_matrix", "gravity_torques"), units=dict(CT_UNITS, **{"return": "deg"}),
-           advice="at rest M_model(q) Kp e = g(q) - g_model(q) at the pose q = q_target - e "
-                  "where the arm rests: solve it by iteration")
-def ct_rest_error(arm, model, q_target, kp):
-    """Rest error e = q_target - q (2,) [rad] of computed torque whose model misses a load."""
-    return al.settled_error(planar_arm(arm), q_target, kp, model=planar_arm(model),
-                            computed_torque=True).tolist()
-
-
-@ct_rest_error.fresh
-def _rest_cases(rng, tries=12):
-    """Six cases whose rest lies a few degrees off (1e-4 < |e| < 0.35 rad), so that the
-    answer is well defined: for each, a few draws, then the chapter's arm and load with a
-    gain that puts the rest in that band by construction."""
-    cases = []
-    for kind in range(6):
-        for _ in range(tries):
-            case = _rest_case(rng, kind)
-            size = np.abs(ct_rest_error(*(case.args[k] for k in ("arm", "model", "q_target",
-                                                                 "kp"))))
-            if 1e-4 < size.max() < 0.35:
-                break
-        else:
-            q1 = rng.integer(-60, 60)          # the arm near level: a rest of a few degrees
-            case = Case(arm=LOADED, model=MODEL, q_target=deg(q1, -q1 // 2),
-                        kp=[rng.uniform(400.0, 900.0, 50.0)] * 2,
-                        label="computed torque holding a pose with 0.5 kg its model does not "
-                              "know")
-        cases.append(case)
-    return cases
+                             "know, as in the chapter, within 2°"),
+           allow=("mass_matrix", "gravity_torques", "settled_error"), rtol=1e-4,
+           units=dict(CT_UNITS, tolerance="deg", **{"return": "1/s²"}),
+           advice="the rest error shrinks as Kp grows, but not exactly as 1/Kp: where the arm "
+                  "rests, M and g are those of the pose it rests at")
+def stiff_gain(arm, model, q_target, tolerance):
+    """The smallest computed-torque Kp [1/s^2], equal at both joints, with which the arm
+    carrying a load its model misses rests within ``tolerance`` [rad] of q_target at each
+    joint."""
+    return _stiff_gain(arm, model, q_target, tolerance)
 
 
 def _unknown_load(rng, kind, share, lead=""):
@@ -311,30 +341,34 @@ def _unknown_load(rng, kind, share, lead=""):
                                                "does not know")), model
 
 
-def _rest_case(rng, kind):
-    """One drawn case: the chapter's arm (kind 0), other arms, a wall-mounted one (4), a
-    model that knows half the load (5)."""
+def _stiff_case(rng, kind, tries=12):
+    """The chapter's arm (kind 0), other arms, a wall-mounted one (4), a model that knows
+    half the load (5); a tolerance of 0.5-3° (to 0.1°), at a pose where the load pulls
+    (the first-order error at Kp = 1 at least 0.01 rad)."""
     arm, model = _unknown_load(rng, kind, (0.1, 0.5))
-    kp = [rng.uniform(200.0, 900.0, 50.0)] * 2
-    return Case(arm=arm, model=model, q_target=rng.pose(2), kp=kp)
+    for _ in range(tries):
+        q_target = rng.pose(2)
+        if _rest_size(arm, model, q_target, 1.0, steps=1) >= 0.01:
+            break
+    return Case(arm=arm, model=model, q_target=q_target,
+                tolerance=float(np.radians(rng.uniform(0.5, 3.0, 0.1))))
 
 
-ct_rest_error.mistake(
-    "that is the error if the pose did not change: M and g belong to the pose where the arm "
-    "rests, q_target - e; solve again until e stops changing", partial(_rest, steps=1))
-ct_rest_error.mistake(
-    "computed torque's stiffness in torque is M_model(q) Kp: its gains multiply an acceleration, "
-    "which the model's M turns into a torque", partial(_rest, weighted=False))
-ct_rest_error.mistake(
-    "the arm rests at q_target - e, with e = q_target - q_rest: take M and g there",
-    partial(_rest, below=-1.0))
-ct_rest_error.mistake(
-    "that is q_rest - q_target: the error is e = q_target - q_rest, the plan minus where the "
-    "arm is", lambda arm, model, q_target, kp: [-x for x in ct_rest_error(arm, model, q_target,
-                                                                           kp)])
-ct_rest_error.mistake(
-    "the controller multiplies Kp e by its model's mass matrix, M_model(q), not by the real "
-    "arm's: the controller does not know the load", partial(_rest, real_mass=True))
+@stiff_gain.fresh
+def _(rng):
+    return [_stiff_case(rng, kind) for kind in range(6)]
+
+
+stiff_gain.mistakes_of(_stiff_gain, [
+    ("that is the gain if the pose did not change: M and g belong to the pose where the arm "
+     "rests, q_target - e, which moves with Kp", {"steps": 1}),
+    ("the controller multiplies Kp e by its model's mass matrix, M_model(q), not by the real "
+     "arm's: the controller does not know the load", {"real_mass": True}),
+    ("computed torque's stiffness in torque is M_model(q) Kp: its gains multiply an "
+     "acceleration, which the model's M turns into a torque", {"weighted": False}),
+    ("the arm rests at q_target - e, with e = q_target - q_rest: take M and g there",
+     {"below": -1.0}),
+])
 
 
 # ---------------------------------------------------------------- Part 8: a claim to falsify
@@ -601,45 +635,73 @@ def _step_cases(rng):
             _step_case(rng, rng.arm(gravity=0.0, label="an arm without gravity"), None)]
 
 
-# ---------------------------------------------------------------- Part 7: anti-windup
-def _clamp(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high, sign=1.0,
-           windup=False, clip_first=False, trial_without=(), any_sign=False, clip=True):
-    """``[tau, new integral]`` of one PID tick on motors of ``low`` to ``high`` with the
-    chapter's clamp (eq-control-clamp), the torque clipped as the motors clip it; the
-    keywords make the likely mistakes (``trial_without``: "integral", "step")."""
+# ---------------------------------------------------------------- Part 7: when the clamp holds
+def _clamp(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):
+    """``[tau the motors give, new integral]`` of one PID tick with the chapter's clamp
+    (eq-control-clamp), the torque clipped as the motors clip it."""
     integral, q, qd, q_plan, qd_plan, kp, kd, ki, low, high = _a(
         integral, q, qd, q_plan, qd_plan, kp, kd, ki, low, high)
-    e, de = sign * (q_plan - q), sign * (qd_plan - qd)
+    e, de = q_plan - q, qd_plan - qd
     rest, step = kp * e + kd * de, ki * e * dt
-    trial = (rest + ("integral" not in trial_without) * integral
-             + ("step" not in trial_without) * step)
-    out = (trial > high) | (trial < low)
-    held = out if any_sign else ((trial > high) & (step > 0)) | ((trial < low) & (step < 0))
-    new = integral + np.where(held & (not windup), 0.0, step)
-    tau = np.clip(rest, low, high) + new if clip_first else np.clip(rest + new, low, high)
-    return [(rest + new if not clip else tau).tolist(), new.tolist()]
+    trial = rest + integral + step
+    held = ((trial > high) & (step > 0)) | ((trial < low) & (step < 0))
+    new = integral + np.where(held, 0.0, step)
+    return [np.clip(rest + new, low, high).tolist(), new.tolist()]
+
+
+def _engages(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high, with_step=True,
+             any_sign=False, first=1):
+    """[n_1, n_2, I_1, I_2]: per joint, the tick (counted from ``first`` for this one) at
+    which the clamp first holds the integral of a PID whose arm stays where it is, and the
+    integral it holds; (inf, I) where it never does. The tick n's command with its step is
+    r + I + n s (the integral advanced n - 1 times): the first n past the limit the step
+    points to, in closed form."""
+    integral, q, qd, q_plan, qd_plan, kp, kd, ki, low, high = _a(
+        integral, q, qd, q_plan, qd_plan, kp, kd, ki, low, high)
+    e = q_plan - q
+    r, s = kp * e + kd * (qd_plan - qd), ki * e * dt
+    ticks, held = [], []
+    for rj, sj, ij, lo, hi in zip(r, s, integral, low, high):
+        if sj == 0.0:
+            ticks.append(math.inf)
+            held.append(float(ij))
+            continue
+        end = hi if sj > 0 else lo
+        n = 1
+        if any_sign and not lo <= rj + ij + sj <= hi:
+            n = 1
+        else:
+            # r + I + n s past ``end`` (with_step) or r + I + (n - 1) s past it (without)
+            room = (end - rj - ij) / sj - (0.0 if with_step else -1.0)
+            n = max(1, math.floor(room) + 1)
+        ticks.append(float(n - 1 + first))
+        held.append(float(ij + (n - 1) * sj))
+    return ticks + held
 
 
 CLAMP_WORKED = [
     Case(integral=al.gravity_torques(planar_arm(REAL), deg(30, 45)).tolist(), kp=KP, kd=KD, ki=KI,
          dt=0.001, low=[-8.0, -2.0], high=MOTORS, **BUMP,
-         label="Part 2's tick on the chapter's motors, (-8, -2) to (8, 2) N m: the elbow's "
+         label="Part 2's bump on the chapter's motors, (-8, -2) to (8, 2) N m: the elbow's "
                "command is past its upper limit and its error pushes it further out"),
     Case(integral=[-1.561, -4.6], q=deg(65, -34), qd=[0.3, -0.2], q_plan=deg(60, -30),
          qd_plan=[0.0, 0.0], kp=KP, kd=KD, ki=KI, dt=0.001, low=[-8.0, -2.0], high=MOTORS,
          label="past the end pose on the chapter's motors: the shoulder's command just "
-               "inside its lower limit, this tick's step carrying it out; the elbow's "
-               "integral wound up below its limit, its error now pulling it back"),
+               "inside its lower limit, the elbow's integral wound up below its limit, its "
+               "error now pulling it back"),
 ]
 
 
-@reference(worked=CLAMP_WORKED, units=UNITS,
-           advice="s = Ki e dt; I stays where Kp e + Kd de + I + s > high and s > 0, or "
-                  "< low and s < 0, else I += s; tau = clip(Kp e + Kd de + I, low, high)")
-def clamped_pid_tick(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):
-    """One clamped PID tick on motors of ``low`` to ``high``: ``[tau the motors give,
-    new integral]`` (2, 2) [N m]."""
-    return _clamp(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high)
+@reference(worked=CLAMP_WORKED, units=dict(UNITS, **{"return": ("", "", "N m", "N m")}),
+           allow=("clip_torques",),
+           advice="the arm stays where it is, so every tick has the same error and the same "
+                  "step s: after how many steps is the command with the step past the limit "
+                  "s points to?")
+def clamp_engages(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):
+    """[n_1, n_2, I_1, I_2] (4,): per joint, the tick (this one is 1) at which the clamp first
+    holds the integral of a PID whose arm does not move, and the integral [N m] it holds;
+    inf (and the integral unchanged) where it never holds."""
+    return _engages(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high)
 
 
 KINDS = {"inside": 0, "held high": 1, "back high": -1, "held low": -1, "back low": 1,
@@ -669,7 +731,7 @@ def _tick(rng, kinds, low, high, dt=0.001, label=None):
                 ki=ki, dt=dt, low=list(low), high=list(high), label=label)
 
 
-@clamped_pid_tick.fresh
+@clamp_engages.fresh
 def _clamp_cases(rng):
     high = rng.vector(2, 2.0, 12.0, 0.5)
     low = [-h for h in high]
@@ -685,36 +747,21 @@ def _clamp_cases(rng):
         _tick(rng, ["crossing high", "crossing low"], low, high,
               label="a tick whose steps carry both commands past their limits"),
         _tick(rng, [rng.choice(kinds), rng.choice(kinds)], low, high, dt=0.0,
-              label="a tick of no length (dt = 0)"),
+              label="ticks of no length (dt = 0)"),
         _tick(rng, [rng.choice(kinds), rng.choice(kinds)], *skewed,
               label="motors whose limits are not symmetric"),
-        _tick(rng, [rng.choice(kinds), rng.choice(kinds)], low, high),
+        _tick(rng, ["inside", rng.choice(kinds)], low, high),
     ]
 
 
-clamped_pid_tick.mistake(
-    "the integral grew while the motor was past its limit (windup): hold I where the whole "
-    "command with this tick's step, Kp e + Kd de + I + Ki e dt, is beyond a limit and the step "
-    "pushes it further out", partial(_clamp, windup=True))
-clamped_pid_tick.mistake(
-    "return the torque the motors give: clip the whole command, Kp e + Kd de + I, to low .. high",
-    partial(_clamp, clip=False))
-clamped_pid_tick.mistake(
-    "return the torque the motors give: clip the whole command, Kp e + Kd de + I, to low .. high,"
-    " after the integral is added (the sum of a clipped Kp e + Kd de and I can still pass a "
-    "limit)", partial(_clamp, clip_first=True))
-clamped_pid_tick.mistake(
-    "test the whole command with this tick's step, Kp e + Kd de + I + Ki e dt, against the "
-    "limits: the integral is part of what the motor is asked for",
-    partial(_clamp, trial_without=("integral",)))
-clamped_pid_tick.mistake(
-    "test the whole command with this tick's step, Kp e + Kd de + I + Ki e dt, against the "
-    "limits: the step alone can carry it past one", partial(_clamp, trial_without=("step",)))
-clamped_pid_tick.mistake(
-    "the error is the plan minus the measured state: e = q_plan - q", partial(_clamp, sign=-1))
-clamped_pid_tick.mistake(
-    "the integral stood still though its step pulled the command back towards the limits: hold it"
-    " only when the step pushes further out", partial(_clamp, any_sign=True))
+clamp_engages.mistakes_of(_engages, [
+    ("test the whole command with this tick's step, Kp e + Kd de + I + Ki e dt, against the "
+     "limits: the step alone can carry it past one", {"with_step": False}),
+    ("the integral stood still though its step pulled the command back towards the limits: hold "
+     "it only when the step pushes further out", {"any_sign": True}),
+    ("count the ticks from this one as tick 1: a clamp that holds at once holds at tick 1",
+     {"first": 0}),
+])
 
 
 # ---------------------------------------------------------------- Part 9: a derivation

@@ -1,9 +1,11 @@
 """Grading references for the limits chapter's exercises (``solutions/limits``).
 
-They run in the grader: armlab computes what it has (the realized acceleration,
-scaling, the shortest quintic, the payload capacity, friction through a gear), numpy
-the rest (the mass matrix's solve, the path's acceleration bounds as the part states
-them, each likely mistake; the tests compare those with armlab). The design part's judge
+They run in the grader: armlab computes what it has (the realized acceleration under
+either policy, the payload capacity, friction through a gear), numpy the rest (the
+largest request along a direction, the heaviest payload a timed move carries, the
+velocity-limit curve at a point, the mass matrix's solve, each likely mistake; the tests
+compare those with armlab by other routes: bisection on armlab's own functions). The design
+part's judge
 runs the student's gear on the move. The arms' data come from the chapter's presets.
 """
 
@@ -56,65 +58,66 @@ def _clipping_case(rng, arm, which, label=None, sign=None, tries=20):
     return Case(arm=arm, q=q, qd=qd, qdd_request=qdd, limit=limit, label=label)
 
 
-# ---------------------------------------------------------------- Part 1: realized acceleration
-def _realized(arm, q, qd, qdd_request, limit, bound):
+# ---------------------------------------------------------------- Part 1: the largest request
+def _request_factor(arm, q, qd, direction, limit, bias=True, both=True, coupled=True):
+    """The largest k >= 0 with tau(k) = b + k M direction within +-limit (b: the torque at
+    zero acceleration); inf where no joint bounds it."""
     real = planar_arm(arm)
-    tau = al.inverse_dynamics(real, q, qd, qdd_request)
-    return listed(al.forward_dynamics(real, q, qd, bound(tau, np.asarray(limit, dtype=float))))
+    b = al.inverse_dynamics(real, q, qd, [0.0, 0.0]) if bias else np.zeros(2)
+    M = al.mass_matrix(real, q)
+    per = (M if coupled else np.diag(np.diag(M))) @ np.asarray(direction, dtype=float)
+    limit = np.asarray(limit, dtype=float)
+    ks = []
+    for pj, bj, lj in zip(per, b, limit):
+        if pj > 1e-12:
+            ks.append((lj - bj) / pj)
+        elif pj < -1e-12 and both:
+            ks.append((-lj - bj) / pj)
+    return float(min(ks, default=math.inf))
 
 
-@reference(worked=[Case(arm=RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd_request=[1.0, 0.0],
+@reference(worked=[Case(arm=RODS, q=deg(0, 0), qd=[0.0, 0.0], direction=[1.0, 0.0],
                         limit=[20.0, 20.0], label="Example 1, the horizontal rods at 20 N m"),
-                   Case(arm=FLAT_RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd_request=[0.0, 2.0],
-                        limit=[1.5, 1.5], label="Example 2, the elbow request at 1.5 N m"),
-                   Case(arm=FLAT_RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd_request=[0.0, -2.0],
-                        limit=[1.5, 1.5], label="Example 2 the other way, at 1.5 N m")],
-           allow=("inverse_dynamics", "forward_dynamics", "mass_matrix"),
-           advice="request the torque by inverse dynamics, clip each joint to -limit..limit, "
-                  "then let forward dynamics say what that torque does")
-def realized_acceleration(arm, q, qd, qdd_request, limit):
-    """The acceleration (2,) the arm gets when each motor clips the requested torque."""
-    return listed(al.realized_acceleration(planar_arm(arm), q, qd, qdd_request, limit)[2])
+                   Case(arm=FLAT_RODS, q=deg(0, 0), qd=[0.0, 0.0], direction=[0.0, -2.0],
+                        limit=[1.5, 1.5],
+                        label="Example 2 the other way, the elbow request at 1.5 N m")],
+           allow=("inverse_dynamics", "forward_dynamics", "mass_matrix", "realized_acceleration",
+                  "clip_torques"),
+           units={"direction": "rad/s²", "return": ""},
+           advice="the torque a request k d needs grows in a straight line with k: where does "
+                  "each joint's line leave its band -limit_j .. limit_j?")
+def largest_request(arm, q, qd, direction, limit):
+    """The largest factor k >= 0 [-] such that the request qdd = k direction needs no torque
+    beyond the limits; inf where no joint limits it."""
+    return _request_factor(arm, q, qd, direction, limit)
 
 
-@realized_acceleration.fresh
-def _realized_cases(rng):
-    # The first case clips a positive torque, the second a negative one, so that the hints
-    # of "no clipping at all" and "clipping from above only" tell the two mistakes apart.
-    return [_clipping_case(rng, arm, which, label, sign) for arm, which, label, sign in [
-        (RODS, (0,), "a limit that clips the shoulder", 1.0),
-        (RODS, (1,), "a limit that clips the elbow instead", -1.0),
-        (rng.arm(), (0, 1), "a limit that clips both joints", None),
-        (rng.arm(), (), "a limit that clips neither", None),
-        (changed(rng.arm(), damping=(0.2, 0.1)), (0,), None, None),
-        (rng.arm(gravity=0.0), (1,), "an arm without gravity", None)]]
+def _request_case(rng, arm, label=None):
+    """A state, a direction (to 0.5 rad/s^2) and limits (to 0.1 N m) 0.5-6 N m above the
+    torque the state needs at zero acceleration, so k > 0."""
+    q, qd = rng.pose(2), rng.vector(2, -2, 2, 0.5)
+    direction = rng.vector(2, -4, 4, 0.5, nonzero=True)
+    b = al.inverse_dynamics(planar_arm(arm), q, qd, [0.0, 0.0])
+    limit = [round(abs(bj) + rng.uniform(0.5, 6.0, 0.1), 1) for bj in b]
+    return Case(arm=arm, q=q, qd=qd, direction=direction, limit=limit, label=label)
 
 
-@realized_acceleration.mistake("a torque limit bounds both directions: clip to -limit <= tau "
-                               "<= limit, not only from above")
-def _(arm, q, qd, qdd_request, limit):
-    return _realized(arm, q, qd, qdd_request, limit, np.minimum)
+@largest_request.fresh
+def _(rng):
+    return [_request_case(rng, RODS), _request_case(rng, RODS),
+            _request_case(rng, rng.arm()), _request_case(rng, rng.arm(inertia=True)),
+            _request_case(rng, changed(rng.arm(), damping=(0.2, 0.1)), "an arm with friction"),
+            _request_case(rng, rng.arm(gravity=WALL_GRAVITY), "an arm mounted on a wall")]
 
 
-@realized_acceleration.mistake("that is the requested acceleration: the arm gets the clipped "
-                               "torque, so put that through forward dynamics")
-def _(arm, q, qd, qdd_request, limit):
-    return list(qdd_request)
-
-
-@realized_acceleration.mistake("every joint's acceleration changes, not only the clipped one's: "
-                               "the joints are coupled through the whole mass matrix")
-def _(arm, q, qd, qdd_request, limit):
-    real = planar_arm(arm)
-    tau = al.inverse_dynamics(real, q, qd, qdd_request)
-    clipped = np.clip(tau, -np.asarray(limit), limit)
-    return listed(np.add(qdd_request, (clipped - tau) / np.diag(al.mass_matrix(real, q))))
-
-
-@realized_acceleration.mistake("that scales the whole torque vector; this part clips each joint "
-                               "on its own, as independent drives do")
-def _(arm, q, qd, qdd_request, limit):
-    return _realized(arm, q, qd, qdd_request, limit, al.scale_torques)
+largest_request.mistakes_of(_request_factor, [
+    ("the arm needs torque before it accelerates at all (gravity, the velocity products, "
+     "friction): that takes its share of each limit", {"bias": False}),
+    ("a torque limit bounds both directions: a joint whose torque falls as k grows meets "
+     "-limit_j", {"both": False}),
+    ("the joints are coupled: a request at one joint needs torque at both, through the whole "
+     "mass matrix", {"coupled": False}),
+])
 
 
 # ---------------------------------------------------------------- Part 2: the deficit check
@@ -158,55 +161,61 @@ def _(arm, q, deficit):
     return listed(-np.linalg.solve(al.mass_matrix(planar_arm(arm), q), deficit))
 
 
-# ---------------------------------------------------------------- Part 3: scaling the vector
-def _scaled(tau, limit, cap=True, pick=min):
-    tau = np.asarray(tau, dtype=float)
-    moving = tau != 0.0
-    if not moving.any():
-        return listed(tau)
-    s = pick(np.asarray(limit, dtype=float)[moving] / np.abs(tau[moving]))
-    return listed((min(s, 1.0) if cap else s) * tau)
+# ---------------------------------------------------------------- Part 3: which way it goes
+def _angle(a, b):
+    """The angle [rad] between two vectors, in [0, pi]."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return float(math.atan2(abs(a[0] * b[1] - a[1] * b[0]), float(a @ b)))
 
 
-@reference(worked=[Case(tau=[8.0 / 3.0 + 19.62, 5.0 / 6.0 + 4.905], limit=[20.0, 20.0],
-                        label="Example 1's request under 20 N m"),
-                   Case(tau=[19.62, 4.905], limit=[20.0, 20.0],
-                        label="the hold of Table 6.1 under 20 N m, within the limits")],
-           advice="one factor s <= 1 for the whole vector: the smallest limit_j / |tau_j|")
-def scale_torques(tau, limit):
-    """s tau (2,), with the largest s <= 1 that brings every joint within its limit."""
-    return listed(al.scale_torques(tau, limit))
+def _turns(arm, q, qd, qdd_request, limit, of="acceleration", unit=1.0):
+    real = planar_arm(arm)
+    limit = np.asarray(limit, dtype=float)
+    out = []
+    for policy in ("clip", "scale"):
+        tau, applied, qdd = al.realized_acceleration(real, q, qd, qdd_request, limit,
+                                                     policy=policy)
+        out.append(unit * (_angle(qdd_request, qdd) if of == "acceleration"
+                           else _angle(tau, applied)))
+    return out
 
 
-@scale_torques.fresh
-def _scale_cases(rng):
-    def torque(lo, hi):
-        return [rng.sign() * rng.uniform(lo, hi, 0.1) for _ in range(2)]
-
-    return [Case(tau=torque(10, 30), limit=[8.0, 8.0]),
-            Case(tau=[rng.uniform(1, 5, 0.1), -rng.uniform(12, 20, 0.1)], limit=[10.0, 10.0],
-                 label="the elbow's negative torque binds"),
-            Case(tau=torque(5, 15), limit=[rng.uniform(2, 4, 0.5), rng.uniform(6, 9, 0.5)],
-                 label="different limits per joint"),
-            Case(tau=torque(0.5, 4), limit=[5.0, 5.0], label="a request within the limits"),
-            Case(tau=[0.0, rng.sign() * rng.uniform(6, 12, 0.1)], limit=[5.0, 5.0],
-                 label="one joint without torque")]
-
-
-@scale_torques.mistake("that clips each joint on its own; scaling multiplies the whole vector "
-                       "by one factor, so the ratio between the joints stays")
-def _(tau, limit):
-    return listed(np.clip(tau, -np.asarray(limit), limit))
+@reference(worked=[Case(arm=RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd_request=[1.0, 0.0],
+                        limit=[20.0, 20.0], label="Example 1, the horizontal rods at 20 N m"),
+                   Case(arm=FLAT_RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd_request=[0.0, 2.0],
+                        limit=[1.5, 1.5],
+                        label="Example 2, the elbow request at 1.5 N m without gravity")],
+           allow=("inverse_dynamics", "forward_dynamics", "mass_matrix", "realized_acceleration",
+                  "clip_torques", "scale_torques"),
+           units={"return": "deg"}, atol=1e-6,
+           advice="for each policy: the request, the torque the motors apply, the acceleration "
+                  "that torque gives, and the angle between that acceleration and the request")
+def acceleration_turns(arm, q, qd, qdd_request, limit):
+    """[clip, scale] (2,) [rad]: the angle between the requested and the realized
+    acceleration when the motors clip joint by joint, and when they scale the vector."""
+    return _turns(arm, q, qd, qdd_request, limit)
 
 
-scale_torques.mistakes_of(_scaled, [
-    ("a torque within its limits is left as it is: the factor is at most 1", {"cap": False}),
-    ("the factor must bring every joint within its limit: take the smallest ratio limit_j / "
-     "|tau_j|, not the largest", {"pick": max}),
+@acceleration_turns.fresh
+def _turns_cases(rng):
+    return [_clipping_case(rng, arm, which, label, sign) for arm, which, label, sign in [
+        (RODS, (0,), "a limit that clips the shoulder", 1.0),
+        (rng.arm(gravity=0.0), (1,), "an arm without gravity, a limit that clips the elbow",
+         None),
+        (rng.arm(), (0, 1), "a limit that clips both joints", None),
+        (rng.arm(), (), "a limit that clips neither", None),
+        (changed(rng.arm(), damping=(0.2, 0.1)), (0,), "an arm with friction", None),
+        (rng.arm(gravity=WALL_GRAVITY), (1,), "an arm mounted on a wall", None)]]
+
+
+acceleration_turns.mistakes_of(_turns, [
+    ("those are the torques' angles: scaling keeps the torque's direction, but the question "
+     "is where the arm's acceleration goes", {"of": "torque"}),
+    ("the angles are in radians here, not degrees", {"unit": 180.0 / math.pi}),
 ])
 
 
-# ---------------------------------------------------------------- Part 4: the shortest duration
+# ---------------------------------------------------------------- Part 4: the heaviest payload
 def _along(arm, q_start, q_end, samples=2001):
     """Gravity g(u) and the rest of the torque A(u) of the move run in 1 s, at ``samples``
     points u of the path: tau = A / T^2 + g for a run of T seconds."""
@@ -216,68 +225,96 @@ def _along(arm, q_start, q_end, samples=2001):
     return g, al.inverse_dynamics(real, q, qd1, qdd1) - g
 
 
-@reference(worked=Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1],
-                       limit=[8.0, 2.0], label="Example 3's move under (8, 2) N m"),
+def _shortest(arm, q_start, q_end, limit, samples=2001):
+    """The shortest duration [s] of the quintic move within the limits (inf: gravity alone
+    is too much): tau = A / T^2 + g, point by point."""
+    g, A = _along(arm, q_start, q_end, samples)
+    limit = np.asarray(limit, dtype=float)
+    if np.any(np.abs(g) > limit):
+        return math.inf
+    room = np.where(A > 0, limit - g, limit + g)
+    return float(np.sqrt(np.max(np.abs(A) / room)))
+
+
+def _payload(arm, q_start, q_end, limit, duration, inertia=True, motion=True, slower=True,
+             samples=2001):
+    """The largest point mass [kg] at the tip with which the quintic move in ``duration``,
+    and every slower run of it, keeps |tau_j| <= limit_j at every sample. The torque is
+    tau_0 + m p, linear in m, at each instant; a slower run's lies between this run's and
+    the torque that holds the load at rest (gravity's), so both are bounded."""
+    real = planar_arm(arm)
+    loaded = real.with_payload(1.0)
+    q, qd, qdd = al.quintic(q_start, q_end, duration)(np.linspace(0.0, duration, samples))
+    g0, pg = al.gravity_torques(real, q), al.gravity_torques(loaded, q)
+    pg = pg - g0
+    tau0 = al.inverse_dynamics(real, q, qd, qdd)
+    p = (al.inverse_dynamics(loaded, q, qd, qdd) - tau0) if inertia else pg
+    rows = [(tau0, p)] if motion else []
+    if slower or not motion:
+        rows.append((g0, pg))
+    limit = np.asarray(limit, dtype=float)
+    best = math.inf
+    for t0, pp in rows:
+        if np.any(np.abs(t0) > limit):
+            return 0.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            k = np.where(pp > 1e-12, (limit - t0) / pp,
+                         np.where(pp < -1e-12, (-limit - t0) / pp, math.inf))
+        best = min(best, float(k.min()))
+    return best
+
+
+@reference(worked=[Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1],
+                        limit=[8.0, 2.0], duration=1.5,
+                        label="Example 3's move under (8, 2) N m, run in 1.5 s")],
            allow=("quintic", "Quintic", "inverse_dynamics", "gravity_torques", "torque_parts",
-                  "mass_matrix", "coriolis_torques"),
-           rtol=1e-4,
-           advice="at each point of the path tau = A / T^2 + g(q): the limit leaves |A| / T^2 "
-                  "at most limit - g (or limit + g when A < 0); take the largest T over the "
-                  "path and both joints")
-def shortest_duration(arm, q_start, q_end, limit):
-    """Shortest duration [s] of the quintic move within the limits; inf if gravity alone is
-    too much."""
-    return float(al.shortest_duration(planar_arm(arm), q_start, q_end, limit).duration)
+                  "mass_matrix", "coriolis_torques", "shortest_duration",
+                  "PlanarArm.with_payload"),
+           rtol=1e-3, units={"duration": "s", "return": "kg"},
+           advice="what does the payload add to each joint's torque at each instant of the "
+                  "move, and how does that grow with its mass?")
+def heaviest_payload(arm, q_start, q_end, limit, duration):
+    """The heaviest point mass [kg] at the tip with which the quintic move in ``duration``,
+    and every slower run of it, stays within the limits; 0 when the arm alone cannot."""
+    return _payload(arm, q_start, q_end, limit, duration)
 
 
-def _move(rng, arm, label=None):
-    """A move whose limits leave room above gravity's torque along its path."""
+def _payload_case(rng, arm, label=None, slower=(1.2, 2.0)):
+    """A move, limits 1.3-2.5 times gravity's peak along it, and a duration 1.2-2 times
+    the empty arm's shortest (to 0.05 s)."""
     q_start, q_end = rng.pose(2), rng.pose(2)
     floor = np.abs(_along(arm, q_start, q_end, 201)[0]).max(axis=0)
     limit = [round(max(f, 1.0) * rng.uniform(1.3, 2.5, 0.1), 1) for f in floor]
-    return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, label=label)
+    fastest = _shortest(arm, q_start, q_end, limit)
+    duration = math.ceil(fastest * rng.uniform(*slower, 0.1) / 0.05) * 0.05
+    return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, duration=round(duration, 2),
+                label=label)
 
 
-@shortest_duration.fresh
-def _shortest_cases(rng):
-    return [_move(rng, arm, label) for arm, label in [
+@heaviest_payload.fresh
+def _(rng):
+    return [_payload_case(rng, arm, label) for arm, label in [
         (TABLE_TOP, None), (TABLE_TOP, None), (rng.arm(), None),
         (rng.arm(inertia=True), "links that are not uniform rods"),
-        (rng.arm(gravity=0.0), "an arm without gravity")]]
+        (rng.arm(gravity=0.0), "an arm without gravity"),
+        (rng.arm(gravity=WALL_GRAVITY), "an arm mounted on a wall")]]
 
 
-@shortest_duration.fresh("too weak")
-def _shortest_too_weak(rng):
-    """A motor that cannot hold the arm on the way (np.inf), in a hidden cell of its own,
-    then an ordinary move, so that np.inf alone earns nothing."""
-    q_start, q_end = rng.pose(2), deg(rng.integer(-20, 20), rng.integer(-40, 40))
-    floor = np.abs(_along(TABLE_TOP, q_start, q_end, 201)[0]).max(axis=0)
-    return [Case(arm=TABLE_TOP, q_start=q_start, q_end=q_end,
-                 limit=[round(0.8 * floor[0], 1), round(2.0 * floor[1] + 1.0, 1)],
-                 label="a shoulder too weak to hold the arm on the way"),
-            _move(rng, TABLE_TOP)]
+@heaviest_payload.fresh("too fast")
+def _(rng):
+    """A duration shorter than the empty arm's shortest (0 kg), in a hidden cell of its own,
+    then an ordinary move, so that 0 alone earns nothing."""
+    return [_payload_case(rng, TABLE_TOP, "a duration the arm alone cannot make",
+                          slower=(0.6, 0.9)),
+            _payload_case(rng, rng.arm())]
 
 
-def _peaks(arm, q_start, q_end, limit, with_gravity=True):
-    """sqrt(max |A| / (limit - max |g|)) per joint: the peaks taken apart."""
-    g, A = _along(arm, q_start, q_end)
-    floor = np.abs(g).max(axis=0) if with_gravity else np.zeros(2)
-    if np.any(floor >= limit):
-        return math.inf
-    return float(np.sqrt(np.max(np.abs(A).max(axis=0) / (np.asarray(limit) - floor))))
-
-
-@shortest_duration.mistake("gravity needs its torque at any speed: only limit - g(q) is left "
-                           "for the motion, at every point of the path")
-def _(arm, q_start, q_end, limit):
-    return _peaks(arm, q_start, q_end, limit, with_gravity=False)
-
-
-@shortest_duration.mistake("the peaks of the motion's torque and of gravity's come at different "
-                           "points of the path: compare the torque with the limit point by "
-                           "point")
-def _(arm, q_start, q_end, limit):
-    return _peaks(arm, q_start, q_end, limit)
+heaviest_payload.mistakes_of(_payload, [
+    ("the payload is accelerated with the tip: a point mass adds its inertia to the move's "
+     "torque, not only its weight", {"inertia": False}),
+    ("the move's own torques need their share of the limits too, not only the loads held "
+     "at rest along the path", {"motion": False}),
+])
 
 
 # ---------------------------------------------------------------- Part 5: payload capacity
@@ -416,143 +453,79 @@ joint_friction.mistakes_of(_friction, [
 ])
 
 
-# ---------------------------------------------------------------- Part 9: the path's bounds
-ZERO_INERTIA = 1e-9
-"""|m_j| [N m s^2] at or below which a joint bounds no path acceleration (the part says so)."""
-
-
-def _path_bounds(arm, q_start, q_end, limit, s, sd, power=2, with_gravity=True, swap=True,
-                 largest_lower=True, guard=True):
-    """(L, U) [1/s^2] on the straight path: each joint keeps m sdd + c sd^2 + d within its
-    limits (6.6), (6.7); a joint with m = 0 must hold c sd^2 + d by itself."""
+# ---------------------------------------------------------------- Part 8: the top path speed
+def _top_speed(arm, q_start, q_end, limit, s, power=2, with_gravity=True, root=True):
+    """The largest path speed sd [1/s] at s at which the joints' ranges of sdd still overlap
+    (the velocity-limit curve); inf where no speed is too fast. Each joint's ends are
+    linear in x = sd^power: the ranges part where a lower end of one joint crosses the
+    upper end of the other."""
     real = planar_arm(arm)
     start = np.asarray(q_start, dtype=float)
     delta = np.asarray(q_end, dtype=float) - start
     q = start + s * delta
     m = al.mass_matrix(real, q) @ delta
-    rest = al.coriolis_torques(real, q, delta) * sd ** power
-    if with_gravity:
-        rest = rest + al.gravity_torques(real, q)
-    lows, highs = [], []
-    for mj, rj, lj in zip(m, rest, np.asarray(limit, dtype=float)):
-        if guard and abs(mj) <= ZERO_INERTIA:
-            if abs(rj) > lj:
-                return [math.inf, -math.inf]
-            continue
-        with np.errstate(divide="ignore", invalid="ignore"):
-            a, b = (-lj - rj) / mj, (lj - rj) / mj
-        lows.append(min(a, b) if swap else a)
-        highs.append(max(a, b) if swap else b)
-    pick_low, pick_high = (max, min) if largest_lower else (min, max)
-    return [float(pick_low(lows, default=-math.inf)), float(pick_high(highs, default=math.inf))]
+    c = al.coriolis_torques(real, q, delta)
+    d = al.gravity_torques(real, q) if with_gravity else np.zeros(2)
+    limit = np.asarray(limit, dtype=float)
+    sign = np.sign(m)
+    # low_j(x) = (-sign_j l_j - d_j - c_j x) / m_j, high_j(x) = (sign_j l_j - d_j - c_j x) / m_j
+    lo0, hi0, slope = (-sign * limit - d) / m, (sign * limit - d) / m, -c / m
+    best = math.inf
+    for j, k in ((0, 1), (1, 0)):
+        a, b = lo0[j] - hi0[k], slope[j] - slope[k]          # low_j - high_k = a + b x <= 0
+        if b > 0:
+            best = min(best, -a / b)
+    x = max(best, 0.0)
+    return float(x ** (1.0 / power) if root else x)
 
 
 @reference(worked=[Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1],
-                        limit=[8.0, 2.0], s=0.5, sd=2.0,
-                        label="halfway along Example 3's path at 2 /s, under (8, 2) N m"),
+                        limit=[8.0, 2.0], s=0.5,
+                        label="halfway along Example 3's path, under (8, 2) N m"),
                    Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1],
-                        limit=[8.0, 2.0], s=0.0, sd=0.0,
-                        label="the start of Example 3's path, at rest")],
-           allow=("mass_matrix", "coriolis_torques", "gravity_torques"),
-           units={"s": "", "sd": "/s", "return": "/s²"},
-           advice="per joint m_j sdd + c_j sd^2 + d_j within -limit_j..limit_j, with m = M(q) "
-                  "(q_end - q_start), c = c(q, q_end - q_start), d = g(q): each joint's range "
-                  "of sdd, its ends swapped where m_j < 0; L is the largest lower end, U the "
-                  "smallest upper one; a joint with |m_j| <= 1e-9 bounds no sdd but must hold "
-                  "c_j sd^2 + d_j by itself")
-def path_acceleration_bounds(arm, q_start, q_end, limit, s, sd):
-    """(L, U) [1/s^2]: the path accelerations the limits allow at (s, sd); L > U where none."""
-    return _path_bounds(arm, q_start, q_end, limit, s, sd)
+                        limit=[8.0, 2.0], s=0.25,
+                        label="a quarter of the way along Example 3's path")],
+           allow=("mass_matrix", "coriolis_torques", "gravity_torques", "path_dynamics",
+                  "path_acceleration_bounds"),
+           rtol=1e-4, units={"s": "", "return": "/s"},
+           advice="at which path speed do the joints' ranges of sdd stop overlapping, and how "
+                  "does each end of a range move as sd grows?")
+def top_path_speed(arm, q_start, q_end, limit, s):
+    """The largest path speed sd [1/s] at the point s at which some sdd keeps every joint
+    within its limits (the velocity-limit curve at s); inf where none is too fast."""
+    return _top_speed(arm, q_start, q_end, limit, s)
 
 
-def _admissible(rng, arm, label=None):
-    """A move, a point and a speed on it, and limits that leave room: L <= U."""
-    q_start, q_end = rng.pose(2), rng.pose(2)
-    s, sd = rng.uniform(0.0, 1.0, 0.05), rng.uniform(0.0, 3.0, 0.5)
-    g = al.gravity_torques(planar_arm(arm), np.add(q_start, s * np.subtract(q_end, q_start)))
-    limit = [round(abs(gj) * rng.uniform(1.3, 3.0, 0.1) + 0.5, 1) for gj in g]
-    L, U = _path_bounds(arm, q_start, q_end, limit, s, sd)
-    return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, s=s,
-                sd=sd if L <= U else 0.0, label=label)
-
-
-@path_acceleration_bounds.fresh
-def _bounds_cases(rng):
-    return [Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1], limit=[8.0, 2.0],
-                 s=0.88, sd=3.0, label="Example 3's path near its switch"),
-            Case(arm=RODS, q_start=deg(0, 0), q_end=deg(90, 0), limit=[25.0, 25.0], s=0.0,
-                 sd=0.0, label="the horizontal rods at rest, to be turned 90° at the shoulder"),
-            _admissible(rng, rng.arm()), _admissible(rng, rng.arm(inertia=True)),
-            _admissible(rng, rng.arm(gravity=WALL_GRAVITY), "an arm mounted on a wall")]
-
-
-def _zero_inertia_case(rng, tries=10):
-    """A point of a move where one joint's m_j is zero (to rounding) and its limit is below
-    c_j sd^2 + d_j there: (inf, -inf). A few random moves are searched for a sign change of
-    m_j, found by bisection; the fallback is Example 3's path, whose elbow has one."""
-    sd = rng.uniform(1.0, 3.0, 0.5)
-    grid = np.linspace(0.0, 1.0, 101)
-    for arm, q_start, q_end in ([(rng.arm(), rng.pose(2), rng.pose(2)) for _ in range(tries)]
-                                + [(TABLE_TOP, *BOOK_MOVE)]):
-        real, start = planar_arm(arm), np.asarray(q_start)
-        delta = np.subtract(q_end, q_start)
-
-        def m(s):
-            return np.einsum("...ij,j->...i", al.mass_matrix(real, start + np.multiply.outer(
-                s, delta)), delta)
-
-        flips = np.argwhere(np.sign(m(grid[:-1])) * np.sign(m(grid[1:])) < 0)
-        if not flips.size:
-            continue
-        k, j = flips[0]
-        lo, hi = grid[k], grid[k + 1]
-        for _ in range(60):
-            mid = 0.5 * (lo + hi)
-            lo, hi = (lo, mid) if np.sign(m(mid)[j]) != np.sign(m(lo)[j]) else (mid, hi)
-        q = start + lo * delta
-        rest = np.abs(al.coriolis_torques(real, q, delta) * sd ** 2 + al.gravity_torques(real, q))
-        if rest[j] >= 0.1:
-            break
-    limit = [round(0.7 * r, 3) if i == j else round(2.0 * r + 1.0, 1) for i, r in enumerate(rest)]
-    return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, s=float(lo), sd=sd,
-                label=f"the {JOINTS[j]}'s zero-inertia point (m_{j + 1} = 0), where it cannot "
-                      "hold c sd² + d by itself")
-
-
-def _above_limit_curve(rng, tries=10):
-    """A state above the velocity-limit curve (L > U, every m_j away from zero): a few random
-    moves and points, each scanned for the first path speed at which the joints' ranges part;
-    the fallback is halfway along Example 3's path."""
+def _speed_case(rng, arm, label=None, tries=20):
+    """A move, a point on it with both |m_j| >= 0.01 N m s^2 and limits 1.3-3 times gravity
+    there (plus 0.5 N m): admissible at rest, and the ranges part at a finite speed."""
     for _ in range(tries):
-        arm, q_start, q_end = rng.arm(), rng.pose(2), rng.pose(2)
-        s = rng.uniform(0.1, 0.9, 0.05)
-        g = al.gravity_torques(planar_arm(arm), np.add(q_start, s * np.subtract(q_end, q_start)))
-        limit = [round(abs(gj) * 1.5 + 0.5, 1) for gj in g]
-        for sd in np.arange(0.5, 20.01, 0.5):
-            L, U = _path_bounds(arm, q_start, q_end, limit, s, float(sd))
-            if math.isfinite(L) and L > U:
-                return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, s=s,
-                            sd=float(sd), label="a state above the velocity-limit curve")
-    return Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1], limit=[8.0, 2.0],
-                s=0.5, sd=20.0, label="a state above the velocity-limit curve")
+        q_start, q_end, s = rng.pose(2), rng.pose(2), rng.uniform(0.0, 1.0, 0.05)
+        real, delta = planar_arm(arm), np.subtract(q_end, q_start)
+        q = np.add(q_start, s * delta)
+        g = al.gravity_torques(real, q)
+        limit = [round(abs(gj) * rng.uniform(1.3, 3.0, 0.1) + 0.5, 1) for gj in g]
+        if (np.abs(al.mass_matrix(real, q) @ delta).min() >= 0.01
+                and math.isfinite(_top_speed(arm, q_start, q_end, limit, s))):
+            break
+    return Case(arm=arm, q_start=q_start, q_end=q_end, limit=limit, s=s, label=label)
 
 
-@path_acceleration_bounds.fresh("inadmissible")
-def _inadmissible(rng):
-    """States no torque within the limits keeps on the path, in a hidden cell of their own,
-    then an ordinary one, so that (inf, -inf) alone earns nothing."""
-    return [_zero_inertia_case(rng), _above_limit_curve(rng), _admissible(rng, rng.arm())]
+@top_path_speed.fresh
+def _(rng):
+    return [Case(arm=TABLE_TOP, q_start=BOOK_MOVE[0], q_end=BOOK_MOVE[1], limit=[8.0, 2.0],
+                 s=0.8, label="Example 3's path near its switch"),
+            _speed_case(rng, TABLE_TOP), _speed_case(rng, rng.arm()),
+            _speed_case(rng, rng.arm(inertia=True)),
+            _speed_case(rng, rng.arm(gravity=0.0), "an arm without gravity"),
+            _speed_case(rng, rng.arm(gravity=WALL_GRAVITY), "an arm mounted on a wall")]
 
 
-path_acceleration_bounds.mistakes_of(_path_bounds, [
-    ("where m_j < 0 dividing by m_j turns the inequalities round: swap that joint's two ends",
-     {"swap": False}),
-    ("the velocity products grow with the square of the speed: c(q, q' sd) = c(q, q') sd^2",
-     {"power": 1}),
-    ("gravity is part of d: d = g(q) takes its share of every joint's limit at any speed",
+top_path_speed.mistakes_of(_top_speed, [
+    ("that is the square of the speed, or a speed whose velocity products grow with sd: "
+     "c(q, q' sd) = c(q, q') sd^2", {"root": False}),
+    ("gravity is part of d: it takes its share of every joint's limit at any speed",
      {"with_gravity": False}),
-    ("every joint must stay within its limits: L is the largest of the lower ends and U the "
-     "smallest of the upper ones", {"largest_lower": False}),
 ])
 
 
@@ -779,8 +752,8 @@ def _claim_worked():
 
 
 @reference(worked=_claim_worked(),
-           allow=("inverse_dynamics", "forward_dynamics", "mass_matrix"),
-           uses={"realized_acceleration": realized_acceleration, "scale_torques": scale_torques},
+           allow=("inverse_dynamics", "forward_dynamics", "mass_matrix", "realized_acceleration",
+                  "clip_torques", "scale_torques"),
            units={"claimed": "rad/s²"},
            advice="compute what the clipped torques really do, then what each named flaw "
                   "gives on the same case, and see which one the claim equals")
