@@ -86,7 +86,8 @@ def _pdg_cases(rng):
 
 pd_gravity_torque.mistake(
     "the error is the plan minus the measured state: e = q_plan - q, de = qd_plan - qd (written "
-    "the other way, the gains push the arm away from its plan)", partial(_pdg, sign=-1))
+    "the other way, the gains push the arm away from its plan)", partial(_pdg, sign=-1),
+    slip="the error taken as the measured state minus the plan")
 pd_gravity_torque.mistake(
     "add the model's gravity torque g(q): without it this is a plain PD, which must sag to hold "
     "the arm up", partial(_pdg, gravity=False))
@@ -135,7 +136,8 @@ pid_torque.mistake(
     "the integral is a torque [N m]: each tick adds Ki e dt, with the tick's length dt in seconds",
     partial(_pid, with_dt=False))
 pid_torque.mistake(
-    "the error is the plan minus the measured state: e = q_plan - q", partial(_pid, sign=-1))
+    "the error is the plan minus the measured state: e = q_plan - q", partial(_pid, sign=-1),
+    slip="the error taken as the measured state minus the plan")
 
 
 # ---------------------------------------------------------------- Part 3: computed torque
@@ -194,7 +196,8 @@ computed_torque_law.mistake(
     "computed torque evaluates the model at the measured state q, qd: it must cancel the dynamics"
     " the arm has, not the plan's", partial(_ct, at_plan=True))
 computed_torque_law.mistake(
-    "the error is the plan minus the measured state: e = q_plan - q", partial(_ct, sign=-1))
+    "the error is the plan minus the measured state: e = q_plan - q", partial(_ct, sign=-1),
+    slip="the error taken as the measured state minus the plan")
 computed_torque_law.mistake(
     "the angle error is in degrees: the gains multiply radians, so keep e = q_plan - q in radians"
     " (np.degrees only for printing)", partial(_ct, degrees=True))
@@ -331,7 +334,8 @@ ct_rest_error.mistake(
 ct_rest_error.mistake(
     "that is q_rest - q_target: the error is e = q_target - q_rest, the plan minus where the "
     "arm is", lambda arm, model, q_target, kp: [-x for x in ct_rest_error(arm, model, q_target,
-                                                                           kp)])
+                                                                           kp)],
+    slip="the error taken as the measured state minus the plan")
 ct_rest_error.mistake(
     "the controller multiplies Kp e by its model's mass matrix, M_model(q), not by the real "
     "arm's: the controller does not know the load", partial(_rest, real_mass=True))
@@ -711,7 +715,8 @@ clamped_pid_tick.mistake(
     "test the whole command with this tick's step, Kp e + Kd de + I + Ki e dt, against the "
     "limits: the step alone can carry it past one", partial(_clamp, trial_without=("step",)))
 clamped_pid_tick.mistake(
-    "the error is the plan minus the measured state: e = q_plan - q", partial(_clamp, sign=-1))
+    "the error is the plan minus the measured state: e = q_plan - q", partial(_clamp, sign=-1),
+    slip="the error taken as the measured state minus the plan")
 clamped_pid_tick.mistake(
     "the integral stood still though its step pulled the command back towards the limits: hold it"
     " only when the step pushes further out", partial(_clamp, any_sign=True))
