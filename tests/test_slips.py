@@ -92,7 +92,7 @@ def test_a_slip_carried_into_a_later_part_costs_once():
     assert result.problems() == [
         ("slip counted once", f"test_computed_torque_law_{which} (control.computed_torque_law): "
                               f"the same slip as Part 1 ({SLIP}), counted once there: half of "
-                              "that check's points, as a slip carried into a later part")
+                              "that check's points")
         for which in ("worked", "fresh")]
 
 

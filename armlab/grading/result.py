@@ -22,7 +22,7 @@ import json
 CONSTANT_DESIGN = ("{} returned the same design at every case and did not meet every "
                    "case's spec: that check scored 0")
 """The report's words for a design that ignores its cases (:func:`judge.design_result`)."""
-CARRIED = "{}: half of that check's points, as a slip carried into a later part"
+CARRIED = "{}: half of that check's points"
 """The report's words for a check credited as a carried slip (:func:`judge.carried`)."""
 
 
