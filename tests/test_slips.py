@@ -78,6 +78,9 @@ def slip_index(quantity, slip=SLIP):
 
 
 def test_a_slip_carried_into_a_later_part_costs_once():
+    """Part 1 (1 point) makes the slip, Part 3 (2 points) carries it: Part 3's checks earn half
+    their points, so a slip written on purpose in the cheap part never earns the dearer part
+    more than half, and less than its right answer"""
     pd, ct = slip_index("control.pd_gravity_torque"), slip_index("control.computed_torque_law")
     verdicts, points, result = graded({"pd_gravity_torque": pd, "computed_torque_law": ct})
     assert points == {"test_pd_gravity_torque_worked": 0.0, "test_pd_gravity_torque_fresh": 0.0,

@@ -66,8 +66,8 @@ class Reference:
     """
 
     __slots__ = ("quantity", "function", "params", "worked", "fresh_cases", "fresh_sets",
-                 "mistakes", "slips", "allow", "uses", "rtol", "atol", "units", "advice", "is_design",
-                 "is_derivation", "_open")
+                 "mistakes", "slips", "allow", "uses", "rtol", "atol", "units", "advice",
+                 "is_design", "is_derivation", "_open")
 
     def __init__(self, function, quantity, worked, allow, uses, rtol, atol, units, advice,
                  is_design=False, is_derivation=False):
