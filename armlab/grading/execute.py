@@ -13,6 +13,7 @@ into the :class:`~armlab.grading.result.Result` (:data:`GRADED`) and holds the r
 import ast
 import hashlib
 import pathlib
+import re
 import tempfile
 import time
 
@@ -29,6 +30,10 @@ IGNORED = ("checked_when_graded",)
 DRAW_SECONDS = 1.0
 """A quantity whose fresh cases take more CPU seconds than this to draw is a fault of the
 grader."""
+
+
+PART = re.compile(r"\s*#+\s*Part\s+(\d+)\b")
+"""A part's heading (``## Part 3: ...``): the parts a carried slip names."""
 
 
 class PlanError(ValueError):
@@ -207,7 +212,7 @@ class Grading:
     def __init__(self, nb, key, limits, isolate=True):
         self.nb, self.key, self.limits = nb, key, limits
         self.isolate = isolate
-        self.faults, self.calls, self.constant = [], [], []
+        self.faults, self.calls, self.constant, self.carried = [], [], [], []
         self.cost = {"runs": 0, "seconds": 0.0, "cpu": 0.0, "served_cpu": 0.0}
         self.budget = serving.Budget(limits.served_cpu)
         self.deadline = None                # the submission's cap, from its first run
@@ -403,7 +408,7 @@ class Grading:
 
     def verdicts(self, records):
         """``{cell index: [message or None, ...]}``, faults noted in ``self.faults``."""
-        out = {}
+        out, made = {}, {}
         for k, check in enumerate(self.checks):
             spec, ref, cases = check["spec"], check["ref"], check["cases"]
             recs = records.get(k)
@@ -419,8 +424,39 @@ class Grading:
                     "pass", f"{spec['label']} is one of the choices" if spec["expected"] is None
                     else f"{spec['label']} is right"))
                 continue
-            messages.append(self._judge(spec, ref, cases, recs))
+            verdict = self._judge(spec, ref, cases, recs)
+            if verdict[0] == "fail" and any(ref.slips):
+                verdict = self._carry(check, verdict, recs, made)
+            messages.append(verdict)
         return out
+
+    def part_of(self, index):
+        """The part a cell belongs to: ``"Part N"`` from the nearest ``## Part N: ...``
+        heading above it, or None."""
+        for cell in reversed(self.nb.cells[:index]):
+            if cell.cell_type == "markdown":
+                found = PART.match(cell.source)
+                if found:
+                    return f"Part {found.group(1)}"
+        return None
+
+    def _carry(self, check, verdict, recs, made):
+        """A failed check's verdict when its only fault is a slip (:func:`judge.carried`)
+        that already cost points in an earlier part (``made``: ``{slip: part}``, in
+        notebook order): partial credit, :data:`judge.CARRIED` of its points, and words that
+        say so. Otherwise the verdict as it was, and its slips noted in ``made``."""
+        ref, cases, spec = check["ref"], check["cases"], check["spec"]
+        part = self.part_of(check["cell"]) or ref.quantity
+        slip = judge.carried(ref, cases, recs)
+        if slip is not None and made.get(slip, part) != part:
+            label = _nbgrader(self.nb.cells[check["cell"]]).get("grade_id", spec["label"])
+            self.carried.append(f"{label} ({ref.quantity}): the same slip as {made[slip]} "
+                                f"({slip}), counted once there")
+            return ("partial", judge.carried_words(verdict[1], made[slip], slip),
+                    judge.CARRIED)
+        for name in judge.slips_made(ref, cases, recs):
+            made.setdefault(name, part)
+        return verdict
 
     def _judge(self, spec, ref, cases, recs):
         show = spec["cases"] == "worked"
@@ -553,7 +589,8 @@ class SandboxExecute(Preprocessor):
                                [list(v[:2]) for v in vs] for i, vs in sorted(verdicts.items())},
             faults=[list(f) for f in sorted(set(grading.faults))],
             armlab_calls=sorted(set(c for c in grading.calls if c.startswith("armlab."))),
-            constant_designs=sorted(set(grading.constant)), isolated=bool(self.isolate),
+            constant_designs=sorted(set(grading.constant)), carried=list(grading.carried),
+            isolated=bool(self.isolate),
             cost={k: round(v, 3) for k, v in grading.cost.items()}, cases=cases_identity(key))
         for kind, detail in GRADED[student].faults:
             self.log.warning("%s: %s: %s", student, kind, detail)

@@ -146,13 +146,20 @@ def describe_failure(rec, name, call=None):
 # ---------------------------------------------------------------- comparing
 def _mistake(ref, args, value):
     """The hint of the first mistake whose value matches ``value``, or None."""
-    for wrong, message in ref.mistakes:
+    index = _mistake_index(ref, args, value)
+    return None if index is None else ref.mistakes[index][1]
+
+
+def _mistake_index(ref, args, value):
+    """The index in ``ref.mistakes`` of the first mistake whose value matches ``value``, or
+    None."""
+    for index, (wrong, _message) in enumerate(ref.mistakes):
         try:
             alt = wrong(*args)
         except (ArithmeticError, ValueError, AssertionError, TypeError):
             continue
         if shape(alt) == shape(value) and close(value, alt, ref.rtol, ref.atol):
-            return message
+            return index
     return None
 
 
@@ -371,6 +378,123 @@ def design_result(ref, cases, recs, *, show, label=None):
     head = (f"meets {sum(f >= 1.0 for f in fractions)} of {len(cases)} cases' spec "
             f"({fraction:.0%} of the points)" if len(cases) > 1 else "")
     return fraction, "\n".join(([head] if head else []) + words)
+
+
+# ---------------------------------------------------------------- a slip carried
+CARRIED = 0.5
+"""The share of a check's points a carried slip earns (:func:`carried`): a conceptual slip
+costs fully where it is first made, and half of each later check it is the only fault of.
+Not all of it: the slip is still wrong there, and a fair TA took from 1/6 to 1/2 of a
+carried part in the trial class; never more than that, so writing a slip on purpose in a
+cheap early part never buys an expensive later part beyond what a TA would give (and the
+right answer always earns more)."""
+
+CARRIED_WORDS = "half"
+""":data:`CARRIED` in a feedback's words."""
+
+RIGHT = "right"
+"""What :func:`matched` says of a case whose value is right."""
+
+
+def matched(ref, case, rec):
+    """What a student's value at one case is: :data:`RIGHT`, the index in ``ref.mistakes``
+    of the first mistake it matches (the one whose hint a failed check shows), or None (not
+    a value, or a wrong one no mistake explains). A design is never matched.
+
+    >>> from armlab.grading.references import lookup
+    >>> ref = lookup("control.pd_gravity_torque")
+    >>> case = ref.cases("worked")[0]
+    >>> right = ref.function(*ref.arguments(case))
+    >>> matched(ref, case, {"kind": "value", "value": right})
+    'right'
+    >>> wrong = ref.mistakes[0][0](*ref.arguments(case))
+    >>> index = matched(ref, case, {"kind": "value", "value": wrong})
+    >>> ref.slips[index]
+    'the error taken as the measured state minus the plan'
+    """
+    if ref.is_design:
+        return None
+    args = ref.arguments(case)
+    if ref.is_derivation:
+        return _derivation_matched(ref, case, rec, args)
+    try:
+        value = value_of(rec, "the value")
+    except CheckFailed:
+        return None
+    expected = ref.function(*args)
+    value = _same_numbers(value, shape(expected))
+    if shape(value) == shape(expected) and close(value, expected, ref.rtol, ref.atol):
+        return RIGHT
+    return _mistake_index(ref, args, value)
+
+
+def _derivation_matched(ref, case, rec, args):
+    """:func:`matched` for a derivation's SymPy answer, by the equivalence its check uses."""
+    from armlab.grading import symbolic
+    from armlab.grading.runner import tree_of
+
+    if symbolic.verdict(ref, case, rec) is None:
+        return RIGHT
+    names = symbolic.symbols_of(args)
+    kind = rec.get("kind") if isinstance(rec, dict) else None
+    try:
+        tree = tree_of(rec.get("value")) if kind == "value" else rec.get("tree")
+        mine = symbolic.rebuild(tree, names) if kind in ("value", "expr") else None
+        right = symbolic.rebuild(tree_of(ref.function(*args)), names)
+    except (symbolic.Refused, TypeError, ValueError, ArithmeticError):
+        return None
+    if mine is None:
+        return None
+    where = (symbolic.points(names, ref.quantity)
+             if symbolic.shape(mine) == symbolic.shape(right) else None)
+    for index, (wrong, _message) in enumerate(ref.mistakes):
+        try:
+            alt = symbolic.rebuild(tree_of(wrong(*args)), names)
+            if symbolic.shape(alt) == symbolic.shape(mine) and (
+                    where is None or not symbolic.differs(mine, alt, where)):
+                return index
+        except (symbolic.Refused, TypeError, ValueError, ArithmeticError):
+            continue
+    return None
+
+
+def slips_made(ref, cases, recs):
+    """The slips (``ref.mistake(..., slip=...)``) whose mistakes the values of a failed
+    check match at one case or more, sorted."""
+    if not any(ref.slips):
+        return []
+    found = set()
+    for case, rec in zip(cases, recs):
+        index = matched(ref, case, rec)
+        if isinstance(index, int) and ref.slips[index]:
+            found.add(ref.slips[index])
+    return sorted(found)
+
+
+def carried(ref, cases, recs):
+    """The slip a failed check is, when it is its only fault: at every case the value is
+    right or matches a mistake of that one slip (at one case or more); else None.
+
+    A case that raised, a value no mistake explains, a mistake that is no slip or two
+    different slips: None, and the check fails as it did.
+    """
+    if not any(ref.slips) or not cases or len(recs) != len(cases):
+        return None
+    found = set()
+    for case, rec in zip(cases, recs):
+        index = matched(ref, case, rec)
+        if index == RIGHT:
+            continue
+        if index is None or not ref.slips[index]:
+            return None
+        found.add(ref.slips[index])
+    return found.pop() if len(found) == 1 else None
+
+
+def carried_words(message, part, slip):
+    """A carried slip's failed check, in words: its own message, then that it counts once."""
+    return (f"{message}\nThe same slip as {part} ({slip}), counted once there: this check "
+            f"earns {CARRIED_WORDS} its points")
 
 
 def passed(ref, cases, which, label=None):

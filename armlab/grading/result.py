@@ -22,6 +22,8 @@ import json
 CONSTANT_DESIGN = ("{} returned the same design at every case and did not meet every "
                    "case's spec: that check scored 0")
 """The report's words for a design that ignores its cases (:func:`judge.design_result`)."""
+CARRIED = "{}: half of that check's points"
+"""The report's words for a check credited as a carried slip (:func:`judge.carried`)."""
 
 
 def cases_identity(key):
@@ -56,6 +58,10 @@ class Result:
         armlab's functions an answer called where its part asks for its own code.
     constant_designs : list
         The checks whose design was the same at every case and failed some.
+    carried : list
+        The checks whose only fault was a slip already made in an earlier part, credited
+        :data:`~armlab.grading.judge.CARRIED` of their points, each in words
+        (:func:`armlab.grading.judge.carried`).
     isolated : bool
         Whether the notebook ran in sandboxes.
     cost : dict
@@ -78,6 +84,7 @@ class Result:
     faults: list = dataclasses.field(default_factory=list)
     armlab_calls: list = dataclasses.field(default_factory=list)
     constant_designs: list = dataclasses.field(default_factory=list)
+    carried: list = dataclasses.field(default_factory=list)
     isolated: bool = False
     cost: dict = dataclasses.field(default_factory=dict)
     cases: str = "default"
@@ -109,6 +116,7 @@ class Result:
                  for call in self.armlab_calls]
         rows += [("design ignores its cases", CONSTANT_DESIGN.format(check))
                  for check in self.constant_designs]
+        rows += [("slip counted once", CARRIED.format(check)) for check in self.carried]
         if not self.isolated:
             rows.append(("graded without isolation",
                          "--no-sandbox: the notebook ran as this user, outside a sandbox"))

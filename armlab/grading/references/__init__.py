@@ -26,7 +26,10 @@ A reference declares what its check needs (see ``armlab/grading/AUTHORING.md``):
   computes the wrong value a mistake gives (or ``ref.mistake("message", wrong)``,
   ``wrong`` a helper with the mistake switched on), and the hint a student gets
   when their value matches it; ``ref.mistakes_of(helper, [(message, switches), ...])``
-  declares several made by one helper's keyword switches.
+  declares several made by one helper's keyword switches. ``slip="<name>"`` (a third
+  item of a ``mistakes_of`` entry) says which conceptual slip a mistake is: the same
+  name on mistakes of different parts makes a slip carried from an earlier part cost
+  once (:func:`armlab.grading.judge.carried`).
 
 The helpers every chapter uses are here too: ``al`` (armlab, bound once), ``deg``,
 ``listed``, ``planar_arm``, ``changed`` and ``drawn_arms``; and for derivations,
@@ -63,8 +66,8 @@ class Reference:
     """
 
     __slots__ = ("quantity", "function", "params", "worked", "fresh_cases", "fresh_sets",
-                 "mistakes", "allow", "uses", "rtol", "atol", "units", "advice", "is_design",
-                 "is_derivation", "_open")
+                 "mistakes", "slips", "allow", "uses", "rtol", "atol", "units", "advice",
+                 "is_design", "is_derivation", "_open")
 
     def __init__(self, function, quantity, worked, allow, uses, rtol, atol, units, advice,
                  is_design=False, is_derivation=False):
@@ -73,7 +76,7 @@ class Reference:
         if not callable(worked):           # a derivation's worked cases may come lazily
             worked = (worked,) if isinstance(worked, Case) else tuple(worked)
         values = dict(quantity=quantity, function=function, params=params, worked=worked,
-                      fresh_cases=None, fresh_sets={}, mistakes=[], allow=tuple(allow),
+                      fresh_cases=None, fresh_sets={}, mistakes=[], slips=[], allow=tuple(allow),
                       uses=dict(uses or {}), rtol=float(rtol), atol=float(atol),
                       units=dict(units or {}), advice=advice, is_design=is_design,
                       is_derivation=is_derivation, _open=True)
@@ -113,43 +116,59 @@ class Reference:
         object.__setattr__(self, "fresh_cases", generator)
         return generator
 
-    def mistake(self, message, wrong=None):
+    def mistake(self, message, wrong=None, *, slip=None):
         """A likely mistake: ``wrong`` (same parameters) computes the value it gives; a
         student whose value matches it gets ``message``. Without ``wrong``, a decorator.
 
+        ``slip`` names the conceptual slip the mistake is (``"error sign"``): mistakes of
+        different parts that share the name are the same slip, written again by hand, and
+        cost once (:func:`armlab.grading.judge.carried`). A claim a part quotes (a hint
+        beginning "that is the claim") is never a slip: its value is in the part's text.
+
         >>> ref = Reference(lambda x, sign=1.0: sign * x, "demo.identity", worked=(),
         ...                 allow=(), uses=None, rtol=1e-6, atol=1e-9, units=None, advice=None)
-        >>> ref.mistake("the sign", lambda x: -x)
+        >>> ref.mistake("the sign", lambda x: -x, slip="sign")
         >>> @ref.mistake("twice")
         ... def _(x):
         ...     return 2 * x
-        >>> [(wrong(2.0), message) for wrong, message in ref.mistakes]
-        [(-2.0, 'the sign'), (4.0, 'twice')]
+        >>> [(wrong(2.0), message) for wrong, message in ref.mistakes], ref.slips
+        ([(-2.0, 'the sign'), (4.0, 'twice')], ['sign', None])
         """
         self._require_open()
-        if wrong is not None:
-            self.mistakes.append((wrong, message))
-            return None
+        if slip is not None and (not isinstance(slip, str) or not slip.strip()):
+            raise ValueError(f"slip of a mistake of {self.quantity} must be a name, not {slip!r}")
+        if slip is not None and message.startswith("that is the claim"):
+            raise ValueError(f"slip: a mistake of {self.quantity} that is the part's claim "
+                             "cannot be a slip (its value is given in the part's text)")
 
-        def decorate(function):
+        def add(function):
             self.mistakes.append((function, message))
+            self.slips.append(slip)
             return function
-        return decorate
+        if wrong is not None:
+            add(wrong)
+            return None
+        return add
 
     def mistakes_of(self, wrong, pairs):
         """Likely mistakes that one helper makes with switches: for each ``(message,
         switches)`` pair, ``wrong`` called with the keywords ``switches`` computes the value
-        the mistake gives, and ``message`` is its hint, in the order given.
+        the mistake gives, and ``message`` is its hint, in the order given; a third item,
+        ``(message, switches, slip)``, is the mistake's ``slip`` (:meth:`mistake`).
 
         >>> ref = Reference(lambda x: x, "demo.scaled", worked=(), allow=(), uses=None,
         ...                 rtol=1e-6, atol=1e-9, units=None, advice=None)
-        >>> ref.mistakes_of(lambda x, k=1.0: k * x, [("the sign", {"k": -1.0}),
+        >>> ref.mistakes_of(lambda x, k=1.0: k * x, [("the sign", {"k": -1.0}, "sign"),
         ...                                         ("twice", {"k": 2.0})])
-        >>> [(wrong(2.0), message) for wrong, message in ref.mistakes]
-        [(-2.0, 'the sign'), (4.0, 'twice')]
+        >>> [(wrong(2.0), message) for wrong, message in ref.mistakes], ref.slips
+        ([(-2.0, 'the sign'), (4.0, 'twice')], ['sign', None])
         """
-        for message, switches in pairs:
-            self.mistake(message, functools.partial(wrong, **switches))
+        for message, switches, *slip in pairs:
+            if len(slip) > 1:
+                raise ValueError(f"pairs: an entry of {self.quantity}'s mistakes is (message, "
+                                 "switches) or (message, switches, slip)")
+            self.mistake(message, functools.partial(wrong, **switches),
+                         slip=slip[0] if slip else None)
 
     def _require_open(self):
         if not self._open:
@@ -157,6 +176,7 @@ class Reference:
 
     def _close(self):
         object.__setattr__(self, "mistakes", tuple(self.mistakes))
+        object.__setattr__(self, "slips", tuple(self.slips))
         object.__setattr__(self, "uses", tuple(self.uses.items()))
         object.__setattr__(self, "units", tuple(self.units.items()))
         object.__setattr__(self, "fresh_sets", tuple(self.fresh_sets.items()))

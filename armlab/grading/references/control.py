@@ -54,6 +54,10 @@ BUMP = dict(q=deg(32, 43), qd=[0.5, -0.5], q_plan=deg(30, 45), qd_plan=[0.0, 0.0
 """The chapter's worked tick: the arm held at (30°, 45°), bumped to (32°, 43°)."""
 
 
+SLIP_SIGN = "the error taken as the measured state minus the plan"
+"""The slip of Parts 2 and 3 (``slip=``): costs once, in the first part that makes it."""
+
+
 def _pd_gain(arm, q, qd, q_plan, qd_plan, kd, limit, gravity=True, damping=True, both=True):
     """The largest Kp [N m/rad], the same at both joints, with which this tick of PD with
     gravity compensation asks every joint for at most +-limit; inf where no joint bounds it
@@ -154,7 +158,8 @@ def _(rng):
 bumpless_integral.mistakes_of(_bumpless, [
     ("the first tick advances the integral before it is used: this tick's Ki e dt is in its "
      "torque too", {"with_step": False}),
-    ("the error is the plan minus the measured state: e = q_plan - q", {"sign": -1.0}),
+    ("the error is the plan minus the measured state: e = q_plan - q", {"sign": -1.0},
+     SLIP_SIGN),
     ("the torque that holds the arm now is the model's g at the measured pose q, not at the "
      "planned one", {"at_plan": True}),
 ])
@@ -216,7 +221,8 @@ computed_torque_law.mistake(
     "computed torque evaluates the model at the measured state q, qd: it must cancel the dynamics"
     " the arm has, not the plan's", partial(_ct, at_plan=True))
 computed_torque_law.mistake(
-    "the error is the plan minus the measured state: e = q_plan - q", partial(_ct, sign=-1))
+    "the error is the plan minus the measured state: e = q_plan - q", partial(_ct, sign=-1),
+    slip=SLIP_SIGN)
 computed_torque_law.mistake(
     "the angle error is in degrees: the gains multiply radians, so keep e = q_plan - q in radians"
     " (np.degrees only for printing)", partial(_ct, degrees=True))

@@ -33,6 +33,11 @@ def _other_arms(rng):
 
 
 # ---------------------------------------------------------------- Part 1: qdd from tau
+FRICTION_SLIP = "a damping torque's sign: with the motion, not against it"
+"""The set's one conceptual slip that carries (``slip=``): friction's sign in Part 1, the
+claimed fall's friction run in Part 7, the damper's sign in Part 9."""
+
+
 def _acceleration(arm, q, qd, tau, friction=1.0, gravity=1.0, velocity=1.0, multiply=False):
     real, qd = planar_arm(arm), np.asarray(qd, dtype=float)
     b = (np.asarray(tau, dtype=float) - velocity * al.coriolis_torques(real, q, qd)
@@ -66,7 +71,8 @@ def _acceleration_cases(rng):
 
 acceleration.mistake(
     "friction's sign: B qd is the torque the motors spend to overcome friction, so it is taken "
-    "away from tau with c and g, not added", partial(_acceleration, friction=-1.0))
+    "away from tau with c and g, not added", partial(_acceleration, friction=-1.0),
+    slip=FRICTION_SLIP)
 acceleration.mistake(
     "g(q) balances gravity: what is left for the acceleration is tau - c - g - B qd",
     partial(_acceleration, gravity=-1.0))
@@ -284,23 +290,24 @@ FLAWS = ("none", "explicit Euler", "friction's sign", "one step too many")
 """The slips a claimed fall may have, by the number the part asks for."""
 
 
-def _flawed_fall(arm, q0, duration, h, flaw=0):
+def _flawed_fall(arm, q0, duration, h, flaw=0, push=2.0):
     """The fall of Part 3 with one of the ``FLAWS``: explicit Euler moves the angle with the
-    old speed; friction's sign makes M qdd = -c - g + B qd (a torque of 2 B qd on the true
-    equation); one step too many takes round(T / h) + 1 steps."""
+    old speed; friction's sign makes M qdd = -c - g + B qd (a torque of ``push`` B qd = 2 B qd
+    on the true equation; -2 B qd is that run built by a student who has friction's sign
+    reversed, from their own equation); one step too many takes round(T / h) + 1 steps."""
     if flaw == 0:
         return np.asarray(fall(arm, q0, duration, h))
     q, qd = np.asarray(q0, dtype=float), np.zeros(2)
     damping = np.asarray(arm.damping, dtype=float)
     for _ in range(round(duration / h) + (flaw == 3)):
-        tau = 2.0 * damping * qd if flaw == 2 else np.zeros(2)
+        tau = push * damping * qd if flaw == 2 else np.zeros(2)
         qd_new = qd + h * np.asarray(acceleration(arm, q, qd, tau))
         q, qd = q + h * (qd if flaw == 1 else qd_new), qd_new
     return q
 
 
-def _diagnosis(arm, q0, duration, h, q_claimed, order=(0, 1, 2, 3)):
-    ends = [_flawed_fall(arm, q0, duration, h, flaw) for flaw in range(len(FLAWS))]
+def _diagnosis(arm, q0, duration, h, q_claimed, order=(0, 1, 2, 3), push=2.0):
+    ends = [_flawed_fall(arm, q0, duration, h, flaw, push) for flaw in range(len(FLAWS))]
     gaps = [float(np.abs(end - np.asarray(q_claimed, dtype=float)).max()) for end in ends]
     return order[int(np.argmin(gaps))]
 
@@ -349,6 +356,10 @@ fall_flaw.mistake(
     "Part 3's fall is semi-implicit Euler, the angle moved with the new speed: a claim equal to "
     "it is right (0), and one whose angle moved with the old speed is explicit Euler's (1)",
     partial(_diagnosis, order=(1, 0, 2, 3)))
+fall_flaw.mistake(
+    "friction's sign: the claimed run with friction pushing has + B qd where the right fall "
+    "has - B qd; your run with friction pushing is off by the other sign (is B qd added to "
+    "tau in your Part 1?)", partial(_diagnosis, push=-2.0), slip=FRICTION_SLIP)
 
 
 # ---------------------------------------------------------------- Part 8: stable steps
@@ -499,6 +510,6 @@ damped_step_matrix.mistakes_of(_damped_step, [
      "first and the angle from the new speed", {"method": "angle first"}),
     ("A maps x_k to x_(k+1): row i holds the new x_i's coefficients (is it transposed?)",
      {"transpose": True}),
-    ("the damper's sign: its torque -D qd opposes the motion", {"damping": -1}),
+    ("the damper's sign: its torque -D qd opposes the motion", {"damping": -1}, FRICTION_SLIP),
     ("the damper is missing: I qdd = -K q - D qd", {"damping": 0}),
 ])

@@ -21,6 +21,8 @@ TABLE_TOP = ArmData.from_arm(al.tabletop_arm(), "the table-top arm of Example 4"
 WALL_ARM = ArmData.from_arm(al.mounted(al.tabletop_arm(), np.pi / 2),
                         "the table-top arm on a wall (gravity along -x)")
 SIGMA = 0.05
+DEGREES_SLIP = "angles in radians converted again, as if they were degrees"
+"""The conceptual slip two parts share (``slip=``): the regressor's q and the derivation's q2."""
 """The chapter's torque noise in identification (one standard deviation) [N m]."""
 
 
@@ -332,7 +334,7 @@ regressor.mistakes_of(_regressor, [
      " along -y", {"up": (0.0, 9.81)}),
     ("the order of the columns: Z1, X1, Z2, X2, the order of al.base_parameters",
      {"order": (0, 2, 1, 3)}),
-    ("angles are in radians: q needs no conversion", {"degrees": True}),
+    ("angles are in radians: q needs no conversion", {"degrees": True}, DEGREES_SLIP),
 ])
 regressor.mistake("four base parameters, not five: alpha, beta, delta, a and b are made of them "
                   "(alpha = Z1 + Z2, beta = L1 X2, delta = Z2, a = g0 X1, b = g0 X2)")(_five)
@@ -576,7 +578,7 @@ rotor_mass_matrix.mistakes_of(_rotor_mass_matrix, [
      {"cross": 1}),
     ("the angle between the links is q2 (measured from link 1), not q1 + q2",
      {"angle": "absolute"}),
-    ("q2 is in radians: sympy's cos takes radians", {"degrees": True}),
+    ("q2 is in radians: sympy's cos takes radians", {"degrees": True}, DEGREES_SLIP),
     ("T = 1/2 qd^T M qd: M's diagonal entries are twice the coefficients of qd1^2 and qd2^2 "
      "in T", {"halve": True}),
     ("the elbow's mass m1 moves too: it adds 1/2 m1 L1^2 qd1^2 to T", {"elbow": False}),

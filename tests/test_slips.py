@@ -1,0 +1,154 @@
+"""A conceptual slip written again by hand costs once (``slip=`` on a reference's mistakes).
+
+The grader's verdicts on a small notebook of control's and forward dynamics' checks, from
+records made of the references' own values (no sandbox runs): a slip first made in Part 2
+and carried, as the only fault, into a later part earns that later check half its points,
+with words that say so, and the report a row; a slip only in the later part, another
+mistake, an unexplained value, or the slip twice in one part earn nothing.
+"""
+
+import nbformat
+import pytest
+from nbgrader.utils import determine_grade
+
+from armlab.grading import execute, judge, sandbox
+from armlab.grading.references import Reference, lookup
+from armlab.grading.result import Result
+
+SLIP = "the error taken as the measured state minus the plan"
+PARTS = [("Part 2: a PID that takes over without a bump (1 point)", "bumpless_integral", 1.0),
+         ("Part 3: the computed-torque law (2 points)", "computed_torque_law", 2.0)]
+
+
+def notebook(parts):
+    """Part headings, each with a visible and a hidden test cell of one function."""
+    cells = []
+    for heading, name, points in parts:
+        cells.append(nbformat.v4.new_markdown_cell(f"## {heading}"))
+        quantity = ("forward_dynamics." if name in ("acceleration", "damped_step_matrix")
+                    else "control.") + name
+        for which, share in (("worked", 0.25), ("fresh", 0.75)):
+            cells.append(nbformat.v4.new_code_cell(
+                f'"""Check {name}"""\ncheck_function({name}, "{quantity}", "{which}")',
+                metadata={"nbgrader": {"grade": True, "solution": False,
+                                       "points": points * share,
+                                       "grade_id": f"test_{name}_{which}"}}))
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def records(grading, answers):
+    """Each check's records: ``answers[name]`` is ``"right"`` or a mistake's index for every
+    case, or a list of them, one per case (``None``: a value no mistake explains)."""
+    from armlab.grading.runner import tree_of
+
+    out = {}
+    for k, check in enumerate(grading.checks):
+        ref, name = check["ref"], check["spec"]["name"]
+        kinds = answers[name]
+        recs = []
+        for n, case in enumerate(check["cases"]):
+            kind = kinds[n] if isinstance(kinds, list) else kinds
+            args = ref.arguments(case)
+            value = (ref.function(*args) if kind == "right" else
+                     ref.mistakes[kind][0](*args) if kind is not None else
+                     [[7.0, 7.0], [7.0, 7.0]] if ref.is_derivation else [7.0, -7.0])
+            recs.append({"kind": "expr", "tree": tree_of(value)} if ref.is_derivation
+                        else {"kind": "value", "value": value})
+        out[k] = recs
+    return out
+
+
+def graded(answers, parts=PARTS):
+    """``(verdicts by grade id, points by grade id, the submission's Result)``."""
+    nb = notebook(parts)
+    grading = execute.Grading(nb, "", sandbox.Limits(), isolate=False)
+    verdicts = grading.verdicts(records(grading, answers))
+    points = {}
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            cell.outputs = execute.test_outputs(verdicts[index],
+                                                cell.metadata["nbgrader"]["points"])
+            points[cell.metadata["nbgrader"]["grade_id"]] = determine_grade(cell)[0]
+    by_id = {nb.cells[i].metadata["nbgrader"]["grade_id"]: v for i, v in verdicts.items()}
+    return by_id, points, Result("ann", carried=grading.carried, isolated=True)
+
+
+def slip_index(quantity, slip=SLIP):
+    return lookup(quantity).slips.index(slip)
+
+
+def test_a_slip_carried_into_a_later_part_costs_once():
+    """Part 2 (1 point) makes the slip, Part 3 (2 points) carries it: Part 3's checks earn half
+    their points, so a slip written on purpose in the cheap part never earns the dearer part
+    more than half, and less than its right answer"""
+    pi, ct = slip_index("control.bumpless_integral"), slip_index("control.computed_torque_law")
+    verdicts, points, result = graded({"bumpless_integral": pi, "computed_torque_law": ct})
+    assert points == {"test_bumpless_integral_worked": 0.0, "test_bumpless_integral_fresh": 0.0,
+                      "test_computed_torque_law_worked": 0.25,
+                      "test_computed_torque_law_fresh": 0.75}
+    kind, message, fraction = verdicts["test_computed_torque_law_fresh"][0]
+    assert (kind, fraction) == ("partial", 0.5)
+    assert message.endswith("the error is the plan minus the measured state: e = q_plan - q\n"
+                            "The same slip as Part 2 (the error taken as the measured state "
+                            "minus the plan), counted once there: this check earns half its "
+                            "points")
+    assert result.problems() == [
+        ("slip counted once", f"test_computed_torque_law_{which} (control.computed_torque_law): "
+                              f"the same slip as Part 2 ({SLIP}), counted once there: half of "
+                              "that check's points")
+        for which in ("worked", "fresh")]
+
+
+def test_a_slip_only_in_the_later_part_costs_its_points():
+    ct = slip_index("control.computed_torque_law")
+    _v, points, result = graded({"bumpless_integral": "right", "computed_torque_law": ct})
+    assert points["test_computed_torque_law_fresh"] == 0.0
+    assert points["test_bumpless_integral_fresh"] == 0.75
+    assert result.carried == []
+
+
+def test_another_mistake_or_an_unexplained_value_is_not_carried():
+    pi, ct = slip_index("control.bumpless_integral"), slip_index("control.computed_torque_law")
+    other = next(i for i, s in enumerate(lookup("control.computed_torque_law").slips) if not s)
+    for later in (other, None, [None] + [ct] * 20):
+        verdicts, points, result = graded({"bumpless_integral": pi,
+                                           "computed_torque_law": later})
+        assert points["test_computed_torque_law_fresh"] == 0.0, later
+        assert verdicts["test_computed_torque_law_fresh"][0][0] == "fail"
+        assert "counted once" not in verdicts["test_computed_torque_law_fresh"][0][1]
+        assert result.carried == []
+
+
+def test_the_slip_twice_in_one_part_is_not_carried():
+    """Part 2's visible and hidden checks both fail with the slip: it costs both, as made
+    there, not carried"""
+    pi = slip_index("control.bumpless_integral")
+    _v, points, result = graded({"bumpless_integral": pi}, PARTS[:1])
+    assert points == {"test_bumpless_integral_worked": 0.0, "test_bumpless_integral_fresh": 0.0}
+    assert result.carried == []
+
+
+def test_a_slip_carried_into_a_derivation_costs_once():
+    """Forward dynamics: friction's sign in Part 1, the damper's sign in Part 9's SymPy
+    answer"""
+    parts = [("Part 1: from torques to accelerations (3 points)", "acceleration", 3.0),
+             ("Part 9: derive the step's matrix on a damped joint (8 points)",
+              "damped_step_matrix", 8.0)]
+    slip = lookup("forward_dynamics.acceleration").slips[0]
+    answers = {"acceleration": 0,
+               "damped_step_matrix": lookup("forward_dynamics.damped_step_matrix").slips.index(
+                   slip)}
+    verdicts, points, _result = graded(answers, parts)
+    assert points["test_damped_step_matrix_fresh"] == 3.0
+    assert points["test_acceleration_fresh"] == 0.0
+    assert f"The same slip as Part 1 ({slip})" in verdicts["test_damped_step_matrix_fresh"][0][1]
+
+
+def test_a_claim_cannot_be_a_slip():
+    ref = Reference(lambda x: x, "demo.claim", worked=(), allow=(), uses=None, rtol=1e-6,
+                    atol=1e-9, units=None, advice=None)
+    with pytest.raises(ValueError, match="slip"):
+        ref.mistake("that is the claim, twice x", lambda x: 2 * x, slip="doubling")
+    with pytest.raises(ValueError, match="slip"):
+        ref.mistakes_of(lambda x, k: k * x, [("twice", {"k": 2}, "doubling", "extra")])
+    assert judge.CARRIED == 0.5
