@@ -146,7 +146,7 @@ def test_sag_cases_have_one_rest_pose():
     """The hidden sag cases' gains beat gravity's stiffness everywhere (twice a bound of
     |dg/dq|), so the rest pose is unique and the simple iteration e = Kp^-1 g(q - e)
     converges to it"""
-    from armlab.grading.cases import ArmData
+    from armlab.grading.cases import Arm
 
     sag = lookup("gravity.pd_sag")
     for key in ("", "x", "y", "z"):
@@ -157,7 +157,7 @@ def test_sag_cases_have_one_rest_pose():
             for _ in range(200):
                 e = al.gravity_torques(arm, q - e) / kp
             np.testing.assert_allclose(e, sag.function(*sag.arguments(case)), atol=1e-10)
-            assert isinstance(case.args["arm"], ArmData)
+            assert isinstance(case.args["arm"], Arm)
 
 
 # ---------------------------------------------------------------- the design part

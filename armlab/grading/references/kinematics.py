@@ -13,10 +13,10 @@ import numpy as np
 
 from armlab.grading.judge import sentence
 from armlab.grading.purepy import fmt
-from armlab.grading.references import (ArmData, Case, al, all_symbols, deg, derivation, design,
+from armlab.grading.references import (Arm, Case, al, all_symbols, deg, derivation, design,
                                        drawn_arms, exact_draws, listed, planar_arm, reference)
 
-ARM = ArmData.from_arm(al.statics_arm(), "the chapter's arm")
+ARM = Arm.from_arm(al.statics_arm(), "the chapter's arm")
 """The chapter's arm: L = (0.5, 0.4) m."""
 
 def relative(q):
@@ -44,7 +44,7 @@ def _others(rng, count, n=2):
 
 def _lengths(lengths, label=None):
     """An arm with these link lengths [m] (the masses, 1 kg each, do not matter here)."""
-    arm = _named(ArmData(lengths, [1.0] * len(lengths)))
+    arm = _named(Arm(lengths, [1.0] * len(lengths)))
     return arm.relabel(label) if label else arm
 
 
@@ -226,7 +226,7 @@ def _manipulability_shoulder(arm, q):
 
 # ---------------------------------------------------------------- the workspace's edges
 @reference(worked=[Case(arm=ARM, label="the chapter's arm (Example 5)"),
-                   Case(arm=ArmData.from_arm(al.rod_arm(), "the rods of Example 5")),
+                   Case(arm=Arm.from_arm(al.rod_arm(), "the rods of Example 5")),
                    Case(arm=_lengths([0.4, 0.5], "the chapter's arm with its links swapped, "
                                                  "L = (0.4, 0.5) m")),
                    Case(arm=_lengths([0.2, 0.6, 0.3]))],
@@ -408,10 +408,10 @@ def _target(rng, arm, q1_range=(-180, 179)):
 
 @inverse_kinematics.fresh
 def _ik_cases(rng):
-    longer = _named(ArmData([rng.uniform(0.5, 0.8, 0.05), rng.uniform(0.2, 0.45, 0.05)],
-                            [1.0, 1.0]))
-    shorter = _named(ArmData([rng.uniform(0.2, 0.45, 0.05), rng.uniform(0.5, 0.8, 0.05)],
-                             [1.0, 1.0]))
+    longer = _named(Arm([rng.uniform(0.5, 0.8, 0.05), rng.uniform(0.2, 0.45, 0.05)],
+                        [1.0, 1.0]))
+    shorter = _named(Arm([rng.uniform(0.2, 0.45, 0.05), rng.uniform(0.5, 0.8, 0.05)],
+                         [1.0, 1.0]))
     equal = _lengths([rng.uniform(0.3, 0.6, 0.05)] * 2)
     cases = []
     for arm, label in [(ARM, None), (longer, None), (shorter, "link 2 the longer"),
@@ -444,8 +444,8 @@ def _on_circle(arm, folded, start):
 @inverse_kinematics.fresh("edges")
 def _ik_edges(rng):
     for _ in range(20):                     # an arm with both circles' targets (most arms)
-        arm = _named(ArmData([rng.uniform(0.5, 0.8, 0.05), rng.uniform(0.2, 0.45, 0.05)],
-                             [1.0, 1.0]))
+        arm = _named(Arm([rng.uniform(0.5, 0.8, 0.05), rng.uniform(0.2, 0.45, 0.05)],
+                         [1.0, 1.0]))
         start = rng.integer(0, 359)
         outer, inner = _on_circle(arm, False, start), _on_circle(arm, True, start)
         if outer is not None and inner is not None:
@@ -545,8 +545,8 @@ def _limited_case(rng, arm, label, q2_sign=None, q1_range=(-180, 179), q1_limits
 @pose_within_limits.fresh
 def _limits_cases(rng):
     other = _named(rng.arm())
-    longer2 = _named(ArmData([rng.uniform(0.2, 0.45, 0.05), rng.uniform(0.5, 0.8, 0.05)],
-                             [1.0, 1.0]))
+    longer2 = _named(Arm([rng.uniform(0.2, 0.45, 0.05), rng.uniform(0.5, 0.8, 0.05)],
+                         [1.0, 1.0]))
     wide = (-180, 180)
     return [
         _limited_case(rng, ARM, "only the elbow down within the limits", q2_sign=1),
