@@ -388,7 +388,7 @@ class ExerciseSet:
         import numpy as np
 
         import armlab
-        from armlab.grading.cases import ArmData
+        from armlab.grading.cases import Arm
         from armlab.grading.references import lookup
 
         problems = []
@@ -402,7 +402,7 @@ class ExerciseSet:
             for case in cases:
                 args = ref.arguments(case)
                 expected = ref.function(*args)
-                real = [armlab.PlanarArm(**a.fields()) if isinstance(a, ArmData)
+                real = [armlab.PlanarArm(**a.fields()) if isinstance(a, Arm)
                         else np.array(a, dtype=float) if isinstance(a, list) else a for a in args]
                 got = np.asarray(route(*real), dtype=float)
                 if not np.allclose(got, np.asarray(expected, dtype=float), rtol=rtol, atol=atol):

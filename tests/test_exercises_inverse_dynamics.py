@@ -147,11 +147,11 @@ def test_references_agree_with_armlab():
     against the power balance's"""
     SET.assert_references_agree({
         f"{CHAPTER}.velocity_products": lambda arm, q, qd: ref._velocity(
-            ref.ArmData.from_arm(arm), q, qd),
+            ref.Arm.from_arm(arm), q, qd),
         f"{CHAPTER}.regressor": lambda arm, q, qd, qdd: ref._regressor(
-            ref.ArmData.from_arm(arm), q, qd, qdd),
+            ref.Arm.from_arm(arm), q, qd, qdd),
         f"{CHAPTER}.energy_rate": lambda arm, q, qd, qdd: ref._energy_rate(
-            ref.ArmData.from_arm(arm), q, qd, qdd),
+            ref.Arm.from_arm(arm), q, qd, qdd),
     }, atol=1e-12)
 
 
@@ -184,7 +184,7 @@ def test_rnea_mistakes_come_from_a_recursion_that_is_right_unbroken():
                                                               com=[0.1, 0.5],
                                                               inertia=[0.02, 0.05],
                                                               gravity=[-9.81, 0.0])):
-        data = ref.ArmData.from_arm(arm)
+        data = ref.Arm.from_arm(arm)
         for _ in range(5):
             q, qd, qdd = (rng.uniform(-2, 2, 2) for _ in range(3))
             np.testing.assert_allclose(ref._recursion(data, list(q), list(qd), list(qdd)),

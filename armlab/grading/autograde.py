@@ -679,14 +679,10 @@ def _parser():
 
 
 def main(argv=None):
-    args = _parser().parse_args(argv)
+    options = vars(_parser().parse_args(argv))      # the options are grade()'s keywords
+    options["isolate"] = not options.pop("no_sandbox")
     try:
-        grade(args.assignment, args.submissions, out=args.out, workers=args.workers,
-              lms=args.lms, pattern=args.pattern, cpu=args.cpu, isolate=not args.no_sandbox,
-              memory_mb=args.memory_mb, max_chars=args.max_chars, db_url=args.db_url,
-              submission_seconds=args.submission_seconds,
-              solutions=args.solutions, secret=args.secret, keep_work=args.keep_work,
-              lms_column=args.lms_column, lms_gradebook=args.lms_gradebook)
+        grade(options.pop("assignment"), options.pop("submissions"), **options)
     except GradingError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

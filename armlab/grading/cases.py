@@ -1,6 +1,6 @@
 """Cases a check runs a student's function on: arms, states, loads, and their words.
 
-:class:`ArmData` is an arm as plain floats, :class:`Case` one call's arguments with an
+:class:`Arm` is an :class:`armlab.PlanarArm` with a label, :class:`Case` one call's arguments with an
 optional label, :func:`describe` a case in the words a failed check prints, and
 :class:`Rng` draws round numbers so a case is exactly what its words say.
 ``Rng.for_quantity`` is seeded with the student's case key, ``HMAC-SHA256(secret,
@@ -18,12 +18,16 @@ True
 import hashlib as _hashlib
 import hmac as _hmac
 import os as _os
+from dataclasses import dataclass as _dataclass, field as _field
+
+from armlab.arm import PlanarArm as _PlanarArm
 
 from armlab.grading.purepy import fmt, pi
 
-__all__ = ["ArmData", "ChainData", "Case", "Rng", "describe", "case_key", "student_key", "UNITS"]
+__all__ = ["Arm", "ChainData", "Case", "Rng", "describe", "case_key", "student_key", "UNITS"]
 
-DEFAULT_G = 9.81
+DEFAULT_G = _PlanarArm.gravity
+"""The default gravity [m/s^2], :class:`armlab.PlanarArm`'s."""
 
 UNITS = {
     "q": "deg", "q0": "deg", "q_start": "deg", "q_end": "deg",
@@ -37,63 +41,33 @@ UNITS = {
 any other text is a unit appended to the numbers. A reference adds its own."""
 
 
-class ArmData:
-    """A planar arm as plain floats, attribute for attribute like :class:`armlab.PlanarArm`.
+@_dataclass(frozen=True, repr=False)
+class Arm(_PlanarArm):
+    """An :class:`armlab.PlanarArm` with the words a message names it by.
 
-    ``gravity`` is the acceleration 2-vector (a scalar ``g0`` means
-    ``(0, -g0)``); ``com`` defaults to mid-link and ``inertia`` to ``m L^2 / 12``.
-    ``label`` is how a message names the arm ("the chapter's arm"); without one
-    it is described by its numbers.
+    ``label`` ("the chapter's arm") names the arm in messages; without one it is
+    described by its numbers (:meth:`describe`).
+
+    >>> Arm((0.5, 0.4), (3.0, 2.0), label="the chapter's arm").describe()
+    "the chapter's arm"
+    >>> Arm((0.5, 0.4), (3.0, 2.0), gravity=0.0).describe()
+    'an arm with L = (0.5, 0.4) m, m = (3, 2) kg, no gravity'
     """
 
-    __slots__ = ("lengths", "masses", "com", "inertia", "gravity", "damping", "coulomb",
-                 "gear_ratio", "label")
-
-    def __init__(self, lengths, masses, com=None, inertia=None, gravity=DEFAULT_G, damping=0.0,
-                 coulomb=0.0, gear_ratio=1.0, label=None):
-        lengths = tuple(float(x) for x in lengths)
-        n = len(lengths)
-        masses = tuple(float(x) for x in masses)
-        com = tuple(x / 2.0 for x in lengths) if com is None else tuple(float(x) for x in com)
-        inertia = (tuple(m * L * L / 12.0 for m, L in zip(masses, lengths)) if inertia is None
-                   else tuple(float(x) for x in inertia))
-        if isinstance(gravity, (int, float)):
-            gravity = (0.0, -float(gravity))
-        gravity = tuple(float(x) for x in gravity)
-
-        def per_joint(v):
-            return tuple(float(v) for _ in range(n)) if isinstance(v, (int, float)) \
-                else tuple(float(x) for x in v)
-
-        values = dict(lengths=lengths, masses=masses, com=com, inertia=inertia, gravity=gravity,
-                      damping=per_joint(damping), coulomb=per_joint(coulomb),
-                      gear_ratio=per_joint(gear_ratio), label=label)
-        for key, value in values.items():
-            object.__setattr__(self, key, value)
-
-    def __setattr__(self, key, value):
-        raise AttributeError("ArmData is immutable")
-
-    @property
-    def n(self):
-        """Number of joints."""
-        return len(self.lengths)
+    label: str = _field(default=None, compare=False)
 
     @classmethod
     def from_arm(cls, arm, label=None):
-        """Copy an :class:`armlab.PlanarArm` (or anything with its attributes) as floats."""
-        return cls(arm.lengths, arm.masses, arm.com, arm.inertia, arm.gravity, arm.damping,
-                   arm.coulomb, arm.gear_ratio, label)
+        """Copy an :class:`armlab.PlanarArm` (or anything with its attributes)."""
+        return cls(label=label, **Arm.fields(arm))
 
     def fields(self):
         """The keyword arguments that build this arm (``PlanarArm(**arm.fields())``)."""
-        return dict(lengths=self.lengths, masses=self.masses, com=self.com,
-                    inertia=self.inertia, gravity=self.gravity, damping=self.damping,
-                    coulomb=self.coulomb, gear_ratio=self.gear_ratio)
+        return {k: getattr(self, k) for k in _FIELDS}
 
     def relabel(self, label):
         """The same arm under another label."""
-        return ArmData(label=label, **self.fields())
+        return Arm.from_arm(self, label)
 
     def describe(self):
         """The arm in words: its label, or its lengths and masses (and what differs
@@ -118,7 +92,7 @@ class ArmData:
         return "an arm with " + ", ".join(words)
 
     def __repr__(self):
-        return f"ArmData({self.describe()})"
+        return f"Arm({self.describe()})"
 
 
 CHAIN_FIELDS = ("kinds", "origins", "axes", "inertias", "tip", "gravity", "effort", "velocity")
@@ -241,7 +215,7 @@ LONG = 8
 def describe(case, params, units=None):
     """A case in words, in the order of ``params``: ``q = (30°, 60°), F = (10, 0) N``.
 
-    The arm (a parameter holding an :class:`ArmData`) comes last, as
+    The arm (a parameter holding an :class:`Arm`) comes last, as
     ``on the chapter's arm``; the label, when there is one, first. A long
     list (a run of measurements) is named by its size, ``q = 20×2 angles``,
     so that a message stays a few lines long.
@@ -257,7 +231,7 @@ def describe(case, params, units=None):
     words, arms = [], []
     for name in params:
         value = case.args[name]
-        if isinstance(value, (ArmData, ChainData)):
+        if isinstance(value, (Arm, ChainData)):
             arms.append(value.describe())
             continue
         if type(value).__module__.startswith("sympy"):   # a derivation part's argument
@@ -379,15 +353,16 @@ class Rng:
 
         Lengths in steps of 5 cm, masses of 0.1 kg, each centre of mass at a
         fraction ``com`` of its link (to the cm); ``inertia=True`` draws
-        inertias other than uniform rods'. ``gravity`` as :class:`ArmData`.
+        inertias other than uniform rods'. ``gravity`` as :class:`armlab.PlanarArm`.
         """
         L = [self.uniform(lengths[0], lengths[1], 0.05) for _ in range(n)]
         m = [self.uniform(masses[0], masses[1], 0.1) for _ in range(n)]
         c = [round(self.uniform(com[0], com[1]) * x, 2) for x in L]
-        inert = None
         if inertia:
             inert = [round(mi * Li * Li * self.uniform(0.04, 0.12), 5) for mi, Li in zip(m, L)]
-        return ArmData(L, m, c, inert, gravity, label=label)
+        else:   # uniform rods, to the bit as cases drawn before PlanarArm carried them
+            inert = [mi * Li * Li / 12.0 for mi, Li in zip(m, L)]
+        return Arm(L, m, c, inert, gravity, label=label)
 
 
 # ---------------------------------------------------------------- the case key
@@ -405,7 +380,7 @@ def case_key():
 # ---------------------------------------------------------------- cases as data
 def encode(value):
     """A case's argument as it crosses into a sandbox (JSON data): an arm as its fields."""
-    if isinstance(value, ArmData):
+    if isinstance(value, Arm):
         return {"__arm__": {k: list(v) for k, v in value.fields().items()}}
     if isinstance(value, ChainData):
         return {"__chain__": value.fields()}
@@ -419,7 +394,7 @@ def encode(value):
 
 
 def arm_from(fields, label="the arm"):
-    """An :class:`ArmData` from a dict of the fields of an arm, checked (``ValueError``)."""
+    """An :class:`Arm` from a dict of the fields of an arm, checked (``ValueError``)."""
     if not isinstance(fields, dict) or set(fields) - set(_FIELDS):
         raise ValueError("the arm's data are not an arm's")
     values = {}
@@ -428,7 +403,7 @@ def arm_from(fields, label="the arm"):
             values[key] = [_number(x, f"arm.{key}") for x in _sequence(fields[key], key)]
     if len(values.get("lengths", ())) not in range(1, 13):
         raise ValueError("an arm has 1 to 12 links")
-    return ArmData(label=label, **values)
+    return Arm(label=label, **values)
 
 
 def chain_from(fields, label="the chain"):
@@ -472,7 +447,7 @@ def _number(x, name):
 
 
 def decode(data, name="an argument", _depth=0):
-    """Encoded data (from a sandbox) as the references take it: arms as :class:`ArmData`,
+    """Encoded data (from a sandbox) as the references take it: arms as :class:`Arm`,
     numbers as floats, lists of them; anything else raises ``ValueError``."""
     if isinstance(data, dict) and "__arm__" in data:
         return arm_from(data["__arm__"])

@@ -13,7 +13,7 @@ import warnings
 
 import armlab
 from armlab.grading import judge, runner
-from armlab.grading.cases import ArmData, decode, encode
+from armlab.grading.cases import Arm, decode, encode
 from armlab.grading.references import lookup
 from armlab.grading.runner import record, student_args
 
@@ -170,7 +170,7 @@ def check_value(answer, quantity, *args, name="your answer", rtol=1e-3, atol=Non
     ref = lookup(quantity)
     if len(args) != len(ref.params):
         raise TypeError(f"{quantity} takes {ref.params}, got {len(args)} arguments")
-    plain_args = [a if isinstance(a, ArmData) else decode(runner.encode(a)) for a in args]
+    plain_args = [a if isinstance(a, Arm) else decode(runner.encode(a)) for a in args]
     expected = ref.function(*plain_args)
     try:
         value = judge.value_of(record(answer), name)

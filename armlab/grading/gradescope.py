@@ -253,25 +253,6 @@ def refused(folder):
     return [f"{name} is {what}" for name, what in walk(folder) if what]
 
 
-def _titles_and_parts(source_nb):
-    from armlab.grading.autograde import parts_of
-    from armlab.grading.outputs import cell_titles
-
-    parts = parts_of(source_nb)
-    return parts, cell_titles(source_nb, parts)
-
-
-def _test_cells(source_nb):
-    """``[(grade id, points, hidden)]`` of the source's test cells, in order."""
-    out = []
-    for cell in source_nb["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if meta.get("grade") and not meta.get("solution") and cell["cell_type"] == "code":
-            src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
-            out.append((meta["grade_id"], float(meta.get("points", 0)), HIDDEN in src))
-    return out
-
-
 def _wrap_lines(verdicts):
     from armlab.grading import judge
 
@@ -297,25 +278,30 @@ def _test(number, name, score, max_score, output, visibility, tags=()):
 
 
 def _numbered(source_nb):
-    """``{grade id: (number, name, points, visibility)}`` for every test cell."""
-    parts, titles = _titles_and_parts(source_nb)
-    part_of = {}
-    for k, (_key, _title, cells, _pts) in enumerate(parts, start=1):
-        for j, gid in enumerate(cells, start=1):
-            part_of[gid] = f"{k}.{j}"
+    """``{grade id: (number, name, points, visibility)}`` for every test cell of the source,
+    in order (a cell of hidden tests is seen after the due date)."""
+    from armlab.grading.autograde import parts_of
+    from armlab.grading.outputs import cell_titles
+
+    parts = parts_of(source_nb)
+    titles = cell_titles(source_nb, parts)
+    part_of = {gid: f"{k}.{j}" for k, (_key, _title, cells, _pts) in enumerate(parts, start=1)
+               for j, gid in enumerate(cells, start=1)}
     out = {}
-    for gid, points, hidden in _test_cells(source_nb):
-        out[gid] = (part_of.get(gid, "0"), titles.get(gid, gid), points,
-                    "after_due_date" if hidden else "visible")
+    for cell in source_nb["cells"]:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if meta.get("grade") and not meta.get("solution") and cell["cell_type"] == "code":
+            gid = meta["grade_id"]
+            src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            out[gid] = (part_of.get(gid, "0"), titles.get(gid, gid), float(meta.get("points", 0)),
+                        "after_due_date" if HIDDEN in src else "visible")
     return out
 
 
 def _unscored(source_nb, reason, visibility_of_all=None):
     """Every test at 0 with the same reason (nothing could be graded)."""
-    tests = []
-    for gid, (number, name, points, visibility) in _numbered(source_nb).items():
-        tests.append(_test(number, name, 0, points, reason, visibility_of_all or visibility))
-    return tests
+    return [_test(number, name, 0, points, reason, visibility_of_all or visibility)
+            for number, name, points, visibility in _numbered(source_nb).values()]
 
 
 def _held(reasons):

@@ -22,7 +22,7 @@ CHROMIUM = pathlib.Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",
                  "--no-first-run"]
-FORMATS = ("generic", "canvas", "moodle", "blackboard")
+FORMATS = tuple(_lms.FORMATS)
 
 
 def pdf_name(lms, assignment, student, lms_id, file_id=""):

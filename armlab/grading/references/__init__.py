@@ -47,10 +47,10 @@ import types
 
 import numpy as np
 
-from armlab.grading.cases import ArmData, Case
+from armlab.grading.cases import Arm, Case
 
 __all__ = ["reference", "design", "derivation", "Reference", "lookup", "quantities",
-           "chapters", "chapter", "ArmData", "Case", "al", "deg", "listed", "planar_arm",
+           "chapters", "chapter", "Arm", "Case", "al", "deg", "listed", "planar_arm",
            "changed", "drawn_arms", "symbols", "all_symbols", "exact_draws"]
 
 _REGISTRY = {}
@@ -322,10 +322,10 @@ def listed(x):
 
 
 def planar_arm(arm, **changes):
-    """The :class:`armlab.PlanarArm` of an :class:`ArmData` (what armlab takes), with some
+    """The :class:`armlab.PlanarArm` of an :class:`Arm` (what armlab takes), with some
     fields changed (``gravity=9.81``); the unchanged ones are kept for reuse.
 
-    >>> planar_arm(ArmData([0.5, 0.4], [3.0, 2.0]), damping=0.1).damping
+    >>> planar_arm(Arm([0.5, 0.4], [3.0, 2.0]), damping=0.1).damping
     (0.1, 0.1)
     """
     if changes:
@@ -339,20 +339,20 @@ def planar_arm(arm, **changes):
 
 
 def changed(arm, label=None, **changes):
-    """An :class:`ArmData` with some fields changed, under ``label`` (none: described by its
+    """An :class:`Arm` with some fields changed, under ``label`` (none: described by its
     data).
 
-    >>> changed(ArmData([0.5, 0.4], [3.0, 2.0]), masses=(1.0, 1.0)).masses
+    >>> changed(Arm([0.5, 0.4], [3.0, 2.0]), masses=(1.0, 1.0)).masses
     (1.0, 1.0)
     """
-    return ArmData(label=label, **dict(arm.fields(), **changes))
+    return Arm(label=label, **dict(arm.fields(), **changes))
 
 
 def drawn_arms(rng, count, *first, **kwargs):
     """The arms ``first`` (the chapter's), then ``count`` arms drawn with ``rng.arm(**kwargs)``.
 
     >>> from armlab.grading.cases import Rng
-    >>> len(drawn_arms(Rng.for_quantity("demo.arms", "key"), 2, ArmData([1.0, 1.0], [1.0, 1.0])))
+    >>> len(drawn_arms(Rng.for_quantity("demo.arms", "key"), 2, Arm([1.0, 1.0], [1.0, 1.0])))
     3
     """
     return [*first] + [rng.arm(**kwargs) for _ in range(count)]

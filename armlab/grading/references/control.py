@@ -17,14 +17,14 @@ from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, all_symbols, deg, derivation, design,
+from armlab.grading.references import (Arm, Case, al, all_symbols, deg, derivation, design,
                                        drawn_arms, exact_draws, planar_arm, reference)
 
-REAL = ArmData.from_arm(al.tabletop_arm(damping=0.02), "the chapter's real arm (friction 0.02)")
-MODEL = ArmData.from_arm(al.tabletop_arm(damping=0.016),
-                         "the chapter's model of the arm (friction 0.016)")
-LOADED = ArmData.from_arm(al.tabletop_arm(damping=0.02).with_payload(0.5),
-                          "the chapter's arm with 0.5 kg in its gripper")
+REAL = Arm.from_arm(al.tabletop_arm(damping=0.02), "the chapter's real arm (friction 0.02)")
+MODEL = Arm.from_arm(al.tabletop_arm(damping=0.016),
+                     "the chapter's model of the arm (friction 0.016)")
+LOADED = Arm.from_arm(al.tabletop_arm(damping=0.02).with_payload(0.5),
+                      "the chapter's arm with 0.5 kg in its gripper")
 START, END = (-45.0, 90.0), (60.0, -30.0)
 """The chapter's move [deg]."""
 KP, KD, KI = [60.0, 30.0], [4.0, 1.5], [60.0, 30.0]
@@ -198,7 +198,7 @@ def _ct_cases(rng):
     cases = []
     for arm in drawn_arms(rng, 2, MODEL) + [rng.arm(inertia=True)]:
         fields = dict(arm.fields(), damping=tuple(rng.vector(2, 0.0, 0.05, 0.005)))
-        arm = ArmData(label=arm.label, **fields)
+        arm = Arm(label=arm.label, **fields)
         q = rng.pose(2)
         omega = rng.uniform(10.0, 30.0, 1.0)
         cases.append(Case(arm=arm, q=q, qd=rng.vector(2, -2.0, 2.0, 0.1), q_plan=_near(rng, q, 5),
@@ -287,7 +287,7 @@ def _rest(arm, model, q_target, kp, below=1.0, weighted=True, real_mass=False, s
 
 def _loaded(arm, mass, label=None):
     """``arm`` with a point mass at its tip, merged into the last link (parallel axes)."""
-    return ArmData.from_arm(planar_arm(arm).with_payload(mass), label)
+    return Arm.from_arm(planar_arm(arm).with_payload(mass), label)
 
 
 def _rest_size(arm, model, q_target, kp, **flaw):

@@ -11,14 +11,14 @@ from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, all_symbols, changed, deg, derivation,
+from armlab.grading.references import (Arm, Case, al, all_symbols, changed, deg, derivation,
                                        design, exact_draws, listed, planar_arm, reference)
 
-ARM = ArmData.from_arm(al.tabletop_arm(damping=0.02), "the chapter's table-top arm")
+ARM = Arm.from_arm(al.tabletop_arm(damping=0.02), "the chapter's table-top arm")
 """The chapter's arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods, friction 0.02 N m s/rad."""
-RIGID = ArmData.from_arm(al.tabletop_arm(), "the table-top arm without friction")
-FLAT = ArmData(**dict(RIGID.fields(), gravity=(0.0, 0.0)),
-               label="the table-top arm laid flat, without friction")
+RIGID = Arm.from_arm(al.tabletop_arm(), "the table-top arm without friction")
+FLAT = Arm(**dict(RIGID.fields(), gravity=(0.0, 0.0)),
+           label="the table-top arm laid flat, without friction")
 EX1 = dict(q=deg(30, 45), qd=[1.0, 2.0], tau=[5.7796, 0.4443])
 """Example 1's worked instant, with its torques as printed."""
 WALL_GRAVITY = (-9.81, 0.0)
@@ -200,7 +200,7 @@ total_energy.mistake(
 
 
 # ---------------------------------------------------------------- Part 5: design a step
-SWING = ArmData.from_arm(al.tabletop_arm(), "the frictionless table-top arm")
+SWING = Arm.from_arm(al.tabletop_arm(), "the frictionless table-top arm")
 MOST_STEPS = 6_000
 """The longest run the check simulates (with 2h and 4h, 10,500 steps, about half a second);
 every fresh case's tolerance is met by a run of at most 2,048 steps."""

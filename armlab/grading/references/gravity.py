@@ -13,13 +13,13 @@ standard errors the fit of Part 4 would report on them.
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, all_symbols, deg, derivation, design,
+from armlab.grading.references import (Arm, Case, al, all_symbols, deg, derivation, design,
                                        drawn_arms, exact_draws, listed, planar_arm, reference)
 
-ARM = ArmData.from_arm(al.tabletop_arm(), "the chapter's table-top arm")
+ARM = Arm.from_arm(al.tabletop_arm(), "the chapter's table-top arm")
 """The table-top arm: rods of 0.30 m / 2.0 kg and 0.25 m / 1.0 kg."""
-RODS = ArmData.from_arm(al.rod_arm(), "the chapter's two 1 m rods")
-WALL_ARM = ArmData.from_arm(al.mounted(al.tabletop_arm(), np.pi / 2),
+RODS = Arm.from_arm(al.rod_arm(), "the chapter's two 1 m rods")
+WALL_ARM = Arm.from_arm(al.mounted(al.tabletop_arm(), np.pi / 2),
                         "the table-top arm on a wall (gravity along -x)")
 """The table-top arm of the chapter's mounting table, on a wall."""
 FLOOR = ("use arm.gravity, the acceleration of gravity as a 2-vector: on a wall or a ceiling "
@@ -334,7 +334,7 @@ def _payload_cases(rng):
     cases = []
     moon = rng.arm(gravity=1.62, label=None)
     for arm in drawn_arms(rng, 2, ARM) + [moon]:
-        loaded = ArmData.from_arm(planar_arm(arm).with_payload(rng.uniform(0.1, 2.0, 0.1)))
+        loaded = Arm.from_arm(planar_arm(arm).with_payload(rng.uniform(0.1, 2.0, 0.1)))
         q0, tau0 = _noisy_run(rng, arm, 8, 0.05)
         q1, tau1 = _noisy_run(rng, loaded, 8, 0.05)
         cases.append(Case(arm=arm, q_empty=q0, tau_empty=tau0, q_loaded=q1, tau_loaded=tau1,

@@ -12,13 +12,13 @@ from functools import partial
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, all_symbols, changed, deg, derivation,
+from armlab.grading.references import (Arm, Case, al, all_symbols, changed, deg, derivation,
                                        design, exact_draws, listed, planar_arm, reference)
 
-RODS = ArmData.from_arm(al.rod_arm(), "the chapter's unit rods")
+RODS = Arm.from_arm(al.rod_arm(), "the chapter's unit rods")
 """The unit rods: two 1 m rods of 1 kg, uniform."""
-TABLE_TOP = ArmData.from_arm(al.tabletop_arm(), "the table-top arm of Example 4")
-WALL_ARM = ArmData.from_arm(al.mounted(al.tabletop_arm(), np.pi / 2),
+TABLE_TOP = Arm.from_arm(al.tabletop_arm(), "the table-top arm of Example 4")
+WALL_ARM = Arm.from_arm(al.mounted(al.tabletop_arm(), np.pi / 2),
                         "the table-top arm on a wall (gravity along -x)")
 SIGMA = 0.05
 DEGREES_SLIP = "angles in radians converted again, as if they were degrees"

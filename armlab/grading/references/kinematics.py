@@ -15,10 +15,10 @@ import numpy as np
 
 from armlab.grading.judge import sentence
 from armlab.grading.purepy import fmt
-from armlab.grading.references import (ArmData, Case, al, all_symbols, deg, derivation, design,
+from armlab.grading.references import (Arm, Case, al, all_symbols, deg, derivation, design,
                                        drawn_arms, exact_draws, listed, planar_arm, reference)
 
-ARM = ArmData.from_arm(al.statics_arm(), "the chapter's arm")
+ARM = Arm.from_arm(al.statics_arm(), "the chapter's arm")
 """The chapter's arm: L = (0.5, 0.4) m."""
 
 def relative(q):
@@ -46,7 +46,7 @@ def _others(rng, count, n=2):
 
 def _lengths(lengths, label=None):
     """An arm with these link lengths [m] (the masses, 1 kg each, do not matter here)."""
-    arm = _named(ArmData(lengths, [1.0] * len(lengths)))
+    arm = _named(Arm(lengths, [1.0] * len(lengths)))
     return arm.relabel(label) if label else arm
 
 
@@ -510,8 +510,8 @@ def _limited_case(rng, arm, label, q2_sign=None, q1_range=(-180, 179), q1_limits
 @pose_within_limits.fresh
 def _limits_cases(rng):
     other = _named(rng.arm())
-    longer2 = _named(ArmData([rng.uniform(0.2, 0.45, 0.05), rng.uniform(0.5, 0.8, 0.05)],
-                             [1.0, 1.0]))
+    longer2 = _named(Arm([rng.uniform(0.2, 0.45, 0.05), rng.uniform(0.5, 0.8, 0.05)],
+                         [1.0, 1.0]))
     wide = (-180, 180)
     return [
         _limited_case(rng, ARM, "only the elbow down within the limits", q2_sign=1),

@@ -13,13 +13,13 @@ import math
 
 import numpy as np
 
-from armlab.grading.references import (ArmData, Case, al, all_symbols, changed, deg, derivation,
+from armlab.grading.references import (Arm, Case, al, all_symbols, changed, deg, derivation,
                                        design, exact_draws, listed, planar_arm, reference)
 
-RODS = ArmData.from_arm(al.rod_arm(), "the chapter's unit rods")
+RODS = Arm.from_arm(al.rod_arm(), "the chapter's unit rods")
 """The unit rods: two 1 m, 1 kg uniform rods."""
-FLAT_RODS = ArmData.from_arm(al.rod_arm(gravity=0.0), "the unit rods without gravity")
-TABLE_TOP = ArmData.from_arm(al.tabletop_arm(), "the table-top arm")
+FLAT_RODS = Arm.from_arm(al.rod_arm(gravity=0.0), "the unit rods without gravity")
+TABLE_TOP = Arm.from_arm(al.tabletop_arm(), "the table-top arm")
 """The table-top arm: 0.30 m / 2.0 kg and 0.25 m / 1.0 kg rods."""
 BOOK_MOVE = (deg(-45, 90), deg(60, -30))
 WALL_GRAVITY = (-9.81, 0.0)

@@ -12,7 +12,7 @@ the limits. The arm's data come from the chapter's preset, ``armlab.statics_arm(
 import numpy as np
 
 from armlab.grading.purepy import fmt
-from armlab.grading.references import (ArmData, Case, al, all_symbols, chapter, deg, derivation,
+from armlab.grading.references import (Arm, Case, al, all_symbols, chapter, deg, derivation,
                                        design, drawn_arms, exact_draws, listed, planar_arm,
                                        reference)
 
@@ -20,7 +20,7 @@ _kinematics = chapter("kinematics")
 relative = _kinematics.relative
 """The relative angles of a pose whose angles were taken as absolute ones (a mistake)."""
 
-ARM = ArmData.from_arm(al.statics_arm(), "the chapter's arm")
+ARM = Arm.from_arm(al.statics_arm(), "the chapter's arm")
 """The chapter's arm: L = (0.5, 0.4) m, m = (3.0, 2.0) kg, centres of mass (0.25, 0.20) m."""
 
 WALL_POSE = Case(arm=ARM, q=deg(30, 60), label="the wall pose of Example 1")
@@ -127,7 +127,7 @@ def _weight_moments(arm, q, absolute=False, at_link_end=()):
     weight (zero for i < j); with the switches of a mistake (``at_link_end``: the links
     whose weight acts at their end)."""
     com = [L if i in at_link_end else c for i, (L, c) in enumerate(zip(arm.lengths, arm.com))]
-    a = planar_arm(ArmData(**dict(arm.fields(), com=com)))
+    a = planar_arm(Arm(**dict(arm.fields(), com=com)))
     angles = relative(q) if absolute else q
     p, c = al.joint_positions(a, angles), al.com_positions(a, angles)
     balance = -np.asarray(arm.masses)[:, None] * np.asarray(arm.gravity)        # (n, 2) [N]
