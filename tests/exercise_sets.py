@@ -45,6 +45,8 @@ import pathlib
 import re
 import tempfile
 
+from armlab.grading.execute import TRY_IT_NOTE
+
 REPO = pathlib.Path(__file__).resolve().parents[1]
 _COUNTS = dict(enumerate("one two three four five six seven eight nine ten eleven".split(), 1))
 _SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n?", re.M)
@@ -471,7 +473,13 @@ class ExerciseSet:
             return [f"{login}: not in grades.csv"]
         full = {key: part["points"] for key, part in self.parts().items()}
         if expect == "full":
-            return [] if got == full else [f"source notebook scores {got}, expected {full}"]
+            problems = [] if got == full else [f"source notebook scores {got}, expected {full}"]
+            page = (pathlib.Path(out) / "feedback" / f"{login}.html").read_text(encoding="utf-8")
+            problems += [f"source notebook's feedback shows {word}" for word in
+                         ("ArmlabOff", "NotServed") if word in page]
+            if _squash(TRY_IT_NOTE) not in _squash(page):
+                problems.append("source notebook's feedback lacks the try-it cells' note")
+            return problems
         if expect == "zero":
             return [f"release scores {got}, expected zero"] if any(got.values()) else []
         if expect == "constants":

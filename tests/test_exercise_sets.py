@@ -186,6 +186,19 @@ def test_a_stale_release_fails(tmp_path):
         changed.assert_release_is_fresh()
 
 
+@pytest.mark.parametrize("chapter", chapters())
+def test_every_try_it_cell_is_read_only(chapter):
+    """Each "# Try it" cell is a read-only cell with a try_ grade id: the grader leaves it
+    out of the graded runs (it only calls armlab's answers, off between the checks) and
+    nbgrader restores its source, so no code of the student's is ever skipped."""
+    from armlab.grading.execute import is_try_it
+
+    cells = [c for c in ExerciseSet(chapter).source()["cells"] if c["cell_type"] == "code"]
+    tries = [c for c in cells if "".join(c["source"]).startswith("# Try it")]
+    assert tries and [c.get("id") for c in tries if not is_try_it(c)] == []
+    assert [c.get("id") for c in cells if is_try_it(c) and c not in tries] == []
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("chapter", chapters())
 def test_exercises_equal_a_fresh_release(chapter):

@@ -102,13 +102,28 @@ def _is_test(cell):
     return cell.get("cell_type") == "code" and meta.get("grade") and not meta.get("solution")
 
 
+def is_try_it(cell):
+    """A read-only "try it" cell of the set (grade id ``try_...``): it prints a part's worked
+    case beside armlab's own value, so it is not run while graded (armlab's answers are off
+    between the checks); nbgrader restores its source, so no student code is skipped."""
+    meta = _nbgrader(cell)
+    return (cell.get("cell_type") == "code" and bool(meta.get("locked"))
+            and not meta.get("grade") and str(meta.get("grade_id", "")).startswith("try_"))
+
+
+TRY_IT_NOTE = ("(A try-it cell: not run while graded, since it calls armlab's own answers, "
+               "which are off between the checks. Its output in your own Jupyter is the one "
+               "to read; the checks below grade the part.)\n")
+
+
 def setup_names(nb):
     """armlab names the notebook's read-only cells use (``al.quintic(...)``): every run
     keeps them, so the notebook's own setting-up works in each."""
     names = set()
     for cell in nb.cells:
         meta = _nbgrader(cell)
-        if cell.cell_type != "code" or not meta.get("locked") or meta.get("grade"):
+        if cell.cell_type != "code" or not meta.get("locked") or meta.get("grade") \
+                or is_try_it(cell):
             continue
         try:
             tree = ast.parse(cell.source)
@@ -260,7 +275,7 @@ class Grading:
                 continue
             if _is_test(cell):
                 steps += [self._step(k) for k in by_cell.get(index, [])]
-            else:
+            elif not is_try_it(cell):
                 label = _nbgrader(cell).get("grade_id") or cell.get("id") or f"cell {index}"
                 steps.append({"cell": index, "label": label, "code": cell.source})
         return {"steps": steps, "served": [], "outputs": True}    # nothing between checks
@@ -582,6 +597,9 @@ class SandboxExecute(Preprocessor):
             if _is_test(cell):
                 cell.outputs = test_outputs(verdicts.get(index, []),
                                             _nbgrader(cell).get("points", 0))
+            elif is_try_it(cell):
+                cell.outputs = clean_outputs([{"output_type": "stream", "name": "stdout",
+                                               "text": TRY_IT_NOTE}], self.max_chars)
             else:
                 cell.outputs = clean_outputs(outputs.get(index, []), self.max_chars)
         GRADED[student] = Result(
@@ -603,4 +621,4 @@ from the gradebook by the round's worker, :mod:`armlab.grading.worker`)."""
 
 
 __all__ = ["SandboxExecute", "Grading", "checks_of", "PlanError", "GRADED", "draw",
-           "build_for", "clean_outputs", "test_outputs", "setup_names"]
+           "build_for", "clean_outputs", "test_outputs", "setup_names", "is_try_it"]
