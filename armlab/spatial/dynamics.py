@@ -101,29 +101,15 @@ def _blockwise(kernel, chain, *states, **options):
     Why blocks: numpy makes a fresh array for every intermediate result, and one
     larger than about 128 kB comes from the operating system each time, page by
     page (measured here: adding two ``(6, 10000)`` arrays costs 25 times as much
-    per element as adding two ``(6, 1000)`` ones). Blocks of 2048 states keep the
-    intermediates small. For the same reason the result is made once, and each
-    block's kernel writes its rows into it (``out``): the mass matrices of 10,000
-    states, made a block at a time and then joined, cost twice their 3.9 MB in fresh
-    pages (measured: 2,154 page faults per call, against 960 for the result alone).
-    This is a loop over blocks, not over states.
+    per element as adding two ``(6, 1000)`` ones). Blocks of 1024 states keep the
+    intermediates small. This is a loop over blocks, not over states.
     """
     if states[0].ndim == 1:
         return kernel(chain, *states, **options)
     batch = states[0].shape[:-1]
     flat = [x.reshape(-1, x.shape[-1]) for x in states]
-    count = len(flat[0])
-    out = None
-    for start in range(0, count, BLOCK):
-        block = [x[start:start + BLOCK] for x in flat]
-        if out is None:                                          # the first block sizes it
-            first = kernel(chain, *block, **options)
-            out = np.empty((count,) + first.shape[1:])
-            out[:len(first)] = first
-        else:
-            kernel(chain, *block, out=out[start:start + BLOCK], **options)
-    if out is None:                                              # no states at all
-        out = kernel(chain, *flat, **options)
+    out = np.concatenate([kernel(chain, *(x[start:start + BLOCK] for x in flat), **options)
+                          for start in range(0, max(len(flat[0]), 1), BLOCK)])
     return out.reshape(batch + out.shape[1:])
 
 
@@ -200,7 +186,7 @@ def _joints(chain, q):
     return [_Joint(kind, q[i], c[i], s[i]) for i, kind in enumerate(chain.kinds)]
 
 
-def _rnea(chain, q, qd, qdd, F=None, gravity=True, out=None):
+def _rnea(chain, q, qd, qdd, F=None, gravity=True):
     """Featherstone's table 5.1 on states ``(N, n)`` (or one ``(n,)``).
 
     Runs in the turned body frames of :attr:`Chain.aligned`, where
@@ -228,7 +214,7 @@ def _rnea(chain, q, qd, qdd, F=None, gravity=True, out=None):
             f.append(I[i] @ a)
     if F is not None:
         f[-1] = f[-1] + tip @ F.T                                # what the tip pushes with
-    tau = np.zeros(q.shape) if out is None else out.T           # (n, N): out's columns
+    tau = np.zeros(q.shape)
     for i in reversed(range(chain.n)):                           # inwards: forces
         tau[i] = f[i][joints[i].row]                             # S . f
         if i > 0:
@@ -372,7 +358,13 @@ def mass_matrix(chain, q):
     array([[2.]])
     """
     (q,) = _states(chain, q=q)
-    return _blockwise(_crba, chain, q)
+    if q.ndim == 1:
+        return _crba(chain, q)
+    states = q.reshape(-1, chain.n)                             # blocks as in _blockwise,
+    M = np.empty((len(states), chain.n, chain.n))               # each written straight into M
+    for start in range(0, len(states), BLOCK):
+        _crba(chain, states[start:start + BLOCK], out=M[start:start + BLOCK])
+    return M.reshape(q.shape[:-1] + M.shape[1:])
 
 
 def _crba(chain, q, out=None):
@@ -385,7 +377,10 @@ def _crba(chain, q, out=None):
     The columns ``F_i = Ic_i S_i`` are carried down together: at body ``j``,
     ``F[:, j:]`` ``(6, n - j, N)`` holds those of bodies ``j`` and beyond in its frame
     (each of the six rows a contiguous block, so one product with ``X_T^T`` moves them all).
-    One state runs as a batch of one.
+    One state runs as a batch of one. ``M`` is written into ``out`` ``(N, n, n)`` when
+    given: made per block and joined afterwards, the mass matrices of 10,000 states cost
+    twice their 3.9 MB in fresh pages from the operating system (measured: 2,154 page
+    faults per call, and more system time than arithmetic; 341 with ``out``).
     """
     one = q.ndim == 1
     q = np.ascontiguousarray(np.atleast_2d(q).T)                 # (n, N)
@@ -518,7 +513,7 @@ def forward_dynamics(chain, q, qd, tau, wrench=None):
     return _blockwise(_aba, chain, q, qd, tau, np.broadcast_to(F, batch + (6,)))
 
 
-def _aba(chain, q, qd, tau, F=None, out=None):
+def _aba(chain, q, qd, tau, F=None):
     """Featherstone's table 7.1 on states ``(N, n)`` (or one ``(n,)``), turned frames;
     ``F`` the tip's wrench in tip-frame axes, or None.
 
@@ -553,7 +548,7 @@ def _aba(chain, q, qd, tau, F=None, out=None):
             pa = pA[i] + np.einsum("jk...,k...->j...", Ia, c[i]) + U[i] * (u[i] / D[i])
             IA[i - 1] = IA[i - 1] + _congruence(XT[i], joints[i], Ia)   # X_i^T Ia X_i
             pA[i - 1] = pA[i - 1] + XT[i].T @ joints[i].force(pa)
-    qdd = np.zeros(q.shape) if out is None else out.T           # (n, N): out's columns
+    qdd = np.zeros(q.shape)
     a = np.multiply.outer(_base_acceleration(chain, (), True), np.ones(q.shape[1:]))
     for i, J in enumerate(joints):                               # outwards: accelerations
         a = J.motion(XT[i] @ a) + c[i]
@@ -587,7 +582,7 @@ def kinetic_energy(chain, q, qd):
     return _blockwise(_kinetic, chain, q, qd)[..., 0]
 
 
-def _kinetic(chain, q, qd, out=None):
+def _kinetic(chain, q, qd):
     """``sum_i v_i . I_i v_i / 2`` on states ``(N, n)`` (or one ``(n,)``), as ``(N, 1)``."""
     q, qd = np.ascontiguousarray(q.T), np.ascontiguousarray(qd.T)
     XT, I, _ = chain.aligned
@@ -596,10 +591,7 @@ def _kinetic(chain, q, qd, out=None):
         v = J.motion(XT[i] @ v)
         v[J.row] += qd[i]
         T = T + 0.5 * np.sum(v * (I[i] @ v), axis=0)
-    T = np.asarray(T)[..., None] if q.ndim > 1 else np.array([T])
-    if out is not None:
-        out[...] = T
-    return T
+    return np.asarray(T)[..., None] if q.ndim > 1 else np.array([T])
 
 
 def potential_energy(chain, q):
