@@ -5,7 +5,10 @@ Run by ``make bench`` (through ``benchmarks/run.py``); prints a table and rewrit
 
 * 10,000 states in one batched call against Pinocchio called once per state from a
   Python loop: inverse dynamics (RNEA), the mass matrix (CRBA), forward dynamics
-  (ABA) and the gravity torques. Target: the batch at least 3x faster.
+  (ABA) and the gravity torques. Target: the batch at least 3x faster. Beside ABA,
+  forward dynamics the other way, ``M qdd = tau - (c + g)``: CRBA for ``M``, RNEA at
+  ``qdd = 0`` for ``c + g``, and numpy's batched ``np.linalg.solve`` (LU; numpy has no
+  batched triangular solve, and scipy's batched ``cho_solve`` measured 20 times slower).
 * One state at a time against Modern Robotics' own Python library
   (``modern_robotics`` on PyPI, installed for this benchmark only) on the same arm,
   with Pinocchio's one-state figure beside it: ``InverseDynamics``,
@@ -67,6 +70,13 @@ def states(n, count, seed=0):
     return tuple(rng.uniform(-1.5, 1.5, (count, n)) for _ in range(3))
 
 
+def solved_forward_dynamics(chain, q, qd, tau):
+    """``qdd`` from ``M qdd = tau - (c + g)``, batched: the route beside ABA."""
+    bias = sp.inverse_dynamics(chain, q, qd, np.zeros_like(q))      # c + g
+    M = sp.mass_matrix(chain, q)
+    return np.linalg.solve(M, (tau - bias)[..., None])[..., 0]
+
+
 def batch_rows(chain, model, data):
     import pinocchio as pin
 
@@ -77,6 +87,9 @@ def batch_rows(chain, model, data):
         ("`mass_matrix` (CRBA) vs `pin.crba`", lambda: sp.mass_matrix(chain, Q),
          lambda i: pin.crba(model, data, Q[i])),
         ("`forward_dynamics` (ABA) vs `pin.aba`", lambda: sp.forward_dynamics(chain, Q, V, A),
+         lambda i: pin.aba(model, data, Q[i], V[i], A[i])),
+        ("forward dynamics by CRBA + RNEA + `np.linalg.solve` vs `pin.aba`",
+         lambda: solved_forward_dynamics(chain, Q, V, A),
          lambda i: pin.aba(model, data, Q[i], V[i], A[i])),
         ("`gravity_torques` vs `pin.computeGeneralizedGravity`",
          lambda: sp.gravity_torques(chain, Q),
