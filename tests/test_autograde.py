@@ -99,7 +99,7 @@ def test_a_held_row_gives_its_reason_and_no_score(graded):
     report = {}
     for r in _csv(out / "report.csv"):
         report.setdefault((r["student"], r["problem"]), set()).add(r["detail"])
-    assert f"force_error_bound (statics.force_error_bound) ran past its CPU limit of {CPU} s" \
+    assert f"force_error_along (statics.force_error_along) ran past its CPU limit of {CPU} s" \
         in report[("endless", "grading fault")]
     assert report[("membomb", "grading fault")] == {
         "push_answer ran past its memory limit of 1536 MiB and was stopped"}
@@ -264,7 +264,7 @@ def test_feedback_helps_hides_and_runs_no_script(graded):
             'check the torques for reported forces at other poses and arms</a> '
             '(Score: 0.0 / 2.0)') in wrong
     ref = " ".join((out / "feedback" / "callsref.html").read_text().split())
-    assert "armlab.gravity_torques is not available while this part is graded" in ref
+    assert "armlab.jacobian is not available while this part is graded" in ref
 
 
 def _live(text):

@@ -68,10 +68,10 @@ def test_a_forgotten_special_case_costs_its_own_cell():
     assert outcome("statics", "johansson_erik", "push_answer", "fresh") == "pass"
     text = outcome("statics", "johansson_erik", "push_answer", "no torque needed")
     assert text == ("max_push(arm, q, direction, limit) at the stretched pose, pushing along "
-                    "the arm (q = (0°, 0°), direction = (1, 0), limit = 20 N m on the chapter's "
+                    "the arm (q = (0°, 0°), direction = (1, 0), limit = 30 N m on the chapter's "
                     "arm) raised ZeroDivisionError: float division by zero")
     for quantity, cases in [("statics.max_push", "no torque needed"),
-                            ("statics.force_error_bound", "singular"),
+                            ("statics.force_error_along", "singular"),
                             ("limits.heaviest_payload", "too fast"),
                             ("limits.payload_capacity", "no load")]:
         ref = lookup(quantity)

@@ -24,16 +24,14 @@ SET = ExerciseSet("statics")
 MISTAKES = {
     "torques_answer": ("lever = p[-1] - p[:-1]", "lever = p[1:] - p[:-1]",
                        "not to the next joint"),
-    "gravity_answer": ("com1 = c1 *", "com1 = L1 *",
-                       "not at the link's end"),
-    "holding_answer": ("joint_torques(arm, q, F) + gravity_torques(arm, q)",
+    "gravity_answer": ("np.hypot(at_0, at_90)", "abs(at_0)", "with link 1 level (q1 = 0)"),
+    "holding_answer": ("joint_torques(arm, q, F) + al.gravity_torques(arm, q)",
                        "joint_torques(arm, q, F)", "add g(q)"),
-    "reactions_answer": ("f_next, n_next = f, n", "f_next, n_next = np.asarray(F, dtype=float), n",
-                         "not link j alone"),
-    "push_answer": ("np.min(limit / working)", "np.max(limit / working)",
-                    "take the smallest"),
+    "reactions_answer": ("out[0] += [", "out += [",
+                         "a bearing beyond the elbow does not carry its force"),
+    "push_answer": ("np.min(room", "np.max(room", "take the smallest"),
     "error_answer": ("np.linalg.solve(J.T, corners.T)", "np.linalg.solve(J, corners.T)",
-                     "invert J transposed, not J"),
+                     "J transposed has been inverted where J belongs"),
     "sign_answer": ("-np.asarray(force_on_arm", "np.asarray(force_on_arm",
                     "the tip pushes with the opposite force"),
     "press_answer": ('for elbow in ("down", "up"):', 'for elbow in ("down",):',
@@ -47,42 +45,43 @@ MISTAKES = {
 MORE_MISTAKES = [
     {"torques_answer": ("return lever[:, 0] * F[1] - lever[:, 1] * F[0]",
                         "return lever[:, 1] * F[0] - lever[:, 0] * F[1]", "F x r is its opposite"),
-     "gravity_answer": ("moment(com1, m1) + moment(com2, m2), moment",
-                        "moment(com1, m1), moment", "the shoulder carries both links"),
-     "holding_answer": ("joint_torques(arm, q, F) + gravity_torques(arm, q)",
-                        "gravity_torques(arm, q)", "this is g(q) alone"),
-     "reactions_answer": ("f_next, n_next = np.asarray(F, dtype=float), 0.0",
-                          "f_next, n_next = -np.asarray(F, dtype=float), 0.0",
-                          "start the recursion with F"),
+     "gravity_answer": ("return float(np.hypot(at_0, at_90))",
+                        "return float(abs(at_0) + abs(at_90))",
+                        "the two worsts add only when the elbow is straight"),
+     "holding_answer": ("joint_torques(arm, q, F) + al.gravity_torques(arm, q)",
+                        "al.gravity_torques(arm, q)", "this is g(q) alone"),
+     "reactions_answer": ("r = p[1] - p[0]", "r = p[-1] - p[0]", "not at the tip"),
      "push_answer": ("d / np.linalg.norm(d)", "d", "divide it by its length first"),
      "error_answer": ("corners = dtau * np.array([[1, 1], [1, -1], [-1, 1], [-1, -1]])",
                       "corners = dtau * np.array([[1, 1]])", "that is one corner only"),
      "press_answer": ("worst = np.max(np.abs(holding_torques(arm, q, F))",
                       "worst = np.max(np.abs(joint_torques(arm, q, F))", "% over its limit")},
-    {"gravity_answer": ("moment(com1, m1) + moment(com2, m2), moment",
-                        "moment(com1, m1) + moment(com2 - elbow, m2), moment",
-                        "not on its lever from the elbow alone"),
-     "holding_answer": ("joint_torques(arm, q, F) + gravity_torques(arm, q)",
-                        "joint_torques(arm, q, F) - gravity_torques(arm, q)", "gravity's sign"),
-     "reactions_answer": ("weights = np.outer(arm.masses, arm.gravity)",
-                          "weights = 0 * np.outer(arm.masses, arm.gravity)",
-                          "the links' weights are missing"),
-     "error_answer": ("    corners = dtau",
-                      "    return float(dtau / np.linalg.svd(J, compute_uv=False)[-1])\n"
-                      "    corners = dtau", "the error along the weakest direction only"),
+    {"gravity_answer": (", q2])[0]", ", np.degrees(q2)])[0]",
+                        "do not convert it to degrees"),
+     "holding_answer": ("joint_torques(arm, q, F) + al.gravity_torques(arm, q)",
+                        "joint_torques(arm, q, F) - al.gravity_torques(arm, q)", "gravity's sign"),
+     "reactions_answer": ("P = np.asarray(P, dtype=float)", "P = -np.asarray(P, dtype=float)",
+                          "the prop pushes link 1 with -P"),
+     "push_answer": ("g = al.gravity_torques(arm, q)", "g = 0 * al.gravity_torques(arm, q)",
+                     "this ignores the links' weight"),
+     "error_answer": ("u = d / np.linalg.norm(d)", "u = d", "divide it by its length first"),
      "press_answer": ("holding_torques(arm, q, F)", "holding_torques(arm, q, -np.asarray(F))",
                       "% over its limit")},
-    {"gravity_answer": ("return r[0] * (-m * gy) - r[1] * (-m * gx)",
-                        "return r[0] * (m * gy) - r[1] * (m * gx)", "right size, wrong sign"),
-     "holding_answer": ("joint_torques(arm, q, F) + gravity_torques(arm, q)",
-                        "-joint_torques(arm, q, F) + gravity_torques(arm, q)",
+    {"holding_answer": ("joint_torques(arm, q, F) + al.gravity_torques(arm, q)",
+                        "-joint_torques(arm, q, F) + al.gravity_torques(arm, q)",
                         "the contact part has the wrong sign"),
-     "reactions_answer": ("        out[j] = f[0], f[1], n\n",
-                          "        out[j] = -f[0], -f[1], -n\n", "Newton's third law"),
+     "reactions_answer": ("r[0] * P[1] - r[1] * P[0]", "0.0", "its moment about joint 1 is "
+                                                              "missing"),
+     "push_answer": ("np.where(t > 0, limit - g, limit + g)", "limit - np.abs(g)",
+                     "not limit - |g_j|"),
+     "error_answer": ("np.max(np.abs(u @ errors))", "np.max(np.linalg.norm(errors, axis=0))",
+                      "the whole force, not of its component"),
      "press_answer": ("    return best\n", "    return np.degrees(best)\n",
                       "off the table top")},
-    {"gravity_answer": ("a1, a12 = q[0], q[0] + q[1]", "a1, a12 = q[0], q[1]",
-                        "q2 is measured from link 1"),
+    {"reactions_answer": ("out = np.column_stack([force, moment])",
+                          "return np.column_stack([force, moment])", "the prop's force is missing"),
+     "push_answer": ("g = al.gravity_torques(arm, q)", "g = -al.gravity_torques(arm, q)",
+                     "gravity's sign"),
      "wrench_answer": ("r = joints[3] - joints[j]", "r = joints[j + 1] - joints[j]",
                        "reaches to the tip, not to the next joint")},
     {"wrench_answer": ("r[0] * Fy - r[1] * Fx", "r[1] * Fx - r[0] * Fy",
@@ -94,17 +93,22 @@ CALLS = {
     "wrench_answer": ("def wrench_torques(q1, q2, q3, L1, L2, L3, Fx, Fy, Mz):\n"
                       "    return al.static_torques(al.tabletop_arm(), [0.0, 1.0], [1.0, 0.0])"),
     "torques_answer": "def joint_torques(arm, q, F):\n    return al.static_torques(arm, q, F)",
-    "gravity_answer": "def gravity_torques(arm, q):\n    return al.gravity_torques(arm, q)",
+    # the shoulder's worst from the weights' moments as a tip force: static_torques is off
+    "gravity_answer": ("def shoulder_worst(arm, q2):\n"
+                       "    w = -np.sum(arm.masses) * np.asarray(arm.gravity)\n"
+                       "    return float(abs(al.static_torques(arm, [0.0, q2], w)[0]))"),
     "holding_answer": ("def holding_torques(arm, q, F):\n"
                        "    return al.static_torques(arm, q, F) + al.gravity_torques(arm, q)"),
     "push_answer": ("def max_push(arm, q, direction, limit):\n"
                     "    return float(al.max_tip_force(arm, q, direction, limit))"),
-    "error_answer": ("def force_error_bound(arm, q, dtau):\n"
+    "error_answer": ("def force_error_along(arm, q, dtau, direction):\n"
                      "    return float(al.force_error_bound(arm, q, dtau))"),
     "sign_answer": ("def torques_for_reported_force(arm, q, force_on_arm):\n"
                     "    return al.static_torques(arm, q, -np.asarray(force_on_arm))"),
-    "reactions_answer": ("def joint_reactions(arm, q, F):\n"
-                         "    force, moment = al.joint_reactions(arm, q, F)\n"
+    # the moments by virtual work, with armlab's static torques, which the part does not allow
+    "reactions_answer": ("def propped_reactions(arm, q, F, P):\n"
+                         "    force, _ = al.joint_reactions(arm, q, np.add(F, P))\n"
+                         "    moment = al.static_torques(arm, q, F) + al.gravity_torques(arm, q)\n"
                          "    return np.column_stack([force, moment])"),
     "press_answer": ("def press_pose(arm, height, x_range, F, limit):\n"
                      "    poses = [al.inverse_kinematics(arm, [x, height], elbow=e)\n"
@@ -114,57 +118,99 @@ CALLS = {
 }
 
 
+def shoulder_route(arm, q2):
+    """The worst shoulder torque by a sweep of the shoulder angle, 0.01° apart, refined by
+    the parabola through the best sample and its neighbours."""
+    q1 = np.radians(np.arange(-180.0, 180.0, 0.01))
+    g1 = np.abs(al.gravity_torques(arm, np.stack([q1, np.full_like(q1, q2)], axis=-1))[:, 0])
+    k = int(np.argmax(g1))
+    a, b, c = g1[k - 1], g1[k], g1[(k + 1) % len(g1)]
+    return b + (a - c) ** 2 / (8 * (2 * b - a - c)) if 2 * b - a - c > 0 else b
+
+
 def push_route(arm, q, direction, limit):
-    """The largest push by the torque box's edges: s = min_j limit / |(J^T d)_j|."""
+    """The largest push by bisection on s: the smallest s at which a joint leaves its
+    limits, armlab's torques at every step."""
     d = np.asarray(direction) / np.linalg.norm(direction)
-    per_newton = np.abs(al.jacobian(arm, q).T @ d)
-    return np.inf if per_newton.max() < 1e-9 else np.min(limit / per_newton[per_newton >= 1e-9])
+
+    def held(s):
+        return np.all(np.abs(al.gravity_torques(arm, q) + al.static_torques(arm, q, s * d))
+                      <= limit)
+
+    if held(1e7):
+        return np.inf
+    lo, hi = 0.0, 1e7
+    for _ in range(200):
+        lo, hi = ((lo + hi) / 2, hi) if held((lo + hi) / 2) else (lo, (lo + hi) / 2)
+    return lo
 
 
-def error_route(arm, q, dtau):
-    """The worst force error by the map J^{-T} written out, at the four corners."""
+def error_route(arm, q, dtau, direction):
+    """The worst error of the component by linear programming over the box (scipy's
+    linprog, max of u . J^{-T} dtau and of its opposite), the map J^{-T} written out."""
+    from scipy.optimize import linprog
+
     J = al.jacobian(arm, q)
     det = J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0]
     if abs(det) < 1e-9:
         return np.inf
     inverse_t = np.array([[J[1, 1], -J[1, 0]], [-J[0, 1], J[0, 0]]]) / det
-    return max(np.hypot(*(inverse_t @ (dtau * np.array(c)))) for c in [(1, 1), (1, -1)])
+    u = np.asarray(direction) / np.linalg.norm(direction)
+    c = u @ inverse_t
+    return max(-linprog(sign * -c, bounds=[(-dtau, dtau)] * 2).fun for sign in (1, -1))
 
 
-def reactions_route(arm, q, F):
-    """Each bearing carries the tip force and every weight beyond it (sum of forces on the
-    links from j on); each moment is the holding torque g(q) + J^T F (virtual work)."""
+def propped_route(arm, q, F, P):
+    """Each bearing carries the tip force, the prop's force (joint 1 only) and every weight
+    beyond it (sum of forces on the links from j on); each moment is the holding torque by
+    virtual work, g(q) + J^T F + J_elbow^T P, J_elbow the Jacobian of the elbow."""
     weights = np.outer(arm.masses, arm.gravity)
     force = F - np.cumsum(weights[::-1], axis=0)[::-1]
-    return np.column_stack([force, al.static_torques(arm, q, F) + al.gravity_torques(arm, q)])
+    force[0] += P
+    elbow = al.jacobian(al.PlanarArm(arm.lengths[:1], arm.masses[:1]), q[:1])
+    moment = al.static_torques(arm, q, F) + al.gravity_torques(arm, q)
+    moment[0] += (elbow.T @ P)[0]
+    return np.column_stack([force, moment])
 
 
 def test_references_agree_with_another_route():
-    """The references that are not armlab's own functions, against armlab by another route;
-    max_push and force_error_bound against armlab's own too (the tolerance of the parts,
-    1e-9, is not armlab's)."""
+    """The references that are not armlab's own functions, against armlab by another route"""
     SET.assert_references_agree({
         "statics.holding_torques": lambda arm, q, F: (al.joint_reactions(arm, q, F)[1]),
         "statics.torques_for_reported_force": lambda arm, q, f: al.jacobian(arm, q).T @ -f,
+        "statics.shoulder_worst": shoulder_route,
         "statics.max_push": push_route,
-        "statics.force_error_bound": error_route,
-        "statics.joint_reactions": reactions_route,
+        "statics.force_error_along": error_route,
+        "statics.propped_reactions": propped_route,
     })
-    SET.assert_references_agree({"statics.max_push": al.max_tip_force,
-                                 "statics.force_error_bound": al.force_error_bound})
 
 
 def test_worked_values_are_the_chapters():
-    """The visible checks' values are the numbers the chapter prints."""
+    """The visible checks' values: the chapter's numbers where the part is the chapter's
+    case, and the new cases' values worked out by hand"""
     worked = SET.worked
     np.testing.assert_allclose(worked("joint_torques"), [-6.5, -4.0], atol=1e-12)
-    np.testing.assert_allclose(worked("gravity_torques", 1), [14.8675, 0.0], atol=5e-5)
-    np.testing.assert_allclose(worked("joint_reactions"), [[10, 49.05, 8.3675],
-                                                           [10, 19.62, -4.0]], atol=5e-5)
+    # 9.81 (3 * 0.25 + 2 * 0.5 + 2 * 0.2) and 9.81 |1.75 + 0.4 i|
+    np.testing.assert_allclose(worked("shoulder_worst"), 9.81 * 2.15, rtol=1e-12)
+    np.testing.assert_allclose(worked("shoulder_worst", 1), 9.81 * np.hypot(1.75, 0.4),
+                               rtol=1e-12)
+    # Example 4's bearings, joint 1 with the prop's 20 N down at the elbow (0.433, 0.25) m
+    elbow_x = 0.5 * np.cos(np.radians(30))
+    np.testing.assert_allclose(worked("propped_reactions"),
+                               [[10, 49.05 - 20, 8.3675 - 20 * elbow_x], [10, 19.62, -4.0]],
+                               atol=5e-5)
+    np.testing.assert_allclose(worked("propped_reactions", 1),
+                               [[25, 49.05, 8.3675 - 15 * 0.25], [10, 19.62, -4.0]], atol=5e-5)
     np.testing.assert_allclose(worked("holding_torques"), [8.3675, -4.0], atol=5e-5)
-    assert round(float(worked("max_push"))) == 100
-    np.testing.assert_allclose(worked("max_push", 1), 20 / 0.24, rtol=1e-12)
-    assert round(float(worked("force_error_bound")), 1) == 2.4
+    # a pull along -x at (0, 30) deg: joint 1 first, its 30 N m less the weights' g_1,
+    # over 0.2 N m/N
+    g1 = 9.81 * (3 * 0.25 + 2 * (0.5 + 0.2 * np.cos(np.radians(30))))
+    np.testing.assert_allclose(worked("max_push"), (30 - g1) / 0.2, rtol=1e-9)
+    # down at the wall pose: joint 2 free, joint 1's 14.8675 + 20 N m over its lever 0.433 m
+    np.testing.assert_allclose(worked("max_push", 1), (20 + 14.8675) / elbow_x, rtol=1e-5)
+    # J^{-1} u at (0, 90) deg: (0, -2.5) for x, (2, -2) for y, times 0.5 N m
+    assert worked("force_error_along") == pytest.approx(1.25, abs=1e-12)
+    assert worked("force_error_along", 1) == pytest.approx(2.0, abs=1e-12)
 
 
 def test_the_press_design_meets_its_spec_and_gives_partial_credit():

@@ -403,8 +403,8 @@ def test_a_fault_is_a_test_of_score_zero_held_for_a_human(graded):
         assert phrase in held["output"], (login, held["output"])
         assert "Held for review" in results["output"]
     endless = {t["name"]: t for t in graded["endless"][0]["tests"]}
-    bound = endless["Part 6: reading a force from torques: check the worst force error at "
-                    "other poses, uncertainties and arms"]
+    bound = endless["Part 6: reading one component of a force from torques: check the worst "
+                    "error of a force component at other poses, uncertainties, directions, arms"]
     assert bound["score"] == 0 and "held for a human to look at" in bound["output"]
 
 

@@ -47,8 +47,9 @@ def message(fn, *args, **kwargs):
 def test_statics_references_are_registered():
     assert quantities("statics") == sorted(
         f"statics.{n}" for n in ("jacobian", "joint_torques", "gravity_torques",
-                                 "holding_torques", "joint_reactions", "max_push",
-                                 "force_error_bound", "torques_for_reported_force",
+                                 "shoulder_worst", "holding_torques", "propped_reactions",
+                                 "max_push", "force_error_bound", "force_error_along",
+                                 "torques_for_reported_force",
                                  "press_pose", "wrench_torques"))
     with pytest.raises(LookupError, match="statics.jacobian"):
         lookup("statics.jacobain")
@@ -205,11 +206,10 @@ def test_an_allowed_function_works():
 # ---------------------------------------------------------------- no cascades
 def test_a_later_part_is_checked_with_the_reference_in_place():
     """holding_torques calls the notebook's joint_torques; a wrong one there costs nothing."""
-    namespace = {"np": np}
+    namespace = {"np": np, "al": al}
     exec("def joint_torques(arm, q, F):\n    return np.zeros(2)\n"
-         "def gravity_torques(arm, q):\n    return np.ones(2)\n"
          "def holding_torques(arm, q, F):\n"
-         "    return joint_torques(arm, q, F) + gravity_torques(arm, q)\n", namespace)
+         "    return joint_torques(arm, q, F) + al.gravity_torques(arm, q)\n", namespace)
     check_function(namespace["holding_torques"], "statics.holding_torques", "fresh")
     assert namespace["joint_torques"](ARM, [0, 0], [1, 0]).tolist() == [0.0, 0.0]
 

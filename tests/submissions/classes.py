@@ -60,7 +60,7 @@ STATICS = {
     # A stub left with `pass`: reported as "answer of a refused type" (a NoneType).
     "ahmed_fatima": {
         "gravity_answer": '''
-def gravity_torques(arm, q):
+def shoulder_worst(arm, q2):
     # TODO
     pass
 ''',
@@ -73,21 +73,23 @@ def gravity_torques(arm, q):
 def max_push(arm, q, direction, limit):
     d = np.asarray(direction, dtype=float)
     t = joint_torques(arm, q, d / np.linalg.norm(d))
-    return min(limit / abs(float(t[0])), limit / abs(float(t[1])))
+    g = [float(x) for x in al.gravity_torques(arm, q)]
+    room = [(limit - g[j]) / float(t[j]) if t[j] > 0 else (limit + g[j]) / -float(t[j])
+            for j in range(2)]
+    return min(room)
 ''',
     },
     # Link 2's weight about the shoulder on its lever from the elbow: the hidden check gave
     # only the general advice.
     "mueller_jonas": {
         "gravity_answer": '''
-def gravity_torques(arm, q):
-    L1, L2 = arm.lengths
-    lc1, lc2 = arm.com
+def shoulder_worst(arm, q2):
     m1, m2 = arm.masses
-    g = -arm.gravity[1]
-    g1 = m1 * g * lc1 * np.cos(q[0])
-    g2 = m2 * g * lc2 * np.cos(q[0] + q[1])
-    return np.array([g1 + g2, g2])
+    lc1, lc2 = arm.com
+    g = np.hypot(*arm.gravity)
+    a = m1 * lc1 + m2 * lc2 * np.cos(q2)
+    b = m2 * lc2 * np.sin(q2)
+    return g * np.hypot(a, b)
 ''',
     },
 }

@@ -261,7 +261,7 @@ time.sleep({SLEEP})
 """
 
 ENDLESS = """
-def force_error_bound(arm, q, dtau):
+def force_error_along(arm, q, dtau, direction):
     while True:
         pass
 """
@@ -300,10 +300,10 @@ def cases():
     out["onewrongentry"] = (nb, {}, lose("part1"), set())
 
     # the chapter's printed numbers typed in as constants earn the visible checks at most:
-    # those of parts 2 and 5 check two worked cases, which one constant cannot both pass;
+    # those of parts 2, 4, 5 and 6 check two worked cases, which one constant cannot both pass;
     # its press design, one constant at every case, is listed as ignoring its cases; the
     # derivation's worked expression, typed in, is a SymPy repr the notebook cannot run
-    out["copier"] = (SET.constants(), {}, SET.visible_points() - 4,
+    out["copier"] = (SET.constants(), {}, SET.visible_points() - 6,
                      {"design ignores its cases"})
 
     nb = filled()
@@ -386,9 +386,10 @@ def cases():
 
     nb = filled()
     set_answer(nb, "gravity_answer",
-               "def gravity_torques(arm, q, _reference=al.gravity_torques):\n"
-               '    """g(q), borrowed."""\n'
-               "    return _reference(arm, q)")
+               "def shoulder_worst(arm, q2, _reference=al.jacobian):\n"
+               '    """The weights as a tip force, borrowed."""\n'
+               "    w = -np.sum(arm.masses) * np.asarray(arm.gravity)\n"
+               "    return float(abs((_reference(arm, [0.0, q2]).T @ w)[0]))")
     set_answer(nb, "torques_answer",
                "def joint_torques(arm, q, F):\n"
                '    """J^T F, borrowed."""\n'
