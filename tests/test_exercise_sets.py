@@ -15,6 +15,7 @@ import pytest
 import test_exercises_statics as STATICS
 
 import armlab.grading.autograde as autograde
+from armlab.grading.execute import TRY_IT_NOTE
 from armlab.grading.references import chapters
 from exercise_sets import ExerciseSet
 
@@ -40,7 +41,8 @@ def fake_round(scores, hints):
             for login in logins:
                 row = scores(login)
                 w.writerow([login, ""] + [row[k] for k in FULL] + [sum(row.values()), "ok"])
-                (out / "feedback" / f"{login}.html").write_text(hints.get(login, ""))
+                (out / "feedback" / f"{login}.html").write_text(hints.get(login, "")
+                                                                 + TRY_IT_NOTE)
     return grade
 
 
