@@ -273,15 +273,19 @@ gains_for.mistake(
 # ---------------------------------------------------------------- Part 5: a stiff enough gain
 def _rest(arm, model, q_target, kp, below=1.0, weighted=True, real_mass=False, steps=200):
     """The rest error e (2,) [rad] of computed torque by fixed-point iteration on
-    M_model(q) Kp e = g(q) - g_model(q) at q = q_target - below e, from e = 0 (one step:
-    the first-order error); ``real_mass``: the real arm's M in place of the model's."""
+    M_model(q) Kp e = g(q) - g_model(q) at q = q_target - below e, from e = 0, until a step
+    changes e by 1e-15 rad at most (one step: the first-order error); ``real_mass``: the real
+    arm's M in place of the model's."""
     real, model = planar_arm(arm), planar_arm(model)
     target, kp = _a(q_target, kp)
     e = np.zeros(2)
     for _ in range(steps):
         q = target - below * e
         M = al.mass_matrix(real if real_mass else model, q) if weighted else np.eye(2)
-        e = np.linalg.solve(M * kp, al.gravity_torques(real, q) - al.gravity_torques(model, q))
+        e, last = np.linalg.solve(M * kp, al.gravity_torques(real, q)
+                                  - al.gravity_torques(model, q)), e
+        if np.abs(e - last).max() <= 1e-15:        # converged: further steps change nothing
+            break
     return e
 
 
