@@ -230,28 +230,16 @@ def _shoulder_cases(rng):
                Case(arm=rng.arm(gravity=0.0), q2=elbow(), label="an arm in free fall")])
 
 
-@shoulder_worst.mistake("that is the shoulder's torque with link 1 level (q1 = 0): with the "
-                        "elbow bent, another shoulder angle needs more")
-def _shoulder_level(arm, q2):
-    return _shoulder_worst(arm, q2, sweep=False)
-
-
-@shoulder_worst.mistake("each link's weight is at its worst at its own shoulder angle: the two "
-                        "worsts add only when the elbow is straight")
-def _shoulder_added(arm, q2):
-    return _shoulder_worst(arm, q2, together=False)
-
-
-@shoulder_worst.mistake("about the shoulder, link 2's weight acts on the lever from the "
-                        "shoulder to link 2's centre of mass, through the elbow, not on its "
-                        "lever from the elbow alone")
-def _shoulder_from_elbow(arm, q2):
-    return _shoulder_worst(arm, q2, through_elbow=False)
-
-
-@shoulder_worst.mistake("the arm's gravity need not be 9.81 m/s²: use arm.gravity")
-def _shoulder_typed_gravity(arm, q2):
-    return _shoulder_worst(arm, q2, gravity=9.81)
+shoulder_worst.mistakes_of(_shoulder_worst, [
+    ("that is the shoulder's torque with link 1 level (q1 = 0): with the elbow bent, another "
+     "shoulder angle needs more", {"sweep": False}),
+    ("each link's weight is at its worst at its own shoulder angle: the two worsts add only "
+     "when the elbow is straight", {"together": False}),
+    ("about the shoulder, link 2's weight acts on the lever from the shoulder to link 2's "
+     "centre of mass, through the elbow, not on its lever from the elbow alone",
+     {"through_elbow": False}),
+    ("the arm's gravity need not be 9.81 m/s²: use arm.gravity", {"gravity": 9.81}),
+])
 
 
 @shoulder_worst.mistake("q2 is in radians: np.sin and np.cos take radians, so do not convert "
@@ -280,25 +268,13 @@ def _holding_cases(rng):
             for arm in drawn_arms(rng, 2, ARM) for _ in range(2)]
 
 
-@holding_torques.mistake("this is J^T F alone: the motors must also hold the links' weight, "
-                         "add g(q)")
-def _holding_contact_only(arm, q, F):
-    return _holding(arm, q, F, gravity=0.0)
-
-
-@holding_torques.mistake("this is g(q) alone: add the contact torques J^T F")
-def _holding_gravity_only(arm, q, F):
-    return _holding(arm, q, F, contact=0.0)
-
-
-@holding_torques.mistake("gravity's sign: add g(q), the torque that balances gravity")
-def _holding_minus_gravity(arm, q, F):
-    return _holding(arm, q, F, gravity=-1.0)
-
-
-@holding_torques.mistake("the contact part has the wrong sign: F is the force the tip applies")
-def _holding_minus_contact(arm, q, F):
-    return _holding(arm, q, F, contact=-1.0)
+holding_torques.mistakes_of(_holding, [
+    ("this is J^T F alone: the motors must also hold the links' weight, add g(q)",
+     {"gravity": 0.0}),
+    ("this is g(q) alone: add the contact torques J^T F", {"contact": 0.0}),
+    ("gravity's sign: add g(q), the torque that balances gravity", {"gravity": -1.0}),
+    ("the contact part has the wrong sign: F is the force the tip applies", {"contact": -1.0}),
+])
 
 
 # ---------------------------------------------------------------- the largest push
@@ -367,33 +343,17 @@ def _push_free(rng):
                  limit=along.args["limit"], label="another arm stretched, pushing across it")]
 
 
-@max_push.mistake("this ignores the links' weight: with gravity on, part of each motor's "
-                  "torque already holds the arm up")
-def _push_weightless(arm, q, direction, limit):
-    return _push(arm, q, direction, limit, gravity=0.0)
-
-
-@max_push.mistake("a joint's room to push depends on the push's sense: a push whose torque "
-                  "opposes the weight's has limit + |g_j| to use, not limit - |g_j|")
-def _push_abs_headroom(arm, q, direction, limit):
-    return _push(arm, q, direction, limit, headroom="abs")
-
-
-@max_push.mistake("gravity's sign: g(q) is the torque the motors give to hold the weights, and "
-                  "the push's torque adds to it")
-def _push_minus_gravity(arm, q, direction, limit):
-    return _push(arm, q, direction, limit, gravity=-1.0)
-
-
-@max_push.mistake("that limit holds at one joint only: the push must respect every joint, "
-                  "take the smallest")
-def _push_loosest(arm, q, direction, limit):
-    return _push(arm, q, direction, limit, worst=np.max)
-
-
-@max_push.mistake("direction is not a unit vector here: divide it by its length first")
-def _push_not_normalised(arm, q, direction, limit):
-    return _push(arm, q, direction, limit, unit=False)
+max_push.mistakes_of(_push, [
+    ("this ignores the links' weight: with gravity on, part of each motor's torque already "
+     "holds the arm up", {"gravity": 0.0}),
+    ("a joint's room to push depends on the push's sense: a push whose torque opposes the "
+     "weight's has limit + |g_j| to use, not limit - |g_j|", {"headroom": "abs"}),
+    ("gravity's sign: g(q) is the torque the motors give to hold the weights, and the push's "
+     "torque adds to it", {"gravity": -1.0}),
+    ("that limit holds at one joint only: the push must respect every joint, take the smallest",
+     {"worst": np.max}),
+    ("direction is not a unit vector here: divide it by its length first", {"unit": False}),
+])
 
 
 # ---------------------------------------------------------------- force error
@@ -450,15 +410,11 @@ def _error_weakest_only(arm, q, dtau):
     return float(dtau / np.linalg.svd(_J(arm, q), compute_uv=False)[-1])
 
 
-@force_error_bound.mistake("F = J^{-T} tau: invert J transposed, not J")
-def _error_not_transposed(arm, q, dtau):
-    return _force_error(arm, q, dtau, transpose_=False)
-
-
-@force_error_bound.mistake("that is one corner only: the largest error is at one of the four "
-                           "corners (+-dtau, +-dtau)")
-def _error_one_corner(arm, q, dtau):
-    return _force_error(arm, q, dtau, corners=CORNERS[:1])
+force_error_bound.mistakes_of(_force_error, [
+    ("F = J^{-T} tau: invert J transposed, not J", {"transpose_": False}),
+    ("that is one corner only: the largest error is at one of the four corners (+-dtau, "
+     "+-dtau)", {"corners": CORNERS[:1]}),
+])
 
 
 # ---------------------------------------------------------------- force error along a direction
@@ -515,34 +471,17 @@ def _along_singular(rng):
             _along_case(rng, ARM)]
 
 
-@force_error_along.mistake("that is the largest error of the whole force, not of its "
-                           "component along direction")
-def _error_whole(arm, q, dtau, direction):
-    return _error_along(arm, q, dtau, direction, how="whole")
-
-
-@force_error_along.mistake("that is the worst error over a disc of torque errors, "
-                           "|dtau| <= dtau; each torque is known to +-dtau on its own, a box, "
-                           "whose corners reach further")
-def _error_ball(arm, q, dtau, direction):
-    return _error_along(arm, q, dtau, direction, how="ball")
-
-
-@force_error_along.mistake("that is one corner only, (+dtau, +dtau): the largest error is at "
-                           "one of the four corners (+-dtau, +-dtau)")
-def _along_one_corner(arm, q, dtau, direction):
-    return _error_along(arm, q, dtau, direction, how="corner")
-
-
-@force_error_along.mistake("the torques give the force through J^{-T}: J transposed has "
-                           "been inverted where J belongs, or the other way round")
-def _error_transposed(arm, q, dtau, direction):
-    return _error_along(arm, q, dtau, direction, transpose_=True)
-
-
-@force_error_along.mistake("direction is not a unit vector here: divide it by its length first")
-def _error_not_normalised(arm, q, dtau, direction):
-    return _error_along(arm, q, dtau, direction, unit=False)
+force_error_along.mistakes_of(_error_along, [
+    ("that is the largest error of the whole force, not of its component along direction",
+     {"how": "whole"}),
+    ("that is the worst error over a disc of torque errors, |dtau| <= dtau; each torque is "
+     "known to +-dtau on its own, a box, whose corners reach further", {"how": "ball"}),
+    ("that is one corner only, (+dtau, +dtau): the largest error is at one of the four corners"
+     " (+-dtau, +-dtau)", {"how": "corner"}),
+    ("the torques give the force through J^{-T}: J transposed has been inverted where J "
+     "belongs, or the other way round", {"transpose_": True}),
+    ("direction is not a unit vector here: divide it by its length first", {"unit": False}),
+])
 
 
 # ---------------------------------------------------------------- the other sign convention
