@@ -259,6 +259,8 @@ def describe(case, params, units=None):
 def _show(value, factor, digits, symbol=""):
     if isinstance(value, (list, tuple)):
         return "(" + ", ".join(_show(v, factor, digits, symbol) for v in value) + ")"
+    if isinstance(value, str):                  # a named choice: motor = "elbow"
+        return f'"{value}"'
     return fmt(float(value) * factor, digits) + symbol
 
 

@@ -183,11 +183,12 @@ def acceleration(arm, q, qd, tau):
     return al.mass_matrix(arm, q) @ rhs
 ''',
     },
-    # Printed numbers typed in: the advice began "Qd_new = ...", a symbol capitalised.
+    # Printed numbers typed in: the advice began "Qd_new = ...", a symbol capitalised (then
+    # in the one-step part, now gone; the same answer in the part that replaced it).
     "silva_joao": {
-        "step_answer": '''
-def semi_implicit_step(arm, q, qd, tau, h):
-    return np.array([0.523598, 0.785399]), np.array([-0.004037, 0.007653])
+        "failure_answer": '''
+def tip_after_failure(arm, q, motor):
+    return np.array([4.655143, 0.115372])
 ''',
     },
 }

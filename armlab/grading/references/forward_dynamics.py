@@ -87,57 +87,83 @@ acceleration.mistake(
     "system with M (np.linalg.solve), do not multiply by M", partial(_acceleration, multiply=True))
 
 
-# ---------------------------------------------------------------- Part 2: one step
-def _step(arm, q, qd, tau, h, explicit=False, speed=True):
-    qd = np.asarray(qd, dtype=float)
-    a = np.asarray(acceleration(arm, q, qd, tau))
-    qd_new = qd + h * a
-    moved = (qd if explicit else qd_new) if speed else h * a
-    return listed([np.asarray(q, dtype=float) + h * moved, qd_new])
+# ---------------------------------------------------------------- Part 2: a motor fails
+MOTORS = ("shoulder", "elbow")
 
 
-@reference(worked=[Case(arm=ARM, q=deg(30, 45), qd=[0.0, 0.0], tau=[0.0, 0.0], h=1e-4,
-                        label="Example 2's first step of the fall"),
-                   Case(arm=ARM, **EX1, h=1e-2,
-                        label="a 10 ms step from Example 1's worked instant, on the chapter's "
-                              "arm")],
-           uses={"acceleration": acceleration}, atol=1e-12,
-           advice="qd_new = qd + h qdd(q, qd, tau), then q_new = q + h qd_new")
-def semi_implicit_step(arm, q, qd, tau, h):
-    """One semi-implicit Euler step: (q_new (2,) [rad], qd_new (2,) [rad/s])."""
-    return _step(arm, q, qd, tau, h)
+def _after_failure(arm, q, motor, kept=1.0, swap=False, tip=True, transpose=False):
+    real = planar_arm(arm)
+    tau = kept * np.asarray(al.gravity_torques(real, q), dtype=float)
+    tau[MOTORS.index(motor) ^ swap] = 0.0
+    qdd = al.forward_dynamics(real, q, np.zeros(2), tau)
+    if not tip:
+        return listed(qdd)
+    J = al.jacobian(real, q)
+    return listed((J.T if transpose else J) @ qdd)
 
 
-@semi_implicit_step.fresh
-def _step_cases(rng):
-    def state(arm, h, label=None):
-        return Case(arm=arm, q=rng.pose(2), qd=rng.vector(2, -3, 3, 0.5, nonzero=True),
-                    tau=rng.vector(2, -5, 5, 0.5), h=h, label=label)
+@reference(worked=[Case(arm=ARM, q=deg(30, 45), motor="elbow",
+                        label="the chapter's arm held at (30°, 45°), the elbow's motor failing"),
+                   Case(arm=ARM, q=deg(30, 45), motor="shoulder",
+                        label="the same pose, the shoulder's motor failing")],
+           allow=("gravity_torques", "forward_dynamics", "mass_matrix", "jacobian"),
+           units={"return": "m/s^2"},
+           advice="tau = g(q) held the arm: what is left of it when one motor stops, and how "
+                  "do the joints' accelerations at rest move the tip?")
+def tip_after_failure(arm, q, motor):
+    """The tip's acceleration (2,) [m/s^2] the instant the ``motor`` ("shoulder" or "elbow")
+    stops while the other keeps the torque that held the arm at rest at ``q``."""
+    return _after_failure(arm, q, motor)
 
-    cases = [state(arm, rng.choice([1e-3, 5e-4, 1e-4])) for arm in [ARM] + _other_arms(rng)]
-    cases.append(state(ARM, 0.01, label="a coarse step of 10 ms"))
+
+@tip_after_failure.fresh
+def _failure_cases(rng):
+    motors = [rng.choice(MOTORS) for _ in range(4)]
+    cases = [Case(arm=arm, q=rng.pose(2), motor=m)
+             for arm, m in zip([ARM] + _other_arms(rng), motors)]
+    cases.append(Case(arm=ARM, q=rng.pose(2), motor=MOTORS[1 - MOTORS.index(motors[0])],
+                      label="the chapter's arm, the other motor failing"))
     return cases
 
 
-semi_implicit_step.mistake(
-    "that is explicit Euler: in the semi-implicit step the angle moves with the new speed, q_new "
-    "= q + h qd_new", partial(_step, explicit=True))
-semi_implicit_step.mistake(
-    "the angle moves by h times the speed, not by h squared times the acceleration alone: q_new ="
-    " q + h qd_new", partial(_step, speed=False))
+tip_after_failure.mistake(
+    "that is both motors off: the motor that still works keeps its holding torque",
+    partial(_after_failure, kept=0.0))
+tip_after_failure.mistake(
+    "the other motor stopped in yours: the shoulder turns joint 1 (tau[0]), the elbow joint 2",
+    partial(_after_failure, swap=True))
+tip_after_failure.mistake(
+    "the working motor's torque has the wrong sign: it holds the arm against gravity",
+    partial(_after_failure, kept=-1.0))
+tip_after_failure.mistake(
+    "those are the joints' accelerations [rad/s^2]; the part asks for the tip's [m/s^2]",
+    partial(_after_failure, tip=False))
+tip_after_failure.mistake(
+    "the joints' accelerations are carried to the tip by the wrong matrix (is it transposed?)",
+    partial(_after_failure, transpose=True))
 
 
 # ---------------------------------------------------------------- Part 3: a short fall
-def _fall(arm, q0, duration, h, extra=0):
+def _fall(arm, q0, duration, h, extra=0, method="semi_implicit_euler"):
     return listed(al.simulate(planar_arm(arm), q0, duration + extra * h, control_dt=h,
-                              substeps=1, method="semi_implicit_euler").q[-1])
+                              substeps=1, method=method).q[-1])
+
+
+def _fall_by_acceleration(arm, q0, duration, h):
+    """The fall whose angle moves by h^2 times the acceleration alone."""
+    q, qd = np.asarray(q0, dtype=float), np.zeros(2)
+    for _ in range(round(duration / h)):
+        a = np.asarray(acceleration(arm, q, qd, np.zeros(2)))
+        q, qd = q + h * h * a, qd + h * a
+    return listed(q)
 
 
 @reference(worked=Case(arm=ARM, q0=deg(30, 45), duration=0.25, h=1e-3,
                        label="the fall of Example 3, 0.25 s in steps of 1 ms (Table 5.2)"),
-           uses={"semi_implicit_step": semi_implicit_step}, atol=1e-9,
+           uses={"acceleration": acceleration}, atol=1e-9,
            units={"return": "deg"},
-           advice="start at rest, take round(duration / h) steps with zero torque, and return "
+           advice="start at rest, take round(duration / h) steps with zero torque, each "
+                  "qd_new = qd + h qdd(q, qd, 0), then q_new = q + h qd_new, and return "
                   "the angles after the last one")
 def fall(arm, q0, duration, h):
     """Joint angles (2,) [rad] after a fall from rest at q0, motors off, by semi-implicit Euler."""
@@ -154,6 +180,12 @@ def _fall_cases(rng):
 
 
 fall.mistake(
+    "that is explicit Euler: in the chapter's semi-implicit step the angle moves with the new "
+    "speed, q_new = q + h qd_new", partial(_fall, method="explicit_euler"))
+fall.mistake(
+    "the angle moves by h times the speed, not by h squared times the acceleration alone: "
+    "q_new = q + h qd_new", _fall_by_acceleration)
+fall.mistake(
     "count the steps: a fall of duration T in steps of h takes round(T / h) steps, no more",
     partial(_fall, extra=1))
 fall.mistake(
@@ -161,42 +193,67 @@ fall.mistake(
     partial(_fall, extra=-1))
 
 
-# ---------------------------------------------------------------- Part 4: the total energy
-def _energy(arm, q, qd, half=0.5, sign=1.0):
-    real, qd = planar_arm(arm), np.asarray(qd, dtype=float)
-    return float(half * qd @ al.mass_matrix(real, q) @ qd + sign * al.potential_energy(real, q))
+# ---------------------------------------------------------------- Part 4: a locked swing
+def _locked_speed(arm, q0, half=0.5, bottom="centre", inertia="M11"):
+    """The largest shoulder speed of the arm swinging from rest at q0 with its elbow locked:
+    energy from the start to the lowest point, where the arm's centre of mass is straight
+    along gravity from the shoulder; T = M_11 qd1^2 / 2 with qd2 = 0."""
+    real, q0 = planar_arm(arm), np.asarray(q0, dtype=float)
+    m, c = np.asarray(real.masses, dtype=float), al.com_positions(real, q0)
+    g = np.asarray(real.gravity, dtype=float)
+    down = math.atan2(g[1], g[0])
+    centre = m @ c / m.sum()
+    turn = down - (math.atan2(centre[1], centre[0]) if bottom == "centre" else q0[0])
+    drop = float(al.potential_energy(real, q0) - al.potential_energy(real, q0 + [turn, 0.0]))
+    M = al.mass_matrix(real, q0)
+    if inertia == "M11":
+        I = M[0, 0]
+    elif inertia == "all":                  # both joints turning at qd1
+        I = M.sum()
+    else:                                   # the links as point masses at their centres
+        I = float(m @ np.sum(c * c, axis=1))
+    return float(math.sqrt(max(0.0, drop / (half * I))))
 
 
-@reference(worked=[Case(arm=ARM, q=deg(30, 45), qd=[0.0, 0.0],
-                        label="the start of Example 3's fall, at rest"),
-                   Case(arm=ARM, q=deg(30, 45), qd=[1.0, 2.0],
-                        label="Example 1's worked instant, moving at (1, 2) rad/s")],
-           allow=("mass_matrix", "com_positions"),
-           advice="V is the work it takes to lift each link's mass against gravity from the "
-                  "shoulder to its centre of mass, whichever way gravity points")
-def total_energy(arm, q, qd):
-    """Kinetic plus potential energy [J], zero potential with every centre of mass at the shoulder."""
-    real = planar_arm(arm)
-    return float(al.kinetic_energy(real, q, qd) + al.potential_energy(real, q))
+@reference(worked=[Case(arm=RIGID, q0=deg(30, 45),
+                        label="the table-top arm without friction, released at (30°, 45°)"),
+                   Case(arm=RIGID, q0=deg(120, -90),
+                        label="the same arm released at (120°, -90°)")],
+           allow=("mass_matrix", "com_positions", "potential_energy", "kinetic_energy"),
+           units={"return": "rad/s"},
+           advice="where along the swing is the locked arm's potential energy lowest, and "
+                  "what is its kinetic energy when only the shoulder turns?")
+def locked_swing_speed(arm, q0):
+    """The largest shoulder speed [rad/s] of a frictionless arm released from rest at q0
+    with its elbow locked."""
+    return _locked_speed(arm, q0)
 
 
-@total_energy.fresh
-def _energy_cases(rng):
-    cases = [Case(arm=arm, q=rng.pose(2), qd=rng.vector(2, -3, 3, 0.5, nonzero=True))
-             for arm in [ARM] + _other_arms(rng)[:2]]
-    cases.append(Case(arm=rng.arm(gravity=WALL_GRAVITY), q=rng.pose(2),
-                      qd=rng.vector(2, -3, 3, 0.5, nonzero=True),
-                      label="an arm mounted on a wall, gravity along -x"))
-    cases.append(Case(arm=ARM, q=deg(-90, 0), qd=[0.0, 0.0],
-                      label="the arm hanging straight down, at rest"))
-    return cases
+@locked_swing_speed.fresh
+def _locked_cases(rng):
+    def start(arm, label=None):
+        return Case(arm=arm, q0=rng.pose(2), label=label)
+
+    return [start(RIGID), start(rng.arm()), start(rng.arm(inertia=True),
+                                                  "links that are not uniform rods"),
+            start(rng.arm(gravity=WALL_GRAVITY), "an arm mounted on a wall, gravity along -x"),
+            Case(arm=RIGID, q0=deg(rng.integer(60, 120), rng.sign() * rng.integer(20, 60)),
+                 label="the table-top arm released high, above the shoulder")]
 
 
-total_energy.mistake(
-    "the kinetic energy is qd^T M qd / 2: the factor one half", partial(_energy, half=1.0))
-total_energy.mistake(
-    "the potential energy's sign: a centre of mass above the shoulder has positive potential "
-    "energy, V = -m gravity . c", partial(_energy, sign=-1.0))
+locked_swing_speed.mistake(
+    "the swing's lowest point is where the whole locked arm's centre of mass is straight "
+    "along gravity from the shoulder, not where link 1 hangs", partial(_locked_speed,
+                                                                      bottom="link 1"))
+locked_swing_speed.mistake(
+    "the elbow is locked: its angle q2 does not change, so the joint speeds are (qd1, 0)",
+    partial(_locked_speed, inertia="all"))
+locked_swing_speed.mistake(
+    "each link also turns about its own centre of mass: its moment of inertia counts in the "
+    "kinetic energy", partial(_locked_speed, inertia="points"))
+locked_swing_speed.mistake(
+    "the kinetic energy is qd^T M qd / 2: the factor one half", partial(_locked_speed,
+                                                                       half=1.0))
 
 
 # ---------------------------------------------------------------- Part 5: design a step
