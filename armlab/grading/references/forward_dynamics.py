@@ -119,11 +119,21 @@ def tip_after_failure(arm, q, motor):
 @tip_after_failure.fresh
 def _failure_cases(rng):
     motors = [rng.choice(MOTORS) for _ in range(4)]
-    cases = [Case(arm=arm, q=rng.pose(2), motor=m)
+    cases = [Case(arm=arm, q=_held_pose(rng, arm, m), motor=m)
              for arm, m in zip([ARM] + _other_arms(rng), motors)]
-    cases.append(Case(arm=ARM, q=rng.pose(2), motor=MOTORS[1 - MOTORS.index(motors[0])],
+    other = MOTORS[1 - MOTORS.index(motors[0])]
+    cases.append(Case(arm=ARM, q=_held_pose(rng, ARM, other), motor=other,
                       label="the chapter's arm, the other motor failing"))
     return cases
+
+
+def _held_pose(rng, arm, motor, draws=4):
+    """Of ``draws`` random poses, the one where the failing motor held the most torque: never
+    a pose where it held none (its link plumb), whose answer, the arm at rest, a constant
+    zero would pass."""
+    poses = [rng.pose(2) for _ in range(draws)]
+    held = [abs(al.gravity_torques(planar_arm(arm), q)[MOTORS.index(motor)]) for q in poses]
+    return poses[int(np.argmax(held))]
 
 
 tip_after_failure.mistake(
