@@ -114,13 +114,13 @@ def test_typed_in_gravity_is_caught(chapter, student, cell, place):
 @pytest.mark.parametrize("chapter, student, cell, hint", [
     ("statics", "mueller_jonas", "gravity_answer",
      "link 2's weight acts on the lever from the shoulder to link 2's centre of mass"),
-    ("inverse_dynamics", "k_nakamura", "torque_answer", "the friction B qd is missing"),
+    ("inverse_dynamics", "k_nakamura", "acceleration_answer", "the arm is moving"),
     ("forward_dynamics", "diallo_moussa", "acceleration_answer",
      "solve the system with M (np.linalg.solve), do not multiply by M"),
     ("control", "gupta_rohan", "computed_torque_answer", "the angle error is in degrees"),
     ("control", "fischer_max", "stiff_answer", "not by the real arm's"),
     ("gravity", "tomas_o_connor", "payload_answer", "the arm's gravity need not be 9.81 m/s²"),
-    ("inverse_dynamics", "l_chen", "rnea_answer", "the right numbers with their fractions cut "
+    ("inverse_dynamics", "l_chen", "base_answer", "the right numbers with their fractions cut "
                                                   "off: an array made from whole numbers"),
     ("limits", "sofia_ivanova", "friction_answer", "the right numbers with their fractions "
                                                    "cut off"),
@@ -167,7 +167,7 @@ def test_advice_keeps_its_symbols():
     text = outcome("forward_dynamics", "silva_joao", "failure_answer", "fresh")
     assert text.endswith(". tau = g(q) held the arm: what is left of it when one motor stops, "
                          "and how do the joints' accelerations at rest move the tip?")
-    text = outcome("inverse_dynamics", "m_rossi", "rnea_answer", "fresh")   # a word does start
+    text = outcome("inverse_dynamics", "m_rossi", "base_answer", "fresh")   # a word does start
     assert ". Outwards: each link's angular and linear accelerations" in text
 
 

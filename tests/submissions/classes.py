@@ -131,43 +131,38 @@ def fit_gravity_parameters(q, tau):
 INVERSE_DYNAMICS = {
     # np.array([0, 0]) filled in place: the fractions were cut off without a word about it.
     "l_chen": {
-        "rnea_answer": '''
-def rnea(arm, q, qd, qdd):
-    cross = lambda a, b: a[0] * b[1] - a[1] * b[0]
+        "base_answer": '''
+def base_force(arm, q, qd, qdd):
     a_joint = -np.array(arm.gravity, float)
     phi = w = wd = 0.0
-    acc_c, units, wds = [], [], []
+    f = np.zeros(2)
     for i in range(2):
         phi += q[i]; w += qd[i]; wd += qdd[i]
         e = np.array([np.cos(phi), np.sin(phi)]); n = np.array([-e[1], e[0]])
-        acc_c.append(a_joint + wd * arm.com[i] * n - w**2 * arm.com[i] * e)
+        f = f + arm.masses[i] * (a_joint + wd * arm.com[i] * n - w**2 * arm.com[i] * e)
         a_joint = a_joint + wd * arm.lengths[i] * n - w**2 * arm.lengths[i] * e
-        units.append(e); wds.append(wd)
-    f_next = np.zeros(2); n_next = 0.0
-    tau = np.array([0, 0])
-    for i in [1, 0]:
-        fi = arm.masses[i] * acc_c[i] + f_next
-        ni = (arm.inertia[i] * wds[i] + cross(arm.com[i] * units[i], arm.masses[i] * acc_c[i])
-              + n_next + cross(arm.lengths[i] * units[i], f_next))
-        tau[i] = ni
-        f_next, n_next = fi, ni
-    return tau
+    out = np.array([0, 0])
+    out[0], out[1] = f
+    return out
 ''',
     },
     # The printed numbers typed in: the advice's first word, "outwards:", was not a sentence's.
     "m_rossi": {
-        "rnea_answer": '''
-def rnea(arm, q, qd, qdd):
-    return np.array([5.77957, 0.444276])
+        "base_answer": '''
+def base_force(arm, q, qd, qdd):
+    return np.array([-1.83153, 29.6345])
 ''',
     },
-    # The viscous friction left out: only the general advice.
+    # The torque at zero acceleration worked out at rest (no velocity products, no
+    # friction): it got only the general advice until the part named that mistake.
     "k_nakamura": {
-        "torque_answer": '''
-def required_torque(arm, q, qd, qdd, tip_force):
-    J = al.jacobian(arm, q)
-    return (mass_matrix(arm, q) @ qdd + velocity_products(arm, q, qd)
-            + al.gravity_torques(arm, q) + J.T @ tip_force)
+        "acceleration_answer": '''
+def largest_acceleration(arm, q, qd, direction, tip_force, limit):
+    M = al.mass_matrix(arm, q)
+    tau0 = al.inverse_dynamics(arm, q, [0.0, 0.0], [0.0, 0.0], tip_force)
+    per = M @ np.asarray(direction, float)
+    return float(min(((limit[j] if per[j] > 0 else -limit[j]) - tau0[j]) / per[j]
+                     for j in range(2)))
 ''',
     },
 }

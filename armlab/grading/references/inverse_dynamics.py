@@ -1,11 +1,15 @@
 """Grading references for the inverse dynamics chapter's exercises (``solutions/inverse_dynamics``).
 
-The references compute with armlab where armlab has the quantity (``M``, ``c``, the
-torque, RNEA, the regressor); the likely mistakes are armlab on a changed arm, or the
-chapter's two-link formulas written out with the mistake in them: ``c`` from
-``h = m2 L1 lc2 sin q2``, a link-by-link Newton-Euler recursion for the RNEA part, the
-regressor of equation (4.9) term by term. The design part judges a student's
-identification tour by the torques it needs and the standard errors of its fit.
+The references compute with armlab (``M``, ``c``, ``g``, the torque, the regressor and the
+base parameters); the parts compose them with a decision or an analysis armlab does not
+do in one call: the shoulder speed at which the elbow's velocity products match its
+weight, the largest acceleration along a direction the motors allow, the force the base
+carries while the arm moves (a two-link Newton-Euler recursion), the torque of an arm
+carrying a payload from its base parameters, and the payload identified from a run. One
+part, the mass matrix from the kinetic energy, asks for the body of an armlab function
+(the chapter's core formula). The likely mistakes are the same compositions with a step
+changed. The design part judges a student's identification tour by the torques it needs
+and the standard errors of its fit.
 """
 
 from functools import partial
@@ -21,9 +25,10 @@ TABLE_TOP = Arm.from_arm(al.tabletop_arm(), "the table-top arm of Example 4")
 WALL_ARM = Arm.from_arm(al.mounted(al.tabletop_arm(), np.pi / 2),
                         "the table-top arm on a wall (gravity along -x)")
 SIGMA = 0.05
-DEGREES_SLIP = "angles in radians converted again, as if they were degrees"
-"""The conceptual slip two parts share (``slip=``): the regressor's q and the derivation's q2."""
 """The chapter's torque noise in identification (one standard deviation) [N m]."""
+DEGREES_SLIP = "angles in radians converted again, as if they were degrees"
+"""The conceptual slip two parts share (``slip=``): the payload torque's q and the
+derivation's q2."""
 
 
 def _rods(m2, **changes):
@@ -46,13 +51,6 @@ def _mass(arm, q, inertia=True, coupling=True, at_end=False):
         changes["com"] = (arm.com[0], arm.lengths[1])
     M = al.mass_matrix(planar_arm(arm, **changes), q)
     return listed(M if coupling else np.diag(np.diag(M)))
-
-
-def _velocity(arm, q, qd, sign=1.0, coriolis=2.0, elbow_speed=0):
-    """c = (-h (2 qd1 qd2 + qd2^2), h qd1^2), h = m2 L1 lc2 sin q2, with the mistakes'
-    sign, Coriolis factor and elbow speed."""
-    h = sign * arm.masses[1] * arm.lengths[0] * arm.com[1] * np.sin(q[1])
-    return [float(-h * (coriolis * qd[0] * qd[1] + qd[1] ** 2)), float(h * qd[elbow_speed] ** 2)]
 
 
 # ---------------------------------------------------------------- Part 1: M(q)
@@ -84,85 +82,122 @@ mass_matrix.mistakes_of(_mass, [
 ])
 
 
-# ---------------------------------------------------------------- Part 2: c(q, qd)
-@reference(worked=Case(arm=RODS, q=deg(30, -60), qd=[1.0, -0.5],
-                       label="Example 3's bent and moving rods"),
-           advice="only q2 changes M: keep the Christoffel symbols with a derivative by q2, and "
-                  "sum Gamma_ijk qd_j qd_k over both j and k")
-def velocity_products(arm, q, qd):
-    """Velocity-product torques c(q, qd) (2,) of a two-link arm [N m]."""
-    return listed(al.coriolis_torques(planar_arm(arm), q, qd))
+# ---------------------------------------------------------------- Part 2: a crossing speed
+def _crossing(arm, q, root=True, row=1, weight=1):
+    """The shoulder speed [rad/s] at which the elbow's velocity-product torque, the elbow
+    held still, equals the elbow's gravity torque in size: c2 = h qd1^2 against g2. The
+    mistakes: no square root, the shoulder's row (both joints at that speed), the shoulder's
+    gravity torque."""
+    real = planar_arm(arm)
+    c = al.coriolis_torques(real, q, [1.0, 1.0] if row == 0 else [1.0, 0.0])[row]
+    ratio = abs(al.gravity_torques(real, q)[weight] / c)
+    return float(np.sqrt(ratio) if root else ratio)
 
 
-@velocity_products.fresh
-def _velocity_cases(rng):
-    cases = [Case(arm=arm, q=rng.pose(2), qd=rng.vector(2, -3, 3, 0.5, nonzero=True))
-             for arm in [RODS] + _other_arms(rng)]
-    cases.append(Case(arm=rng.arm(), q=rng.pose(2), qd=[rng.uniform(-3, 3, 0.5), 0.0],
-                      label="the elbow not turning"))
-    cases.append(Case(arm=RODS, q=rng.pose(2), qd=[0.0, 0.0], label="the arm at rest"))
+@reference(worked=[Case(arm=RODS, q=deg(30, -60), label="Example 3's bent rods"),
+                   Case(arm=TABLE_TOP, q=deg(30, 45),
+                        label="the table-top arm at its worked pose (Example 4)")],
+           allow=("coriolis_torques", "gravity_torques"), units={"return": "rad/s"},
+           advice="how does the elbow's velocity-product torque grow with the shoulder's "
+                  "speed, and which gravity torque must it match?")
+def crossing_speed(arm, q):
+    """The shoulder speed [rad/s], elbow still, at which |c2| = |g2| at pose q."""
+    return _crossing(arm, q)
+
+
+def _crossing_pose(rng, arm):
+    """A pose whose elbow is bent by 30 to 150 degrees either way and whose link 2 points
+    at least 25 degrees away from gravity's line (so that neither torque is small)."""
+    bend = [d for d in range(-150, 151) if abs(d) >= 30]
+    across = [d for d in range(-180, 180) if abs(np.sin(np.radians(d))) >= np.sin(np.radians(25))]
+    up = np.degrees(np.arctan2(-arm.gravity[1], -arm.gravity[0]))
+    q2 = rng.choice(bend)
+    link2 = up + rng.choice(across)                 # link 2's absolute angle [deg]
+    return [float(np.radians(((link2 - q2 + 180) % 360) - 180)), float(np.radians(q2))]
+
+
+@crossing_speed.fresh
+def _crossing_cases(rng):
+    cases = [Case(arm=arm, q=_crossing_pose(rng, arm)) for arm in [RODS] + _other_arms(rng)]
+    wall = rng.arm(gravity=(-9.81, 0.0))
+    cases.append(Case(arm=wall, q=_crossing_pose(rng, wall), label="an arm mounted on a wall"))
+    moon = rng.arm(gravity=1.62)
+    cases.append(Case(arm=moon, q=_crossing_pose(rng, moon), label="an arm on the Moon"))
     return cases
 
 
-velocity_products.mistakes_of(_velocity, [
-    ("right size, wrong sign: h = m2 L1 lc2 sin q2, c1 = -h (...) and c2 = +h qd1^2",
-     {"sign": -1.0}),
-    ("the Coriolis term is 2 h qd1 qd2: the symbols Gamma_112 and Gamma_121 both contribute",
-     {"coriolis": 1.0}),
-    ("the elbow feels the shoulder's spin: c2 = h qd1^2, with the shoulder's speed",
-     {"elbow_speed": 1}),
+crossing_speed.mistakes_of(_crossing, [
+    ("the torques match at that ratio of their sizes, but the velocity-product torque grows "
+     "with the square of the shoulder's speed", {"root": False}),
+    ("that is the shoulder's velocity-product torque: the part asks for the elbow's, with the "
+     "elbow held still", {"row": 0}),
+    ("that is the shoulder's gravity torque: the elbow's velocity-product torque must match the "
+     "elbow's", {"weight": 0}),
 ])
 
 
-# ---------------------------------------------------------------- Part 3: the whole torque
-def _torque(arm, q, qd, qdd, tip_force, tip=1.0, friction=1.0, velocity=1.0):
-    real = planar_arm(arm)
-    return listed(al.mass_matrix(real, q) @ qdd + al.gravity_torques(real, q)
-                 + velocity * al.coriolis_torques(real, q, qd)
-                 + friction * al.friction_torques(real, qd)
-                 + tip * al.static_torques(real, q, tip_force))
+# ---------------------------------------------------------------- Part 3: the largest acceleration
+def _reserve(arm, q, qd, direction, tip_force, limit, base=True, both=True, speed=True):
+    """The largest s >= 0 for which the torque of qdd = s direction, at the state and tip
+    force, stays within +-limit at both joints. tau(s) = tau(0) + s M direction; the mistakes:
+    tau(0) left out (``base``), only +limit (``both``), tau(0) of the arm at rest (``speed``)."""
+    real, d = planar_arm(arm), np.asarray(direction, dtype=float)
+    still = qd if speed else [0.0, 0.0]
+    tau0 = al.inverse_dynamics(real, q, still, [0.0, 0.0], tip_force) if base else np.zeros(2)
+    per = al.mass_matrix(real, q) @ d
+    lim = np.asarray(limit, dtype=float)
+    bounds = []
+    for j in np.flatnonzero(per):
+        if both:
+            bounds.append(((lim[j] if per[j] > 0 else -lim[j]) - tau0[j]) / per[j])
+        else:
+            bounds.append((lim[j] - tau0[j]) / abs(per[j]))
+    return float(min(bounds))
 
 
 MOVING = changed(RODS, damping=0.2, label="the chapter's rods with damping 0.2 N m s/rad")
 
 
-@reference(worked=[Case(arm=MOVING, q=deg(30, 60), qd=[1.0, -0.5], qdd=[1.0, -1.0],
-                        tip_force=[0.0, 0.0], label="the moving bent arm of Example 2"),
-                   Case(arm=RODS, q=deg(0, 0), qd=[0.0, 0.0], qdd=[0.0, 0.0],
-                        tip_force=[0.0, -5.0],
-                        label="Example 1's supported tip, the tip pressing down on its support")],
-           allow=("gravity_torques", "jacobian"),
-           uses={"mass_matrix": mass_matrix, "velocity_products": velocity_products},
-           units={"tip_force": "N"},
-           advice="tau = M qdd + c + g + B qd + J^T F, with F the force the tip applies")
-def required_torque(arm, q, qd, qdd, tip_force):
-    """Motor torques (2,) for a motion and a tip force: M qdd + c + g + friction + J^T F."""
-    return listed(al.inverse_dynamics(planar_arm(arm), q, qd, qdd, tip_force))
+@reference(worked=[Case(arm=MOVING, q=deg(30, 60), qd=[1.0, -0.5], direction=[1.0, -1.0],
+                        tip_force=[0.0, 0.0], limit=[25.0, 4.0],
+                        label="the moving bent arm of Example 2, motors of (25, 4) N m"),
+                   Case(arm=RODS, q=deg(0, 0), qd=[0.0, 0.0], direction=[-1.0, 2.0],
+                        tip_force=[0.0, -5.0], limit=[12.0, 3.0],
+                        label="Example 1's supported tip pressing down with 5 N, motors of "
+                              "(12, 3) N m")],
+           allow=("inverse_dynamics", "mass_matrix"),
+           units={"direction": "rad/s²"},
+           advice="how does each joint's torque change as the acceleration grows along the "
+                  "direction, from what the state already needs? Each motor pushes both ways")
+def largest_acceleration(arm, q, qd, direction, tip_force, limit):
+    """The largest s >= 0 [1] with |tau_j| <= limit_j for qdd = s direction at (q, qd)."""
+    return _reserve(arm, q, qd, direction, tip_force, limit)
 
 
-@required_torque.fresh
-def _torque_cases(rng):
+@largest_acceleration.fresh
+def _reserve_cases(rng):
     def state(arm, label=None, force=True):
-        damped = changed(arm, damping=rng.uniform(0.0, 0.5, 0.05))
+        damped = changed(arm, damping=rng.uniform(0.1, 0.5, 0.05))
+        q, qd = rng.pose(2), rng.vector(2, -2, 2, 0.5, nonzero=True)
         tip = rng.vector(2, -10, 10, 1, nonzero=True) if force else [0.0, 0.0]
-        return Case(arm=damped, q=rng.pose(2), qd=rng.vector(2, -2, 2, 0.5, nonzero=True),
-                    qdd=rng.vector(2, -3, 3, 0.5), tip_force=tip, label=label)
+        tau0 = al.inverse_dynamics(planar_arm(damped), q, qd, [0.0, 0.0], tip)
+        limit = [float(np.ceil(abs(t) + rng.uniform(1.0, 8.0, 0.5))) for t in tau0]
+        return Case(arm=damped, q=q, qd=qd, direction=rng.vector(2, -2, 2, 0.5, nonzero=True),
+                    tip_force=tip, limit=limit, label=label)
 
     cases = [state(arm) for arm in [RODS] + _other_arms(rng)]
-    cases.append(state(rng.arm(gravity=0.0), label="an arm without gravity"))
+    cases.append(state(rng.arm(gravity=(-9.81, 0.0)), label="an arm mounted on a wall"))
     cases.append(state(rng.arm(), force=False, label="no tip force"))
     return cases
 
 
-required_torque.mistakes_of(_torque, [
-    ("the tip force's sign: F is the force the tip applies, so the motors add +J^T F (a force on "
-     "the arm would enter as -F)", {"tip": -1.0}),
-    ("friction's sign: the motors overcome friction, so they add +B qd, with the sign of the joint"
-     " speed", {"friction": -1.0}),
-    ("the velocity products c(q, qd) are missing: they are not small just because the "
-     "accelerations are", {"velocity": 0.0}),
-    ("the friction B qd is missing: the motors also overcome the joints' viscous friction, "
-     "arm.damping times the joint speeds", {"friction": 0.0}),
+largest_acceleration.mistakes_of(_reserve, [
+    ("the state needs torque before any acceleration: gravity, the velocity products, friction "
+     "and the tip force take part of each motor's limit", {"base": False}),
+    ("each motor pushes both ways: a joint whose torque falls as the acceleration grows meets "
+     "-limit, not +limit", {"both": False}),
+    ("the arm is moving: the torque at zero acceleration includes the velocity products and "
+     "friction at the state's speeds", {"speed": False}),
 ])
 
 
@@ -209,15 +244,15 @@ energy_rate.mistakes_of(_energy_rate, [
 ])
 
 
-# ---------------------------------------------------------------- Part 5: RNEA by hand
+# ---------------------------------------------------------------- Part 5: the base's force
 def _cross(a, b):
     return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
 
 
 def _recursion(arm, q, qd, qdd, base_sign=1.0, centripetal=-1.0, pass_moment=True):
-    """Two-link Newton-Euler, motion outwards and forces inwards (for the mistakes): the base
-    accelerates at -base_sign gravity; a point at r on a link turning at w, wd accelerates at
-    wd r n + centripetal w^2 r e beyond its joint."""
+    """Two-link Newton-Euler, motion outwards and forces inwards: (tau (2,), the force the
+    base applies to link 1 (2,)). The base accelerates at -base_sign gravity; a point at r on
+    a link turning at w, wd accelerates at wd r n + centripetal w^2 r e beyond its joint."""
     L, lc, m, inertia = (np.asarray(x, float) for x in (arm.lengths, arm.com, arm.masses,
                                                         arm.inertia))
     phi, w, wd = (np.cumsum(x) for x in (q, qd, qdd))
@@ -232,21 +267,36 @@ def _recursion(arm, q, qd, qdd, base_sign=1.0, centripetal=-1.0, pass_moment=Tru
         moment = inertia[i] * wd[i] + _cross(lc[i] * e[i], force_c[i]) + moment + passed
         force = force_c[i] + force
         tau[i] = float(moment)
-    return tau
+    return tau, force
 
 
-@reference(worked=Case(arm=TABLE_TOP, q=deg(30, 45), qd=[1.0, 2.0], qdd=[3.0, -2.0],
-                       label="the table-top arm's worked instant (Example 4)"),
+def _base_force(arm, q, qd, qdd, base_sign=1.0, centripetal=-1.0, link1=True, at_end=False,
+                sign=1.0):
+    """The force [N] the base applies to link 1 at the shoulder while the arm moves; the
+    mistakes: gravity's sign, the centripetal term's, link 1's mass left out, link 2's mass at
+    its end, the force the arm applies to the base."""
+    changes = {} if link1 else {"masses": (0.0, arm.masses[1])}
+    if at_end:
+        changes["com"] = (arm.com[0], arm.lengths[1])
+    data = changed(arm, **changes) if changes else arm
+    return listed(sign * _recursion(data, q, qd, qdd, base_sign, centripetal)[1])
+
+
+@reference(worked=[Case(arm=TABLE_TOP, q=deg(30, 45), qd=[1.0, 2.0], qdd=[3.0, -2.0],
+                        label="the table-top arm's worked instant (Example 4)"),
+                   Case(arm=WALL_ARM, q=deg(30, 45), qd=[1.0, 2.0], qdd=[3.0, -2.0],
+                        label="the same instant with the arm on a wall")],
+           units={"return": "N"},
            advice="outwards: each link's angular and linear accelerations, the base moving up "
-                  "at g0; inwards: f_i = m_i a_ci + f_(i+1), n_i = I_i wd_i + r_ci x m_i a_ci "
-                  "+ n_(i+1) + r_(i,i+1) x f_(i+1), tau_i = n_i")
-def rnea(arm, q, qd, qdd):
-    """Rigid-body joint torques (2,) by Newton-Euler: M qdd + c + g (no friction, no tip force)."""
-    return listed(al.rnea(planar_arm(arm, damping=0.0, coulomb=0.0), q, qd, qdd))
+                  "at g0; then, of the forces the links pass inwards, which one does the base "
+                  "apply?")
+def base_force(arm, q, qd, qdd):
+    """The force (2,) [N] the base applies to link 1 at the shoulder, world frame."""
+    return _base_force(arm, q, qd, qdd)
 
 
-@rnea.fresh
-def _rnea_cases(rng):
+@base_force.fresh
+def _base_cases(rng):
     def state(arm, label=None):
         return Case(arm=arm, q=rng.pose(2), qd=rng.vector(2, -3, 3, 0.5, nonzero=True),
                     qdd=rng.vector(2, -3, 3, 0.5, nonzero=True), label=label)
@@ -257,90 +307,74 @@ def _rnea_cases(rng):
     return cases
 
 
-rnea.mistakes_of(_recursion, [
-    ("gravity's sign: let the base accelerate upwards, a0 = -gravity, so that every link carries "
-     "its weight", {"base_sign": -1.0}),
+base_force.mistakes_of(_base_force, [
+    ("gravity's sign: let the base accelerate upwards, a0 = -gravity, so that the base carries "
+     "the links' weight", {"base_sign": -1.0}),
     ("the centripetal acceleration of a point at r on a link turning at w points inwards, towards "
      "the joint: -w^2 r e", {"centripetal": 1.0}),
-    ("the shoulder also carries the moment of the force it passes to link 2: add r_(1,2) x f_2 to "
-     "n_1", {"pass_moment": False}),
+    ("link 1 has mass too: f_1 = m_1 a_c1 + f_2", {"link1": False}),
+    ("link 2's mass sits at its centre of mass, arm.com[1] from the elbow, not at the link's end",
+     {"at_end": True}),
+    ("right size, wrong sign: that is the force the arm applies to the base; the part asks for "
+     "the force the base applies to link 1", {"sign": -1.0}),
 ])
 
 
-# ---------------------------------------------------------------- Part 6: the regressor
-def _regressor(arm, q, qd, qdd, lever=True, s2_sign=1.0, link2=True, up=None,
-               order=(0, 1, 2, 3), degrees=False):
-    """Equation (4.9) term by term, for any gravity: the base accelerates at -gravity, and the
-    X columns hold its moment arms e1 x (-gravity), e12 x (-gravity). The mistakes: no L1 in
-    the X2 column (``lever``), the sign of row 1's s2 term, link 2's angle as q2 alone
-    (``link2``), another upward acceleration ``up``, the columns in another ``order``, q
-    converted from degrees."""
-    (q1, q2), (w1, w2), (a1, a2) = np.radians(q) if degrees else q, qd, qdd
-    L1 = arm.lengths[0] if lever else 1.0
-    base = -np.asarray(arm.gravity, float) if up is None else np.asarray(up, float)
-    angle2 = q1 + q2 if link2 else q2
-    u1 = _cross(np.array([np.cos(q1), np.sin(q1)]), base)
-    u12 = _cross(np.array([np.cos(angle2), np.sin(angle2)]), base)
-    c2, s2 = np.cos(q2), np.sin(q2)
-    Y = np.array([[a1, u1, a1 + a2, L1 * (c2 * (2 * a1 + a2) - s2_sign * s2 * (2 * w1 * w2 + w2**2))
-                   + u12],
-                  [0.0, 0.0, a1 + a2, L1 * (c2 * a1 + s2 * w1**2) + u12]])
-    return listed(Y[:, list(order)])
-
-
-def _five(arm, q, qd, qdd):
-    """The regressor of the closed form's five constants (alpha, beta, delta, a, b)."""
-    (q1, q2), (w1, w2), (a1, a2) = q, qd, qdd
-    up = -np.asarray(arm.gravity, float) / max(np.hypot(*arm.gravity), 1e-300)
-    u1, u12 = (_cross(np.array([np.cos(x), np.sin(x)]), up) for x in (q1, q1 + q2))
-    c2, s2 = np.cos(q2), np.sin(q2)
-    return listed([[a1, c2 * (2 * a1 + a2) - s2 * (2 * w1 * w2 + w2**2), a2, u1, u12],
-                  [0.0, c2 * a1 + s2 * w1**2, a1 + a2, 0.0, u12]])
+# ---------------------------------------------------------------- Part 6: a payload's torque
+def _loaded(arm, q, qd, qdd, payload, link1=True, at_com=False, squared=True, load=True,
+            degrees=False):
+    """Y (theta + payload v) with v = (L1^2, L1, L2^2, L2), the base parameters' change per kg
+    at the tip; the mistakes: v without link 1's entries, the payload at link 2's centre of
+    mass, Z2 changed by payload L2, no payload, q converted from degrees."""
+    real = planar_arm(arm, damping=0.0, coulomb=0.0)
+    L1, L2 = arm.lengths
+    r = arm.com[1] if at_com else L2
+    v = np.array([L1**2 if link1 else 0.0, L1 if link1 else 0.0, r**2 if squared else r, r])
+    Y = al.dynamics_regressor(real, np.radians(q) if degrees else q, qd, qdd)
+    return listed(Y @ (al.base_parameters(real) + (payload if load else 0.0) * v))
 
 
 @reference(worked=[Case(arm=TABLE_TOP, q=deg(30, 45), qd=[1.0, 2.0], qdd=[3.0, -2.0],
-                        label="Example 5, the table-top arm's worked instant"),
+                        payload=0.5,
+                        label="Example 5's instant, the table-top arm carrying 0.5 kg"),
                    Case(arm=WALL_ARM, q=deg(30, 45), qd=[1.0, 2.0], qdd=[3.0, -2.0],
-                        label="the same instant with the arm on a wall")],
-           advice="theta = (Z1, X1, Z2, X2): collect the terms of M qdd + c + g that each "
-                  "parameter multiplies, with the base accelerating at -arm.gravity")
-def regressor(arm, q, qd, qdd):
-    """Y (2, 4) with M qdd + c + g = Y (Z1, X1, Z2, X2) [rad/s^2, m/s^2]."""
-    return listed(al.dynamics_regressor(planar_arm(arm), q, qd, qdd))
+                        payload=0.2,
+                        label="the same instant on a wall, carrying 0.2 kg")],
+           allow=("dynamics_regressor", "base_parameters"),
+           units={"return": "N m"},
+           advice="which of Z1, X1, Z2, X2 does a point mass at the tip change, and by how "
+                  "much? Each lumps the mass beyond its link at the link's far end")
+def loaded_torque(arm, q, qd, qdd, payload):
+    """M qdd + c + g (2,) [N m] of the arm carrying a point mass ``payload`` [kg] at its tip."""
+    return _loaded(arm, q, qd, qdd, payload)
 
 
-@regressor.fresh
-def _regressor_cases(rng):
-    def state(arm, label=None, moving=True):
-        speeds = rng.vector(2, -3, 3, 0.5, nonzero=True) if moving else [0.0, 0.0]
-        return Case(arm=arm, q=rng.pose(2), qd=speeds, qdd=rng.vector(2, -3, 3, 0.5),
-                    label=label)
+@loaded_torque.fresh
+def _loaded_cases(rng):
+    def state(arm, label=None):
+        return Case(arm=arm, q=rng.pose(2), qd=rng.vector(2, -3, 3, 0.5, nonzero=True),
+                    qdd=rng.vector(2, -3, 3, 0.5, nonzero=True),
+                    payload=rng.uniform(0.1, 2.0, 0.1), label=label)
 
-    return [Case(arm=RODS, q=deg(30, 60), qd=[1.0, -0.5], qdd=[1.0, -1.0],
-                 label="the chapter's rods, moving bent (Example 2's state)"),
-            state(TABLE_TOP), state(rng.arm(inertia=True)),
+    return [state(RODS), state(rng.arm()), state(rng.arm(inertia=True)),
             state(rng.arm(gravity=(0.0, 9.81)), label="an arm hanging from a ceiling"),
             state(rng.arm(gravity=0.0), label="an arm without gravity"),
-            state(rng.arm(gravity=1.62), label="an arm on the Moon"),
-            state(rng.arm(), moving=False, label="an arm at rest for an instant")]
+            state(rng.arm(gravity=1.62), label="an arm on the Moon")]
 
 
-regressor.mistakes_of(_regressor, [
-    ("the coupling and velocity terms of the X2 column carry L1: beta = L1 X2", {"lever": False}),
-    ("the sign of the s2 term in the shoulder's row: c1 = -h (2 qd1 qd2 + qd2^2)",
-     {"s2_sign": -1.0}),
-    ("link 2's absolute angle is q1 + q2: c12 = cos(q1 + q2)", {"link2": False}),
-    ("take gravity from the arm: the base accelerates at -arm.gravity, which need not be 9.81 m/s²"
-     " along -y", {"up": (0.0, 9.81)}),
-    ("the order of the columns: Z1, X1, Z2, X2, the order of al.base_parameters",
-     {"order": (0, 2, 1, 3)}),
+loaded_torque.mistakes_of(_loaded, [
+    ("the payload also loads link 1: Z1 and X1 lump every mass beyond link 1 at the elbow",
+     {"link1": False}),
+    ("the payload sits at the tip, arm.lengths[1] from the elbow, not at link 2's centre of mass",
+     {"at_com": True}),
+    ("a point mass m at distance r adds m r^2 to a moment of inertia about the joint, m r to the "
+     "first moment", {"squared": False}),
+    ("that is the empty arm's torque: the payload is missing", {"load": False}),
     ("angles are in radians: q needs no conversion", {"degrees": True}, DEGREES_SLIP),
 ])
-regressor.mistake("four base parameters, not five: alpha, beta, delta, a and b are made of them "
-                  "(alpha = Z1 + Z2, beta = L1 X2, delta = Z2, a = g0 X1, b = g0 X2)")(_five)
 
 
-# ---------------------------------------------------------------- Part 7: fit theta
+# ---------------------------------------------------------------- Part 7: identify a payload
 def tour(poses, duration, dt=1e-3):
     """The tour through ``poses`` (m, 2): m - 1 rest-to-rest quintics of equal time in
     ``duration``, sampled every ``dt`` from each leg's start: (q, qd, qdd), each (N, 2)."""
@@ -355,74 +389,100 @@ def tour(poses, duration, dt=1e-3):
     return tuple(x.reshape(-1, 2) for x in (q, qd, qdd))
 
 
-def _fit(arm, q, qd, qdd, tau, rows=(0, 1), mismatched=False, sequential=False):
-    """Least-squares theta (4,) from the stacked regressors of the given joints' rows; the
-    mistakes: the shoulder's rows only, the torques stacked joint by joint, (Z2, X2) from the
-    elbow's rows and then (Z1, X1) from the shoulder's."""
-    Y, tau = al.dynamics_regressor(planar_arm(arm), q, qd, qdd), np.asarray(tau, float)
-    if sequential:
-        outer = np.linalg.lstsq(Y[:, 1, 2:], tau[:, 1], rcond=None)[0]
-        inner = np.linalg.lstsq(Y[:, 0, :2], tau[:, 0] - Y[:, 0, 2:] @ outer, rcond=None)[0]
-        return listed(np.concatenate([inner, outer]))
-    rhs = tau[:, list(rows)].T if mismatched else tau[:, list(rows)]
-    return listed(np.linalg.lstsq(Y[:, list(rows)].reshape(-1, 4), rhs.reshape(-1),
-                                 rcond=None)[0])
+def _payload(arm, q, qd, qdd, tau, rows=(0, 1), mismatched=False, at_com=False, link1=True,
+             empty=True):
+    """The least-squares payload [kg] at the tip: the torques less the empty arm's, Y theta,
+    against Y v, v = (L1^2, L1, L2^2, L2); the mistakes: the shoulder's rows only, the torques
+    stacked joint by joint, the payload at link 2's centre of mass, v without link 1's
+    entries, the empty arm's torques not taken off."""
+    real = planar_arm(arm, damping=0.0, coulomb=0.0)
+    Y, tau = al.dynamics_regressor(real, q, qd, qdd), np.asarray(tau, float)
+    L1, L2 = arm.lengths
+    r = arm.com[1] if at_com else L2
+    v = np.array([L1**2 if link1 else 0.0, L1 if link1 else 0.0, r**2, r])
+    rest = tau - Y @ al.base_parameters(real) if empty else tau
+    x, y = (Y @ v)[:, list(rows)], rest[:, list(rows)]
+    x, y = x.reshape(-1), (y.T if mismatched else y).reshape(-1)
+    return float(x @ y / (x @ x))
 
 
-def _run(rng, arm, legs, duration, noise, dt=0.02):
-    """A tour of ``legs`` quintics through random poses, every ``dt``, and its rigid-body
-    torques with round noise of at most ``noise`` [N m]."""
+def _loaded_run(rng, arm, payload, legs, duration, noise, dt=0.02):
+    """A tour of ``legs`` quintics through random poses, every ``dt``, and the rigid-body
+    torques of ``arm`` carrying ``payload`` at its tip, with round noise of at most ``noise``
+    [N m]."""
     poses = [rng.pose(2, -150, 150) for _ in range(legs + 1)]
     q, qd, qdd = tour(poses, duration, dt)
-    tau = al.rnea(planar_arm(arm, damping=0.0, coulomb=0.0), q, qd, qdd)
+    tau = al.rnea(planar_arm(arm, damping=0.0, coulomb=0.0).with_payload(payload), q, qd, qdd)
     noisy = [[t + rng.uniform(-noise, noise, 0.001) for t in row] for row in tau.tolist()]
     return dict(q=listed(q), qd=listed(qd), qdd=listed(qdd), tau=noisy)
 
 
-def _book_run():
-    """Example 6's tour every 20 ms on the table-top arm without friction, with the chapter's
-    noise drawn from numpy's generator started at 0."""
-    q, qd, qdd = tour(np.radians([[-45, 90], [60, -30], [150, 60], [30, -120], [-45, 90]]),
-                      3.2, 0.02)
-    tau = al.rnea(al.tabletop_arm(), q, qd, qdd)
+BOOK_TOUR = np.radians([[-45, 90], [60, -30], [150, 60], [30, -120], [-45, 90]])
+"""Example 6's tour."""
+
+
+def _book_run(payload=0.5):
+    """Example 6's tour every 20 ms on the table-top arm without friction carrying
+    ``payload`` at its tip, with the chapter's noise drawn from numpy's generator started
+    at 0."""
+    q, qd, qdd = tour(BOOK_TOUR, 3.2, 0.02)
+    tau = al.rnea(al.tabletop_arm().with_payload(payload), q, qd, qdd)
     tau = tau + np.random.default_rng(0).normal(0.0, SIGMA, tau.shape)
     return dict(q=listed(q), qd=listed(qd), qdd=listed(qdd), tau=listed(tau.round(4)))
 
 
-@reference(worked=Case(arm=TABLE_TOP, label="Example 6's tour every 20 ms, the table-top arm "
-                                            "without friction, noise 0.05 N m", **_book_run()),
-           uses={"regressor": regressor},
-           advice="stack the regressors of every sample into one (2N, 4) matrix and the "
-                  "torques into one (2N,) vector, row for row, and solve the least-squares "
-                  "problem (np.linalg.lstsq)")
-def fit_base_parameters(arm, q, qd, qdd, tau):
-    """Least-squares base parameters (Z1, X1, Z2, X2) from measured torques tau (N, 2)."""
-    return _fit(arm, q, qd, qdd, tau)
+def _rods_run(payload=0.2):
+    """Example 6's tour run in 2 s every 40 ms on the unit rods carrying ``payload``,
+    measured without noise (to 4 decimals)."""
+    q, qd, qdd = tour(BOOK_TOUR, 2.0, 0.04)
+    tau = al.rnea(al.rod_arm().with_payload(payload), q, qd, qdd)
+    return dict(q=listed(q), qd=listed(qd), qdd=listed(qdd), tau=listed(tau.round(4)))
 
 
-@fit_base_parameters.fresh
-def _fit_cases(rng):
+@reference(worked=[Case(arm=TABLE_TOP, label="Example 6's tour every 20 ms, the table-top arm "
+                                             "without friction carrying 0.5 kg, noise 0.05 N m",
+                        **_book_run()),
+                   Case(arm=RODS, label="the same tour in 2 s every 40 ms, the unit rods "
+                                        "carrying 0.2 kg, no noise", **_rods_run())],
+           allow=("dynamics_regressor", "base_parameters"), units={"return": "kg"},
+           advice="the arm's own base parameters are known: what is left of the torques, and "
+                  "how does it scale with the payload's mass? Use every sample of both joints")
+def payload_from_run(arm, q, qd, qdd, tau):
+    """The least-squares mass [kg] of a point payload at the tip of ``arm`` (its data without
+    the payload) from the torques ``tau`` (N, 2) measured along a run."""
+    return _payload(arm, q, qd, qdd, tau)
+
+
+@payload_from_run.fresh
+def _payload_cases(rng):
     cases = []
     for arm, where in [(TABLE_TOP, "the table-top arm"), (rng.arm(inertia=True), "another arm"),
                        (rng.arm(gravity=(-9.81, 0.0)), "an arm on a wall"),
                        (rng.arm(gravity=1.62), "an arm on the Moon")]:
         legs, duration = rng.integer(3, 5), rng.uniform(2.0, 3.0, 0.5)
+        payload = rng.uniform(0.1, 2.0, 0.1)
         cases.append(Case(arm=arm, label=f"a {duration:g} s tour of {legs} legs every 20 ms "
-                                         f"on {where}, noise of up to 0.05 N m",
-                          **_run(rng, arm, legs, duration, SIGMA)))
+                                         f"on {where} carrying a payload, noise of up to "
+                                         f"0.05 N m",
+                          **_loaded_run(rng, arm, payload, legs, duration, SIGMA)))
     arm = rng.arm()
-    cases.append(Case(arm=arm, label="a 2 s tour of 3 legs measured without noise",
-                      **_run(rng, arm, 3, 2.0, 0.0)))
+    cases.append(Case(arm=arm, label="a 2 s tour of 3 legs carrying a payload, measured "
+                                     "without noise",
+                      **_loaded_run(rng, arm, rng.uniform(0.1, 2.0, 0.1), 3, 2.0, 0.0)))
     return cases
 
 
-fit_base_parameters.mistakes_of(_fit, [
-    ("that fits the shoulder's torques only: the elbow's torques carry Z2 and X2 too, stack both "
-     "joints' rows", {"rows": (0,)}),
-    ("each row of the stacked Y must meet its own torque: stack Y (N, 2, 4) as (2N, 4) and tau (N,"
-     " 2) as (2N,) in the same order, sample by sample", {"mismatched": True}),
-    ("that fits (Z2, X2) from the elbow and then (Z1, X1) with them: fit all four together, one "
-     "least-squares problem over all rows", {"sequential": True}),
+payload_from_run.mistakes_of(_payload, [
+    ("that fits the shoulder's torques only: the elbow's torques carry the payload too, stack "
+     "both joints' rows", {"rows": (0,)}),
+    ("each row must meet its own torque: stack the samples' (2,) rows in the same order for the "
+     "model and the torques", {"mismatched": True}),
+    ("the payload sits at the tip, arm.lengths[1] from the elbow, not at link 2's centre of mass",
+     {"at_com": True}),
+    ("the payload also loads link 1: Z1 and X1 lump every mass beyond link 1 at the elbow",
+     {"link1": False}),
+    ("the torques also hold the empty arm: take off what the arm's own parameters need first",
+     {"empty": False}),
 ])
 
 
@@ -609,8 +669,8 @@ def _verdict(arm, q, qd, qdd, tip_force, tau_claimed, order=(0, 1, 2, 3, 4)):
     return order[int(np.argmin(gaps))]
 
 
-@reference(worked=lambda: _slip_worked(), allow=("gravity_torques", "jacobian"),
-           uses={"required_torque": required_torque}, atol=0.0, rtol=0.0,
+@reference(worked=lambda: _slip_worked(),
+           allow=("inverse_dynamics", "gravity_torques", "jacobian"), atol=0.0, rtol=0.0,
            units={"tip_force": "N", "tau_claimed": "N m"},
            advice="work out the right torque, and the torque each slip gives, and say which one "
                   "the claim is")
