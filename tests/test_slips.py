@@ -152,3 +152,59 @@ def test_a_claim_cannot_be_a_slip():
     with pytest.raises(ValueError, match="slip"):
         ref.mistakes_of(lambda x, k: k * x, [("twice", {"k": 2}, "doubling", "extra")])
     assert judge.CARRIED == 0.5
+
+
+def _reversed_rest_claim(arm, model, q_target, kp, claimed):
+    """The trial's slip student's Part 8: the rest error taken as q - q_target (the pose at
+    q_target + e), the flaws computed the same way and compared with the claim as given."""
+    import numpy as np
+
+    import armlab as al
+
+    q_target, kp = np.asarray(q_target, float), np.asarray(kp, float)
+
+    def solve(step):
+        e = np.zeros(2)
+        for _ in range(1000):
+            e, last = step(e), e
+            if np.abs(e - last).max() < 1e-15:
+                break
+        return e
+
+    def miss(q):
+        return al.gravity_torques(arm, q) - al.gravity_torques(model, q)
+
+    right = solve(lambda e: -miss(q_target + e) / kp)
+    flaws = [-miss(q_target) / kp, solve(lambda e: -al.gravity_torques(arm, q_target + e) / kp),
+             solve(lambda e: -miss(q_target - e) / kp)]
+    return [*right, 1 + int(np.argmin([np.abs(f - claimed).max() for f in flaws]))]
+
+
+def test_the_rest_claim_taken_the_other_way_is_named_and_carried():
+    """Control Part 8 written with the error the other way round, e = q - q_target (the trial
+    class's slip student, whose flaw numbers then follow from comparing the claim with flaws
+    taken that way too, and a student who numbers them right): each is a named mistake with
+    its hint, the slip of Part 2, so after Part 2's slip it earns half, not 0 with no hint"""
+    from armlab.grading import check_function
+
+    ref = lookup("control.pd_rest_claim")
+    hint = "yours is its opposite, q_rest - q_target"
+    kinds = [i for i, (_wrong, message) in enumerate(ref.mistakes) if hint in message]
+    assert [ref.slips[i] for i in kinds] == [SLIP, SLIP]
+    cases = ref.cases("worked") + ref.cases("fresh")
+    seen = {judge.matched(ref, case, {"kind": "value",
+                                      "value": _reversed_rest_claim(*ref.arguments(case))})
+            for case in cases}
+    assert seen and seen <= set(kinds)
+    with pytest.raises(AssertionError, match=hint.replace("(", r"\(")):
+        check_function(_reversed_rest_claim, "control.pd_rest_claim", "worked")
+    # 8 points here (the set's 7 split 0.25 / 0.75 would round its halves to cents)
+    parts = [PARTS[0], ("Part 8: check a claimed rest error (8 points)", "pd_rest_claim", 8.0)]
+    for kind in kinds:
+        verdicts, points, _result = graded({"bumpless_integral": slip_index(
+            "control.bumpless_integral"), "pd_rest_claim": kind}, parts)
+        assert points["test_pd_rest_claim_worked"] == 1.0
+        assert points["test_pd_rest_claim_fresh"] == 3.0
+        assert verdicts["test_pd_rest_claim_fresh"][0][1].endswith(
+            "The same slip as Part 2 (the error taken as the measured state minus the plan), "
+            "counted once there: this check earns half its points")

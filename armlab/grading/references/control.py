@@ -463,6 +463,27 @@ def _(arm, model, q_target, kp, claimed):
             pd_rest_claim(arm, model, q_target, kp, claimed)[2]]
 
 
+_OPPOSITE = ("the rest error is e = q_target - q_rest, the target minus where the arm rests (as "
+             "the part and the claim take it): yours is its opposite, q_rest - q_target")
+
+
+def _pd_rest_opposite(arm, model, q_target, kp, claimed, numbered="right"):
+    """[-e_1, -e_2, flaw]: the rest error taken the other way, q - q_target, the slip of
+    Parts 1-3 and 7; ``numbered`` "right": the flaw's number right, "opposite": found by
+    comparing the claim as given with the flaws taken the other way too."""
+    right = pd_rest_claim(arm, model, q_target, kp, claimed)
+    flaw = right[2] if numbered == "right" else float(1 + int(np.argmin(
+        [np.abs(-_pd_rest(arm, model, q_target, kp, k) - claimed).max() for k in (1, 2, 3)])))
+    return [-right[0], -right[1], flaw]
+
+
+pd_rest_claim.mistakes_of(_pd_rest_opposite, [
+    (_OPPOSITE, {"numbered": "right"}, SLIP_SIGN),
+    (_OPPOSITE + "; compare the claim with the flaws taken as the part takes it",
+     {"numbered": "opposite"}, SLIP_SIGN),
+])
+
+
 @pd_rest_claim.mistake("the flaw's number: recompute the claim with each named flaw on this "
                        "case and compare")
 def _(arm, model, q_target, kp, claimed):
