@@ -25,8 +25,9 @@ def notebook(parts):
     cells = []
     for heading, name, points in parts:
         cells.append(nbformat.v4.new_markdown_cell(f"## {heading}"))
-        quantity = ("forward_dynamics." if name in ("acceleration", "damped_step_matrix")
-                    else "control.") + name
+        quantity = (name if "." in name else ("forward_dynamics." if name in (
+            "acceleration", "damped_step_matrix") else "control.") + name)
+        name = quantity.split(".")[1]
         for which, share in (("worked", 0.25), ("fresh", 0.75)):
             cells.append(nbformat.v4.new_code_cell(
                 f'"""Check {name}"""\ncheck_function({name}, "{quantity}", "{which}")',
@@ -208,3 +209,48 @@ def test_the_rest_claim_taken_the_other_way_is_named_and_carried():
         assert verdicts["test_pd_rest_claim_fresh"][0][1].endswith(
             "The same slip as Part 2 (the error taken as the measured state minus the plan), "
             "counted once there: this check earns half its points")
+
+
+SENSE = "F taken as the force on the tip, not the force the tip applies"
+
+
+def test_the_force_taken_on_the_tip_is_one_slip_in_statics():
+    """Statics: the trial class's slip student wrote tau = -J^T F in Part 1 (F read as the force
+    on the tip), then the prop's force with its sign reversed in Part 4 and -J^T W in Part 10,
+    by hand: 0 in all three before; now Part 1 costs, Parts 4 and 10 earn half"""
+    parts = [("Part 1: the torques of a tip force (3 points)", "statics.joint_torques", 3.0),
+             ("Part 4: what the bearings carry, with a prop at the elbow (6 points)",
+              "statics.propped_reactions", 6.0),
+             ("Part 10: derive the torques that hold a wrench on three links (6 points)",
+              "statics.wrench_torques", 6.0)]
+    kinds = {name.split(".")[1]: slip_index(name, SENSE) for _h, name, _p in parts}
+    verdicts, points, _result = graded(kinds, parts)
+    assert points == {"test_joint_torques_worked": 0.0, "test_joint_torques_fresh": 0.0,
+                      "test_propped_reactions_worked": 0.75,
+                      "test_propped_reactions_fresh": 2.25,
+                      "test_wrench_torques_worked": 0.75, "test_wrench_torques_fresh": 2.25}
+    assert verdicts["test_wrench_torques_fresh"][0][1].endswith(
+        f"The same slip as Part 1 ({SENSE}), counted once there: this check earns half its "
+        "points")
+
+
+def test_the_torques_sign_hint_names_the_force_sense_too():
+    """Statics Part 1: a student who takes the moment r x F right and then negates it, so that
+    the motor 'balances' F, was told only of the cross product's order, which was not theirs"""
+    import numpy as np
+
+    import armlab as al
+    from armlab.grading import check_function
+
+    def joint_torques(arm, q, F):
+        p = al.joint_positions(arm, q)
+        r = p[-1] - p[:-1]
+        return -(r[:, 0] * F[1] - r[:, 1] * F[0])
+
+    with pytest.raises(AssertionError) as failed:
+        check_function(joint_torques, "statics.joint_torques", "worked")
+    text = " ".join(str(failed.value).split())
+    assert ("right size, wrong sign: F is the force the tip applies, so the environment pushes "
+            "the tip with -F and the motor at joint j holds the moment of F itself" in text)
+    assert np.allclose(joint_torques(al.statics_arm(), np.radians([30, 60]), [10.0, 0.0]),
+                       [6.5, 4.0])
