@@ -254,3 +254,27 @@ def test_the_torques_sign_hint_names_the_force_sense_too():
             "the tip with -F and the motor at joint j holds the moment of F itself" in text)
     assert np.allclose(joint_torques(al.statics_arm(), np.radians([30, 60]), [10.0, 0.0]),
                        [6.5, 4.0])
+
+
+def test_the_error_sign_is_named_in_every_control_part_that_writes_it():
+    """The trial class's slip student took e = q - q_plan in Parts 1, 2, 3, 5, 7 and 8: Part 1
+    (where it is first made) and Part 7 had no mistake for it, so Part 2 paid in full as if it
+    were first made there and Part 7 got 0 with the general advice; Part 5's rest on the
+    wrong side (q_target + e, the same error taken the other way) was no slip"""
+    for quantity, hint in [("control.largest_pd_gain", "the error is the plan minus"),
+                           ("control.stiff_gain", "the arm rests at q_target - e"),
+                           ("control.clamp_engages", "the error is the plan minus")]:
+        ref = lookup(quantity)
+        index = slip_index(quantity)
+        assert hint in ref.mistakes[index][1], quantity
+    parts = [("Part 1: the stiffest PD a tick allows (1 point)", "largest_pd_gain", 1.0),
+             PARTS[0], ("Part 5: a gain stiff enough for an unknown payload (4 points)",
+                        "stiff_gain", 4.0),
+             ("Part 7: when does the clamp hold? (4 points)", "clamp_engages", 4.0)]
+    answers = {name: slip_index("control." + name) for _h, name, _p in parts}
+    _verdicts, points, _result = graded(answers, parts)
+    assert points == {"test_largest_pd_gain_worked": 0.0, "test_largest_pd_gain_fresh": 0.0,
+                      "test_bumpless_integral_worked": 0.12,     # half of 0.25, to cents
+                      "test_bumpless_integral_fresh": 0.38,
+                      "test_stiff_gain_worked": 0.5, "test_stiff_gain_fresh": 1.5,
+                      "test_clamp_engages_worked": 0.5, "test_clamp_engages_fresh": 1.5}
