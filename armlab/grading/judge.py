@@ -476,7 +476,8 @@ def slips_made(ref, cases, recs):
 
 def carried(ref, cases, recs):
     """The slip a failed check is, when it is its only fault: at every case the value is
-    right or matches a mistake of that one slip (at one case or more); else None.
+    right or matches a mistake of that one slip (at one case or more; a value that another
+    mistake matches first counts when a mistake of the slip matches it too); else None.
 
     A case that raised, a value no mistake explains, a mistake that is no slip or two
     different slips: None, and the check fails as it did.
