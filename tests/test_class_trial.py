@@ -332,7 +332,8 @@ def test_a_flaw_number_is_shown_as_a_number():
     with pytest.raises(AssertionError) as failed:
         check_function(wrong_side, "control.pd_rest_claim", "worked")
     text = " ".join(str(failed.value).split())
-    assert "is (-1.7918°, -2.1031°, 3), the book's value is (1.7918°, 2.1031°, 2)." in text
+    assert ("is (-1.7918°, -2.1031°, 3), the book's value is (1.7918°, 2.1031°, 2): the rest "
+            "error is e = q_target - q_rest" in text)
 
 
 def test_the_ordinary_case_beside_a_special_one_says_why_it_is_there():

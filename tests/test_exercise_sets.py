@@ -206,3 +206,13 @@ def test_every_try_it_cell_is_read_only(chapter):
 def test_exercises_equal_a_fresh_release(chapter):
     """Every chapter's exercises/ notebook is what a fresh release of its source makes."""
     ExerciseSet(chapter).assert_release_is_fresh()
+
+
+def test_the_try_it_note_needs_no_sideways_scroll():
+    """A trial class's feedback pages showed the try-it note on one line in a box that
+    scrolls sideways ("... Its output in your own J"): its lines fit the check messages'
+    width"""
+    from armlab.grading import judge
+
+    assert TRY_IT_NOTE.endswith("\n") and len(TRY_IT_NOTE.splitlines()) == 3
+    assert all(len(line) <= judge.WIDTH for line in TRY_IT_NOTE.splitlines())

@@ -532,3 +532,26 @@ def test_a_student_following_part7s_prose_gets_full_points(key):
     check_function(_as_the_prose_says, ref.quantity, "worked", name="clamp_engages")
     check_function(_as_the_prose_says, ref.quantity, ref.cases("fresh", key=key),
                    name="clamp_engages")
+
+
+RELEASE = "exercises/control/control.ipynb"
+
+
+def intro_of(path):
+    """The release's first markdown cell, as one line of words."""
+    with open(path, encoding="utf-8") as fh:
+        return " ".join("".join(json.load(fh)["cells"][0]["source"]).split())
+
+
+def test_the_notebook_says_what_a_check_allows_in_time():
+    """A trial class's student computed the design's torques with 81,600 single-pose armlab
+    calls: 1.4 s in Jupyter, past a check's 150 s when graded (each call is the grader's,
+    on a loaded machine): the notebook tells the limit and the way round it"""
+    from armlab.grading.sandbox import Limits
+
+    text = intro_of(RELEASE)
+    assert (f"a check stops after some {Limits().silence():.0f} s: call it once on a stack of "
+            "poses (`al.mass_matrix(arm, Q)` with `Q` of shape `(m, 2)`, and so on), not "
+            "thousands of times in a loop." in text)
+    q = np.radians([[30.0, 45.0], [60.0, -30.0]])
+    assert al.mass_matrix(al.tabletop_arm(), q).shape == (2, 2, 2)

@@ -44,7 +44,8 @@ MISTAKES = {
 # more likely mistakes, each of which the part's visible check must catch with its hint
 MORE_MISTAKES = [
     {"torques_answer": ("return lever[:, 0] * F[1] - lever[:, 1] * F[0]",
-                        "return lever[:, 1] * F[0] - lever[:, 0] * F[1]", "F x r is its opposite"),
+                        "return lever[:, 1] * F[0] - lever[:, 0] * F[1]",
+                        "F x r, or minus r x F, is its"),
      "gravity_answer": ("return float(np.hypot(at_0, at_90))",
                         "return float(abs(at_0) + abs(at_90))",
                         "the two worsts add only when the elbow is straight"),

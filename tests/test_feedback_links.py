@@ -109,3 +109,16 @@ def test_no_live_script_link_after_mathjax_typesets(chromium, tmp_path):
     assert live == [], live
     assert found["math"] == len(HOSTILE) + 3 and found["svg"] == found["math"], found
     assert "pwned" not in title and errors == []
+
+
+def test_a_comparison_inside_a_formula_reaches_mathjax_as_tex(tmp_path):
+    """The statics set's "$|g_j(q)| <$ `limit`" showed on a trial class's feedback page as a
+    MathJax error box reading "|g_j(q)| &lt;": the sanitizer escapes < to &lt;, and the
+    markdown renderer escapes that again inside a formula. A comparison inside a formula
+    reaches MathJax as \\lt / \\gt; one in prose stays an entity the browser shows as <"""
+    page = feedback_page(tmp_path, [r"within the limit, $|g_j(q)| <$ `limit`, and $s > 0$; "
+                                    r"$$|\det J| < 10^{-9}$$ and in words a < b"]).read_text()
+    body = page[page.index("within the limit"):]
+    assert "&amp;lt;" not in body and "&amp;gt;" not in body
+    assert r"$|g_j(q)| \lt $" in body and r"$s \gt  0$" in body
+    assert r"$$|\det J| \lt  10^{-9}$$" in body and "in words a &lt; b" in body

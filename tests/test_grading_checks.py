@@ -115,9 +115,10 @@ def test_visible_check_shows_the_book_value_and_the_hint():
                    "statics.joint_torques", "worked", name="joint_torques")
     assert text == ("joint_torques(arm, q, F) at the wall push of Example 1 (q = (30°, 60°), "
                     "F = (10, 0) N on the chapter's arm) is (6.5, 4), the book's value is "
-                    "(-6.5, -4): right size, wrong sign: the moment about joint j of F at the "
-                    "tip is r x F = r_x F_y - r_y F_x, with r from joint j to the tip, in that "
-                    "order (F x r is its opposite)")
+                    "(-6.5, -4): right size, wrong sign: F is the force the tip applies, so "
+                    "the environment pushes the tip with -F and the motor at joint j holds the "
+                    "moment of F itself, r x F = r_x F_y - r_y F_x, with r from joint j to the "
+                    "tip, in that order (F x r, or minus r x F, is its opposite)")
 
 
 def test_hidden_check_names_the_case_and_never_prints_the_expected_value():

@@ -25,8 +25,9 @@ def notebook(parts):
     cells = []
     for heading, name, points in parts:
         cells.append(nbformat.v4.new_markdown_cell(f"## {heading}"))
-        quantity = ("forward_dynamics." if name in ("acceleration", "damped_step_matrix")
-                    else "control.") + name
+        quantity = (name if "." in name else ("forward_dynamics." if name in (
+            "acceleration", "damped_step_matrix") else "control.") + name)
+        name = quantity.split(".")[1]
         for which, share in (("worked", 0.25), ("fresh", 0.75)):
             cells.append(nbformat.v4.new_code_cell(
                 f'"""Check {name}"""\ncheck_function({name}, "{quantity}", "{which}")',
@@ -152,3 +153,128 @@ def test_a_claim_cannot_be_a_slip():
     with pytest.raises(ValueError, match="slip"):
         ref.mistakes_of(lambda x, k: k * x, [("twice", {"k": 2}, "doubling", "extra")])
     assert judge.CARRIED == 0.5
+
+
+def _reversed_rest_claim(arm, model, q_target, kp, claimed):
+    """The trial's slip student's Part 8: the rest error taken as q - q_target (the pose at
+    q_target + e), the flaws computed the same way and compared with the claim as given."""
+    import numpy as np
+
+    import armlab as al
+
+    q_target, kp = np.asarray(q_target, float), np.asarray(kp, float)
+
+    def solve(step):
+        e = np.zeros(2)
+        for _ in range(1000):
+            e, last = step(e), e
+            if np.abs(e - last).max() < 1e-15:
+                break
+        return e
+
+    def miss(q):
+        return al.gravity_torques(arm, q) - al.gravity_torques(model, q)
+
+    right = solve(lambda e: -miss(q_target + e) / kp)
+    flaws = [-miss(q_target) / kp, solve(lambda e: -al.gravity_torques(arm, q_target + e) / kp),
+             solve(lambda e: -miss(q_target - e) / kp)]
+    return [*right, 1 + int(np.argmin([np.abs(f - claimed).max() for f in flaws]))]
+
+
+def test_the_rest_claim_taken_the_other_way_is_named_and_carried():
+    """Control Part 8 written with the error the other way round, e = q - q_target (the trial
+    class's slip student, whose flaw numbers then follow from comparing the claim with flaws
+    taken that way too, and a student who numbers them right): each is a named mistake with
+    its hint, the slip of Part 2, so after Part 2's slip it earns half, not 0 with no hint"""
+    from armlab.grading import check_function
+
+    ref = lookup("control.pd_rest_claim")
+    hint = "yours is its opposite, q_rest - q_target"
+    kinds = [i for i, (_wrong, message) in enumerate(ref.mistakes) if hint in message]
+    assert [ref.slips[i] for i in kinds] == [SLIP, SLIP]
+    cases = ref.cases("worked") + ref.cases("fresh")
+    seen = {judge.matched(ref, case, {"kind": "value",
+                                      "value": _reversed_rest_claim(*ref.arguments(case))})
+            for case in cases}
+    assert seen and seen <= set(kinds)
+    with pytest.raises(AssertionError, match=hint.replace("(", r"\(")):
+        check_function(_reversed_rest_claim, "control.pd_rest_claim", "worked")
+    # 8 points here (the set's 7 split 0.25 / 0.75 would round its halves to cents)
+    parts = [PARTS[0], ("Part 8: check a claimed rest error (8 points)", "pd_rest_claim", 8.0)]
+    for kind in kinds:
+        verdicts, points, _result = graded({"bumpless_integral": slip_index(
+            "control.bumpless_integral"), "pd_rest_claim": kind}, parts)
+        assert points["test_pd_rest_claim_worked"] == 1.0
+        assert points["test_pd_rest_claim_fresh"] == 3.0
+        assert verdicts["test_pd_rest_claim_fresh"][0][1].endswith(
+            "The same slip as Part 2 (the error taken as the measured state minus the plan), "
+            "counted once there: this check earns half its points")
+
+
+SENSE = "F taken as the force on the tip, not the force the tip applies"
+
+
+def test_the_force_taken_on_the_tip_is_one_slip_in_statics():
+    """Statics: the trial class's slip student wrote tau = -J^T F in Part 1 (F read as the force
+    on the tip), then the prop's force with its sign reversed in Part 4 and -J^T W in Part 10,
+    by hand: 0 in all three before; now Part 1 costs, Parts 4 and 10 earn half"""
+    parts = [("Part 1: the torques of a tip force (3 points)", "statics.joint_torques", 3.0),
+             ("Part 4: what the bearings carry, with a prop at the elbow (6 points)",
+              "statics.propped_reactions", 6.0),
+             ("Part 10: derive the torques that hold a wrench on three links (6 points)",
+              "statics.wrench_torques", 6.0)]
+    kinds = {name.split(".")[1]: slip_index(name, SENSE) for _h, name, _p in parts}
+    verdicts, points, _result = graded(kinds, parts)
+    assert points == {"test_joint_torques_worked": 0.0, "test_joint_torques_fresh": 0.0,
+                      "test_propped_reactions_worked": 0.75,
+                      "test_propped_reactions_fresh": 2.25,
+                      "test_wrench_torques_worked": 0.75, "test_wrench_torques_fresh": 2.25}
+    assert verdicts["test_wrench_torques_fresh"][0][1].endswith(
+        f"The same slip as Part 1 ({SENSE}), counted once there: this check earns half its "
+        "points")
+
+
+def test_the_torques_sign_hint_names_the_force_sense_too():
+    """Statics Part 1: a student who takes the moment r x F right and then negates it, so that
+    the motor 'balances' F, was told only of the cross product's order, which was not theirs"""
+    import numpy as np
+
+    import armlab as al
+    from armlab.grading import check_function
+
+    def joint_torques(arm, q, F):
+        p = al.joint_positions(arm, q)
+        r = p[-1] - p[:-1]
+        return -(r[:, 0] * F[1] - r[:, 1] * F[0])
+
+    with pytest.raises(AssertionError) as failed:
+        check_function(joint_torques, "statics.joint_torques", "worked")
+    text = " ".join(str(failed.value).split())
+    assert ("right size, wrong sign: F is the force the tip applies, so the environment pushes "
+            "the tip with -F and the motor at joint j holds the moment of F itself" in text)
+    assert np.allclose(joint_torques(al.statics_arm(), np.radians([30, 60]), [10.0, 0.0]),
+                       [6.5, 4.0])
+
+
+def test_the_error_sign_is_named_in_every_control_part_that_writes_it():
+    """The trial class's slip student took e = q - q_plan in Parts 1, 2, 3, 5, 7 and 8: Part 1
+    (where it is first made) and Part 7 had no mistake for it, so Part 2 paid in full as if it
+    were first made there and Part 7 got 0 with the general advice; Part 5's rest on the
+    wrong side (q_target + e, the same error taken the other way) was no slip"""
+    for quantity, hint in [("control.largest_pd_gain", "the error is the plan minus"),
+                           ("control.stiff_gain", "the arm rests at q_target - e"),
+                           ("control.clamp_engages", "the error is the plan minus")]:
+        ref = lookup(quantity)
+        index = slip_index(quantity)
+        assert hint in ref.mistakes[index][1], quantity
+    parts = [("Part 1: the stiffest PD a tick allows (1 point)", "largest_pd_gain", 1.0),
+             PARTS[0], ("Part 5: a gain stiff enough for an unknown payload (4 points)",
+                        "stiff_gain", 4.0),
+             ("Part 7: when does the clamp hold? (4 points)", "clamp_engages", 4.0)]
+    answers = {name: slip_index("control." + name) for _h, name, _p in parts}
+    _verdicts, points, _result = graded(answers, parts)
+    assert points == {"test_largest_pd_gain_worked": 0.0, "test_largest_pd_gain_fresh": 0.0,
+                      "test_bumpless_integral_worked": 0.12,     # half of 0.25, to cents
+                      "test_bumpless_integral_fresh": 0.38,
+                      "test_stiff_gain_worked": 0.5, "test_stiff_gain_fresh": 1.5,
+                      "test_clamp_engages_worked": 0.5, "test_clamp_engages_fresh": 1.5}

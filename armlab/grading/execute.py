@@ -111,9 +111,11 @@ def is_try_it(cell):
             and not meta.get("grade") and str(meta.get("grade_id", "")).startswith("try_"))
 
 
-TRY_IT_NOTE = ("(A try-it cell: not run while graded, since it calls armlab's own answers, "
-               "which are off between the checks. Its output in your own Jupyter is the one "
+TRY_IT_NOTE = ("(A try-it cell: not run while graded, since it calls armlab's own answers,\n"
+               "which are off between the checks. Its output in your own Jupyter is the one\n"
                "to read; the checks below grade the part.)\n")
+"""A try-it cell's output on a feedback page, in lines of the check messages' width (a
+stream output scrolls sideways, not wraps)."""
 
 
 def setup_names(nb):

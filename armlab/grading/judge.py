@@ -150,10 +150,12 @@ def _mistake(ref, args, value):
     return None if index is None else ref.mistakes[index][1]
 
 
-def _mistake_index(ref, args, value):
-    """The index in ``ref.mistakes`` of the first mistake whose value matches ``value``, or
-    None."""
+def _mistake_index(ref, args, value, only=None):
+    """The index in ``ref.mistakes`` of the first mistake (of those ``only`` lists, if given)
+    whose value matches ``value``, or None."""
     for index, (wrong, _message) in enumerate(ref.mistakes):
+        if only is not None and index not in only:
+            continue
         try:
             alt = wrong(*args)
         except (ArithmeticError, ValueError, AssertionError, TypeError):
@@ -474,7 +476,8 @@ def slips_made(ref, cases, recs):
 
 def carried(ref, cases, recs):
     """The slip a failed check is, when it is its only fault: at every case the value is
-    right or matches a mistake of that one slip (at one case or more); else None.
+    right or matches a mistake of that one slip (at one case or more; a value that another
+    mistake matches first counts when a mistake of the slip matches it too); else None.
 
     A case that raised, a value no mistake explains, a mistake that is no slip or two
     different slips: None, and the check fails as it did.
@@ -486,10 +489,23 @@ def carried(ref, cases, recs):
         index = matched(ref, case, rec)
         if index == RIGHT:
             continue
-        if index is None or not ref.slips[index]:
+        if index is not None and not ref.slips[index]:
+            index = _slip_matched(ref, case, rec)
+        if index is None:
             return None
         found.add(ref.slips[index])
     return found.pop() if len(found) == 1 else None
+
+
+def _slip_matched(ref, case, rec):
+    """The index of the first mistake that is a slip and matches the value at this case
+    (where another mistake matches it first, as a slip's value can coincide with another
+    mistake's at one case), or None."""
+    if ref.is_derivation:
+        return None
+    value = _same_numbers(value_of(rec, "the value"), shape(ref.function(*ref.arguments(case))))
+    return _mistake_index(ref, ref.arguments(case), value,
+                          only={i for i, slip in enumerate(ref.slips) if slip})
 
 
 def carried_words(message, part, slip):

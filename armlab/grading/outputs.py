@@ -99,11 +99,33 @@ class PartialCreditInWords(Preprocessor):
         return cell, resources
 
 
+_FORMULA = re.compile(r"\$\$.+?\$\$|\$[^$\n]+?\$", re.S)
+"""A formula in markdown, $$...$$ or $...$."""
+
+
 class SanitizeFeedback(SanitizeHTML):
     """nbconvert's HTML sanitizer on every cell of a feedback page (markdown, raw and
-    rich outputs), removing what it does not know rather than showing it escaped."""
+    rich outputs), removing what it does not know rather than showing it escaped.
+
+    It escapes ``<`` and ``>`` in a markdown cell as ``&lt;``, ``&gt;``; inside a formula the
+    markdown renderer would escape those again and MathJax would show ``&lt;``: there they
+    become TeX's ``\\lt`` and ``\\gt``, still no HTML.
+
+    >>> from nbformat.v4 import new_markdown_cell
+    >>> cell, _ = SanitizeFeedback().preprocess_cell(
+    ...     new_markdown_cell("$|g| < 8$ N m, $s > 0$, a < b"), {}, 0)
+    >>> print(cell.source)
+    $|g| \\lt  8$ N m, $s \\gt  0$, a &lt; b
+    """
 
     enabled = Bool(True).tag(config=True)
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        cell, resources = super().preprocess_cell(cell, resources, cell_index)
+        if cell.cell_type == "markdown":
+            cell.source = _FORMULA.sub(lambda m: m.group(0).replace("&lt;", "\\lt ").replace(
+                "&gt;", "\\gt "), cell.source)
+        return cell, resources
 
 
 def fmt_score(x):

@@ -55,17 +55,19 @@ BUMP = dict(q=deg(32, 43), qd=[0.5, -0.5], q_plan=deg(30, 45), qd_plan=[0.0, 0.0
 
 
 SLIP_SIGN = "the error taken as the measured state minus the plan"
-"""The slip of Parts 2 and 3 (``slip=``): costs once, in the first part that makes it."""
+"""The slip of Parts 1, 2, 3, 5, 7 and 8 (``slip=``): costs once, in the first part that makes
+it."""
 
 
-def _pd_gain(arm, q, qd, q_plan, qd_plan, kd, limit, gravity=True, damping=True, both=True):
+def _pd_gain(arm, q, qd, q_plan, qd_plan, kd, limit, gravity=True, damping=True, both=True,
+             sign=1.0):
     """The largest Kp [N m/rad], the same at both joints, with which this tick of PD with
     gravity compensation asks every joint for at most +-limit; inf where no joint bounds it
-    (no angle error)."""
+    (no angle error); ``sign`` -1: the error taken the other way (a mistake)."""
     q, qd, q_plan, qd_plan, kd, limit = _a(q, qd, q_plan, qd_plan, kd, limit)
-    e = q_plan - q
+    e = sign * (q_plan - q)
     base = ((al.gravity_torques(planar_arm(arm), q) if gravity else 0.0)
-            + (kd * (qd_plan - qd) if damping else 0.0))
+            + (kd * sign * (qd_plan - qd) if damping else 0.0))
     ks = [((lj if ej > 0 else -lj) - bj) / ej for ej, bj, lj in zip(e, base + 0 * e, limit)
           if ej > 0 or (ej < 0 and both)]
     return float(min(ks, default=math.inf))
@@ -114,6 +116,8 @@ largest_pd_gain.mistakes_of(_pd_gain, [
     ("the damping term Kd (qd_plan - qd) is part of the tick's torque too", {"damping": False}),
     ("a torque limit bounds both directions: a joint whose error is negative meets -limit_j",
      {"both": False}),
+    ("the error is the plan minus the measured state: e = q_plan - q, de = qd_plan - qd",
+     {"sign": -1.0}, SLIP_SIGN),
 ])
 
 
@@ -377,7 +381,7 @@ stiff_gain.mistakes_of(_stiff_gain, [
     ("computed torque's stiffness in torque is M_model(q) Kp: its gains multiply an "
      "acceleration, which the model's M turns into a torque", {"weighted": False}),
     ("the arm rests at q_target - e, with e = q_target - q_rest: take M and g there",
-     {"below": -1.0}),
+     {"below": -1.0}, SLIP_SIGN),
 ])
 
 
@@ -461,6 +465,27 @@ def _(arm, model, q_target, kp, claimed):
 def _(arm, model, q_target, kp, claimed):
     return [*_pd_rest(arm, model, q_target, kp, 1).tolist(),
             pd_rest_claim(arm, model, q_target, kp, claimed)[2]]
+
+
+_OPPOSITE = ("the rest error is e = q_target - q_rest, the target minus where the arm rests (as "
+             "the part and the claim take it): yours is its opposite, q_rest - q_target")
+
+
+def _pd_rest_opposite(arm, model, q_target, kp, claimed, numbered="right"):
+    """[-e_1, -e_2, flaw]: the rest error taken the other way, q - q_target, the slip of
+    Parts 1-3 and 7; ``numbered`` "right": the flaw's number right, "opposite": found by
+    comparing the claim as given with the flaws taken the other way too."""
+    right = pd_rest_claim(arm, model, q_target, kp, claimed)
+    flaw = right[2] if numbered == "right" else float(1 + int(np.argmin(
+        [np.abs(-_pd_rest(arm, model, q_target, kp, k) - claimed).max() for k in (1, 2, 3)])))
+    return [-right[0], -right[1], flaw]
+
+
+pd_rest_claim.mistakes_of(_pd_rest_opposite, [
+    (_OPPOSITE, {"numbered": "right"}, SLIP_SIGN),
+    (_OPPOSITE + "; compare the claim with the flaws taken as the part takes it",
+     {"numbered": "opposite"}, SLIP_SIGN),
+])
 
 
 @pd_rest_claim.mistake("the flaw's number: recompute the claim with each named flaw on this "
@@ -660,7 +685,7 @@ def _clamp(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):
 
 
 def _engages(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high, with_step=True,
-             any_sign=False, first=1):
+             any_sign=False, first=1, sign=1.0):
     """[n_1, n_2, I_1, I_2]: per joint, the tick (counted from ``first`` for this one) at
     which the clamp first holds the integral of a PID whose arm stays where it is, and the
     integral it holds; (inf, I) where it never does. The tick n's command with its step is
@@ -668,8 +693,8 @@ def _engages(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high, with_s
     points to, in closed form."""
     integral, q, qd, q_plan, qd_plan, kp, kd, ki, low, high = _a(
         integral, q, qd, q_plan, qd_plan, kp, kd, ki, low, high)
-    e = q_plan - q
-    r, s = kp * e + kd * (qd_plan - qd), ki * e * dt
+    e = sign * (q_plan - q)
+    r, s = kp * e + kd * sign * (qd_plan - qd), ki * e * dt
     ticks, held = [], []
     for rj, sj, ij, lo, hi in zip(r, s, integral, low, high):
         if sj == 0.0:
@@ -771,6 +796,8 @@ clamp_engages.mistakes_of(_engages, [
      "it only when the step pushes further out", {"any_sign": True}),
     ("count the ticks from this one as tick 1: a clamp that holds at once holds at tick 1",
      {"first": 0}),
+    ("the error is the plan minus the measured state: e = q_plan - q, de = qd_plan - qd",
+     {"sign": -1.0}, SLIP_SIGN),
 ])
 
 

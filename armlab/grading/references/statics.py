@@ -98,13 +98,19 @@ def _torques_cases(rng):
             for arm in drawn_arms(rng, 2, ARM) for _ in range(2)]
 
 
-@joint_torques.mistake("right size, wrong sign: the moment about joint j of F at the tip is "
-                       "r x F = r_x F_y - r_y F_x, with r from joint j to the tip, in that "
-                       "order (F x r is its opposite)")
+SLIP_SENSE = "F taken as the force on the tip, not the force the tip applies"
+"""The slip of Parts 1, 4 and 10 (``slip=``): -J^T F, -P, -J^T W, written again by hand."""
+
+
+@joint_torques.mistake("right size, wrong sign: F is the force the tip applies, so the "
+                       "environment pushes the tip with -F and the motor at joint j holds the "
+                       "moment of F itself, r x F = r_x F_y - r_y F_x, with r from joint j to "
+                       "the tip, in that order (F x r, or minus r x F, is its opposite)",
+                       slip=SLIP_SENSE)
 def _torques_cross_reversed(arm, q, F):
-    """The cross product taken as F x r. It gives the same numbers as F taken as the force on
-    the arm, but the part states F's sense, so the hint names the cross product; the force's
-    sense has its own part (``torques_for_reported_force``)."""
+    """The cross product taken as F x r, or r x F negated so that the motor 'balances' F
+    (F read as the force on the tip): the same numbers, so the hint names both; the force's
+    sense has its own part too (``torques_for_reported_force``)."""
     p = al.joint_positions(planar_arm(arm), q)
     return listed(-_cross(p[-1] - p[:-1], np.asarray(F, dtype=float)))
 
@@ -568,7 +574,7 @@ propped_reactions.mistakes_of(_propped, [
     ("the prop touches link 1 only: a bearing beyond the elbow does not carry its force",
      {"on": "all"}),
     ("the elbow applies P to the prop, so the prop pushes link 1 with -P: the base's bearing "
-     "then carries +P, as the tip's F is carried", {"sign": -1.0}),
+     "then carries +P, as the tip's F is carried", {"sign": -1.0}, SLIP_SENSE),
     ("P also turns joint 1: its moment about joint 1 is missing", {"moment": False}),
     ("P acts at the elbow, the end of link 1: its lever about joint 1 ends there, not at the "
      "tip", {"lever": "tip"}),
@@ -707,7 +713,7 @@ def _(rng):
 
 wrench_torques.mistakes_of(_wrench_torques, [
     ("F and Mz are what the tip applies to the environment: the motors hold them with "
-     "tau = J^T F + Mz, not its opposite", {"sign": -1}),
+     "tau = J^T F + Mz, not its opposite", {"sign": -1}, SLIP_SENSE),
     ("the cross product's order: (r x F)_z = r_x F_y - r_y F_x", {"cross": -1}),
     ("a moment at the tip loads every joint: each joint holds the whole chain beyond it",
      {"moment": "last"}),
