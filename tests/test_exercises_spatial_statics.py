@@ -3,7 +3,8 @@
 The chains cross the sandbox as data (``ChainData``) and reach a student's function as an
 ``armlab.spatial.Chain``. The references agree with armlab's own routes (a sensor's wrench
 by the cross product, a tool point's Jacobian from the space Jacobian, the torques by work
-with rotations composed as scipy's quaternions, and tending to Jᵀ W as the step shrinks);
+with rotations composed as scipy's quaternions, and tending to Jᵀ W as the step shrinks; a
+tool point's push by armlab's wrench_limit on the push moved by an adjoint);
 the visible checks' values are the chapter's (Example 1's wrench, Example 4's tip
 Jacobian); every listed mistake fails its part's visible check with its hint; the design's
 judge passes the grader's own design on every fresh case and the worked design typed in
@@ -64,41 +65,61 @@ def _quaternion_route(chain, q, W, h):
     return np.array(out)
 
 
+def _limit_route(chain, q, c, u):
+    """armlab's wrench_limit (which the part does not allow) on the push moved to the tip
+    point by the adjoint of the tool frame (a translation by c in the tip's axes)."""
+    ch = REFS.real(chain)
+    R = sp.forward_kinematics(ch, q)[:3, :3]
+    F_tool = np.r_[np.zeros(3), R.T @ np.asarray(u)]                # in the tool's axes
+    F_tip = sp.adjoint(sp.inverse(sp.transform(np.eye(3), c))).T @ F_tool   # tip's axes
+    return sp.wrench_limit(ch, q, np.r_[R @ F_tip[:3], R @ F_tip[3:]])[0]
+
+
 ROUTES = {f"{CHAPTER}.tip_wrench": _cross_route, f"{CHAPTER}.tool_jacobian": _space_route,
-          f"{CHAPTER}.work_torques": _quaternion_route}
+          f"{CHAPTER}.work_torques": _quaternion_route, f"{CHAPTER}.tool_push": _limit_route}
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
 MISTAKES = {
     "sensor_answer": ("return np.concatenate([R @ m_t, R @ f_t])",
                       "return np.concatenate([m_t, f_t])", "still in the tip's axes"),
     "tool_answer": ("p_c = T[:3, 3] + T[:3, :3] @ c", "p_c = T[:3, 3] + c",
-                    "rotate it into world axes"),
+                    "is used here as a lever arm in world axes"),
     "work_answer": ("Tp[:3, :3] @ Tm[:3, :3].T", "Tm[:3, :3].T @ Tp[:3, :3]",
-                    "the turn in the tip's own axes"),
+                    "measured in the tip's own axes"),
     "strong_answer": (">= r + 1e-4", ">= r - 0.03", "short of the spec's"),
     "clamped_answer": ('clamped = "b"', 'clamped = "a"', "Count dimensions"),
     "turret_answer": ("a.cross(tip - p)", "(tip - p).cross(a)",
                       "the cross product is the other way round"),
+    "push_answer": ("np.r_[np.cross(r, u), u]", "np.r_[np.zeros(3), u]",
+                    "the moment it makes about the tip point is missing"),
 }
 # more likely mistakes of the function parts, each caught by its part's visible check
 MORE_MISTAKES = [
     {"sensor_answer": ("R_ts, p_ts = T_ts[:3, :3], T_ts[:3, 3]",
                        "R_ts, p_ts = T_ts[:3, :3].T, -T_ts[:3, :3].T @ T_ts[:3, 3]",
-                       "that of T_st = T_ts⁻¹"),
+                       "T_ts is used the other way round"),
      "tool_answer": ("np.cross(axes[j], p_c - points[j])", "np.cross(p_c - points[j], axes[j])",
-                     "a_j x (p_c - p_j), not (p_c - p_j) x a_j"),
-     "work_answer": (" + W[:3] @ dtheta) / (2 * h)", ") / (2 * h)", "the moment does work too")},
+                     "the axis and the lever arm are crossed"),
+     "work_answer": (" + W[:3] @ dtheta) / (2 * h)", ") / (2 * h)", "the moment's work is missing"),
+     "push_answer": ("r = T[:3, :3] @ c", "r = c", "used here as if in world axes")},
     {"tool_answer": ("J[:3, j] = axes[j]\n"
                      "            J[3:, j] = np.cross(axes[j], p_c - points[j])",
                      "J[:3, j] = chain.axes[j]\n"
                      "            J[3:, j] = np.cross(chain.axes[j], p_c - points[j])",
-                     "in joint j's own frame"),
+                     "in each joint's own frame"),
      "turret_answer": ("points = [sym.zeros(3, 1), Rz * sym.Matrix([0, d, h])]",
                        "points = [sym.zeros(3, 1), sym.zeros(3, 1)]",
-                       "not through the origin")},
+                       "which is not on joint 2's axis"),
+     "push_answer": ("g = sp.gravity_torques(chain, q)", "g = 0 * sp.gravity_torques(chain, q)",
+                     "the gravity torques are missing")},
     {"turret_answer": ("axes = [sym.Matrix([0, 0, 1]), Rz * sym.Matrix([0, 1, 0])]",
                        "axes = [sym.Matrix([0, 0, 1]), sym.Matrix([0, 1, 0])]",
-                       "which turns with q1")},
+                       "which turns with q1"),
+     "push_answer": ("room[up] = (chain.effort[up] - g[up]) / a[up]",
+                     "room[up] = (chain.effort[up] - abs(g[up])) / a[up]",
+                     "the headroom is taken the same in both senses")},
+    {"push_answer": ("np.r_[np.cross(r, u), u])", "np.r_[np.cross(r, -u), -u])",
+                     "those of its opposite")},
 ]
 # answer cell: an answer that calls an armlab function the part does not allow
 CALLS = {
@@ -125,6 +146,10 @@ CALLS = {
     "turret_answer": ("def turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):\n"
                       "    return sp.static_torques(sp.so101(), np.zeros(5), np.ones(6))[:2]"),
     "strong_answer": None,            # filled below: the solution with joint_poses for the pose
+    # armlab's own answer for a push at the tip point, which the part switches off
+    "push_answer": ("def tool_push(chain, q, c, u):\n"
+                    "    R = sp.forward_kinematics(chain, q)[:3, :3]\n"
+                    "    return sp.wrench_limit(chain, q, np.r_[np.cross(R @ c, u), u])[0]"),
 }
 
 
@@ -180,8 +205,8 @@ def test_design_judge_passes_the_graders_design_and_not_the_worked_one():
 
 
 def test_the_set_meets_the_standard_on_paper():
-    """Six parts, 36 points; at most 10 % in the choice part."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=6, points=36)
+    """Seven parts, 36 points; at most 10 % in the choice part."""
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=7, points=36)
 
 
 def test_the_visible_checks_catch_every_listed_mistake():
