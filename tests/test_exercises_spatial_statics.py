@@ -3,8 +3,7 @@
 The chains cross the sandbox as data (``ChainData``) and reach a student's function as an
 ``armlab.spatial.Chain``. The references agree with armlab's own routes (a sensor's wrench
 by the cross product, a tool point's Jacobian from the space Jacobian, the torques by work
-with rotations composed as scipy's quaternions, and tending to Jᵀ W as the step shrinks; a
-tool point's push by armlab's wrench_limit on the push moved by an adjoint);
+with rotations composed as scipy's quaternions, and tending to Jᵀ W as the step shrinks);
 the visible checks' values are the chapter's (Example 1's wrench, Example 4's tip
 Jacobian); every listed mistake fails its part's visible check with its hint; the design's
 judge passes the grader's own design on every fresh case and the worked design typed in
@@ -65,18 +64,8 @@ def _quaternion_route(chain, q, W, h):
     return np.array(out)
 
 
-def _limit_route(chain, q, c, u):
-    """armlab's wrench_limit (which the part does not allow) on the push moved to the tip
-    point by the adjoint of the tool frame (a translation by c in the tip's axes)."""
-    ch = REFS.real(chain)
-    R = sp.forward_kinematics(ch, q)[:3, :3]
-    F_tool = np.r_[np.zeros(3), R.T @ np.asarray(u)]                # in the tool's axes
-    F_tip = sp.adjoint(sp.inverse(sp.transform(np.eye(3), c))).T @ F_tool   # tip's axes
-    return sp.wrench_limit(ch, q, np.r_[R @ F_tip[:3], R @ F_tip[3:]])[0]
-
-
 ROUTES = {f"{CHAPTER}.tip_wrench": _cross_route, f"{CHAPTER}.tool_jacobian": _space_route,
-          f"{CHAPTER}.work_torques": _quaternion_route, f"{CHAPTER}.tool_push": _limit_route}
+          f"{CHAPTER}.work_torques": _quaternion_route}
 
 # answer cell: (text in its solution, replacement, hint the feedback must show)
 MISTAKES = {
@@ -90,8 +79,6 @@ MISTAKES = {
     "clamped_answer": ('clamped = "b"', 'clamped = "a"', "Count dimensions"),
     "turret_answer": ("a.cross(tip - p)", "(tip - p).cross(a)",
                       "the cross product is the other way round"),
-    "push_answer": ("np.r_[np.cross(r, u), u]", "np.r_[np.zeros(3), u]",
-                    "the moment it makes about the tip point is missing"),
 }
 # more likely mistakes of the function parts, each caught by its part's visible check
 MORE_MISTAKES = [
@@ -100,8 +87,7 @@ MORE_MISTAKES = [
                        "T_ts is used the other way round"),
      "tool_answer": ("np.cross(axes[j], p_c - points[j])", "np.cross(p_c - points[j], axes[j])",
                      "the axis and the lever arm are crossed"),
-     "work_answer": (" + W[:3] @ dtheta) / (2 * h)", ") / (2 * h)", "the moment's work is missing"),
-     "push_answer": ("r = T[:3, :3] @ c", "r = c", "used here as if in world axes")},
+     "work_answer": (" + W[:3] @ dtheta) / (2 * h)", ") / (2 * h)", "the moment's work is missing")},
     {"tool_answer": ("J[:3, j] = axes[j]\n"
                      "            J[3:, j] = np.cross(axes[j], p_c - points[j])",
                      "J[:3, j] = chain.axes[j]\n"
@@ -109,17 +95,10 @@ MORE_MISTAKES = [
                      "in each joint's own frame"),
      "turret_answer": ("points = [sym.zeros(3, 1), Rz * sym.Matrix([0, d, h])]",
                        "points = [sym.zeros(3, 1), sym.zeros(3, 1)]",
-                       "which is not on joint 2's axis"),
-     "push_answer": ("g = sp.gravity_torques(chain, q)", "g = 0 * sp.gravity_torques(chain, q)",
-                     "the gravity torques are missing")},
+                       "which is not on joint 2's axis")},
     {"turret_answer": ("axes = [sym.Matrix([0, 0, 1]), Rz * sym.Matrix([0, 1, 0])]",
                        "axes = [sym.Matrix([0, 0, 1]), sym.Matrix([0, 1, 0])]",
-                       "which turns with q1"),
-     "push_answer": ("room[up] = (chain.effort[up] - g[up]) / a[up]",
-                     "room[up] = (chain.effort[up] - abs(g[up])) / a[up]",
-                     "the headroom is taken the same in both senses")},
-    {"push_answer": ("np.r_[np.cross(r, u), u])", "np.r_[np.cross(r, -u), -u])",
-                     "those of its opposite")},
+                       "which turns with q1")},
 ]
 # answer cell: an answer that calls an armlab function the part does not allow
 CALLS = {
@@ -146,10 +125,6 @@ CALLS = {
     "turret_answer": ("def turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):\n"
                       "    return sp.static_torques(sp.so101(), np.zeros(5), np.ones(6))[:2]"),
     "strong_answer": None,            # filled below: the solution with joint_poses for the pose
-    # armlab's own answer for a push at the tip point, which the part switches off
-    "push_answer": ("def tool_push(chain, q, c, u):\n"
-                    "    R = sp.forward_kinematics(chain, q)[:3, :3]\n"
-                    "    return sp.wrench_limit(chain, q, np.r_[np.cross(R @ c, u), u])[0]"),
 }
 
 
@@ -205,8 +180,8 @@ def test_design_judge_passes_the_graders_design_and_not_the_worked_one():
 
 
 def test_the_set_meets_the_standard_on_paper():
-    """Seven parts, 36 points; at most 10 % in the choice part."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=7, points=36)
+    """Six parts, 36 points; at most 10 % in the choice part."""
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=6, points=36)
 
 
 def test_the_visible_checks_catch_every_listed_mistake():
