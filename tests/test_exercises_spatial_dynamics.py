@@ -11,7 +11,6 @@ equals a fresh one; graded with the real nbgrader and the sandbox, the source sc
 marks, the release zero, each seeded mistake costs its part only, constants earn at most
 the visible checks, and a call of an armlab function the part does not allow earns nothing.
 
-Part 8's quickest start agrees with a bisection on armlab's inverse dynamics.
 Part 7's mass matrix of a turret arm (a SymPy derivation) agrees with armlab at numbers,
 accepts three equivalent forms and rejects each named mistake with its hint.
 """
@@ -46,26 +45,8 @@ ROUTES = {
                                         / REFS._k_and_m(REFS.real(chain), np.array(q0),
                                                         int(j))[1])).real[0]),
     f"{CHAPTER}.swing_period": REFS.simulated_swing,
-    f"{CHAPTER}.quickest_start": lambda chain, q, j: _start_by_bisection(chain, q, j),
 }
 
-
-def _start_by_bisection(chain, q, j):
-    """Route for the quickest start: the largest qdd_j with every |tau_i| within its rating,
-    by bisection on armlab's inverse dynamics from rest (the others' qdd zero)."""
-    ch, j = REFS.real(chain), int(j)
-    q = np.asarray(q, dtype=float)
-
-    def within(a):
-        tau = sp.inverse_dynamics(ch, q, np.zeros(ch.n), a * np.eye(ch.n)[j])
-        return np.all(np.abs(tau) <= ch.effort)
-    lo, hi = 0.0, 1.0
-    while within(hi):
-        lo, hi = hi, 2 * hi
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if within(mid) else (lo, mid)
-    return lo
 
 MISTAKES = {
     "wrenches_answer": ("np.r_[np.zeros(3), -chain.gravity]",
@@ -79,9 +60,6 @@ MISTAKES = {
     "planet_answer": ('planet = "b"', 'planet = "a"', "limiting joint's balance"),
     "turret_answer": ("qd1 * sym.Matrix([-d, r * sym.cos(q2), 0])",
                       "qd1 * sym.Matrix([0, r * sym.cos(q2), 0])", "the offset d's share is missing"),
-    "start_answer": ("a = sp.mass_matrix(chain, q)[:, j]",
-                     "a = sp.mass_matrix(chain, q)[:, j] * (np.arange(chain.n) == j)",
-                     "their motors' torques count"),
 }
 MORE_MISTAKES = [
     {"wrenches_answer": ("F[i] = chain.inertias[i] @ A - sp.ad(V).T @ chain.inertias[i] @ V",
@@ -90,17 +68,12 @@ MORE_MISTAKES = [
                          "added where it comes off"),
      "predict_answer": ("sp.mass_matrix(chain, q0)[j, j] / stiffness",
                         "stiffness / sp.mass_matrix(chain, q0)[j, j]", "the ratio is upside down"),
-     "start_answer": ("g = sp.gravity_torques(chain, q)", "g = 0 * sp.gravity_torques(chain, q)",
-                      "the gravity torques are missing"),
      # the rated speeds alone: the visible check's loaded move is bound by its torques
      "move_answer": ("return 1.02 * max(by_torque, by_speed)", "return 1.02 * by_speed",
                      "its largest torque is")},
     {"wrenches_answer": ("F[i - 1] += X[i].T @ F[i]", "F[i - 1] += np.linalg.inv(X[i]) @ F[i]",
                          "as if it were a twist"),
      "turret_answer": (" + J * qd1 ** 2 / 2)", ")", "the turret's own moment J"),
-     "start_answer": ("room[up] = (chain.effort[up] - g[up]) / a[up]",
-                      "room[up] = (chain.effort[up] - abs(g[up])) / a[up]",
-                      "the headroom is taken the same in both senses"),
      # the rated torques alone: the visible check's unloaded move is bound by its speed
      "move_answer": ("return 1.02 * max(by_torque, by_speed)", "return 1.02 * by_torque",
                      "its largest speed")},
@@ -123,7 +96,6 @@ CALLS = {
     # numbers from armlab's mass matrix, which the part does not allow (nor are they symbolic)
     "turret_answer": ("def turret_mass_matrix(q1, q2, d, L, m, mp, J):\n"
                       "    return sp.mass_matrix(sp.so101(), np.zeros(5))[:2, :2]"),
-    "start_answer": None,            # below: the solution with M's column by forward dynamics
 }
 
 
@@ -139,12 +111,7 @@ def _calls():
         "g = sp.gravity_torques(chain, q)",
         "g = np.array([[(sp.potential_energy(chain, x + 1e-6 * e) - sp.potential_energy("
         "chain, x - 1e-6 * e)) / 2e-6 for e in np.eye(chain.n)] for x in q])")
-    start = SET.answer("start_answer").replace(
-        "g = sp.gravity_torques(chain, q)",
-        "g = np.array([(sp.potential_energy(chain, q + 1e-6 * e) - sp.potential_energy("
-        "chain, q - 1e-6 * e)) / 2e-6 for e in np.eye(chain.n)])")
-    return {"wrenches_answer": wrenches, "simulate_answer": simulate, "move_answer": move,
-            "start_answer": start}
+    return {"wrenches_answer": wrenches, "simulate_answer": simulate, "move_answer": move}
 
 
 CALLS.update(_calls())
@@ -243,8 +210,8 @@ def test_the_move_cases_say_which_rating_binds():
 
 
 def test_the_set_meets_the_standard_on_paper():
-    """Eight parts, 38 points; the choice part under 10 %."""
-    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=8, points=38)
+    """Seven parts, 38 points; the choice part under 10 %."""
+    SET.assert_meets_the_standard_on_paper(MISTAKES, CALLS, parts=7, points=38)
 
 
 def test_the_visible_checks_catch_every_listed_mistake():
