@@ -47,37 +47,38 @@ ROUTES = {
     f"{CHAPTER}.swing_period": REFS.simulated_swing,
 }
 
+
 MISTAKES = {
     "wrenches_answer": ("np.r_[np.zeros(3), -chain.gravity]",
-                        "np.r_[np.zeros(3), chain.gravity]", "the base accelerates upward"),
-    "coriolis_answer": ("Mdot @ qd - 0.5 * np.einsum", "Mdot @ qd - np.einsum", "half of it"),
-    "predict_answer": ("return 2 * np.pi * np.sqrt(", "return np.sqrt(", "a period is 2π/ω"),
+                        "np.r_[np.zeros(3), chain.gravity]", "gravity enters the base's acceleration"),
+    "coriolis_answer": ("Mdot @ qd - 0.5 * np.einsum", "Mdot @ qd - np.einsum", "twice its size"),
+    "predict_answer": ("return 2 * np.pi * np.sqrt(", "return np.sqrt(", "not a period"),
     "simulate_answer": ("back.direction = -np.sign(amplitude)",
                         "back.direction = np.sign(amplitude)", "that is half a swing"),
     "move_answer": ("return 1.02 * max(by_torque, by_speed)",
                     "return 0.8 * max(by_torque, by_speed)", "of the rated one"),
     "planet_answer": ('planet = "b"', 'planet = "a"', "limiting joint's balance"),
     "turret_answer": ("qd1 * sym.Matrix([-d, r * sym.cos(q2), 0])",
-                      "qd1 * sym.Matrix([0, r * sym.cos(q2), 0])", "the offset d puts the link"),
+                      "qd1 * sym.Matrix([0, r * sym.cos(q2), 0])", "the offset d's share is missing"),
 }
 MORE_MISTAKES = [
     {"wrenches_answer": ("F[i] = chain.inertias[i] @ A - sp.ad(V).T @ chain.inertias[i] @ V",
-                         "F[i] = chain.inertias[i] @ A", "the velocity-product term too"),
+                         "F[i] = chain.inertias[i] @ A", "velocity-product term is missing"),
      "coriolis_answer": ("Mdot @ qd - 0.5 * np.einsum", "Mdot @ qd + 0.5 * np.einsum",
-                         "subtracted from Ṁ q̇, not added"),
+                         "added where it comes off"),
      "predict_answer": ("sp.mass_matrix(chain, q0)[j, j] / stiffness",
-                        "stiffness / sp.mass_matrix(chain, q0)[j, j]", "not its inverse"),
+                        "stiffness / sp.mass_matrix(chain, q0)[j, j]", "the ratio is upside down"),
      # the rated speeds alone: the visible check's loaded move is bound by its torques
      "move_answer": ("return 1.02 * max(by_torque, by_speed)", "return 1.02 * by_speed",
                      "its largest torque is")},
     {"wrenches_answer": ("F[i - 1] += X[i].T @ F[i]", "F[i - 1] += np.linalg.inv(X[i]) @ F[i]",
-                         "not with X⁻¹"),
+                         "as if it were a twist"),
      "turret_answer": (" + J * qd1 ** 2 / 2)", ")", "the turret's own moment J"),
      # the rated torques alone: the visible check's unloaded move is bound by its speed
      "move_answer": ("return 1.02 * max(by_torque, by_speed)", "return 1.02 * by_torque",
                      "its largest speed")},
     {"turret_answer": ("sym.integrate(m / L * speed2(s), (s, 0, L)) / 2",
-                       "m * speed2(L / 2) / 2", "a rod is not a point at its centre")},
+                       "m * speed2(L / 2) / 2", "taken as a point mass at its centre")},
 ]
 CALLS = {
     "wrenches_answer": None,         # below: the solution with joint_poses for the transforms

@@ -75,9 +75,8 @@ def _wrenches(chain, q, qd, qdd, gravity_sign=-1.0, bias=True, transpose=True):
 
 @reference(worked=EXAMPLE_3, allow=("spatial.so3", "spatial.se3", "spatial.inertia"),
            units=UNITS, rtol=1e-7, atol=1e-9,
-           advice="outward: each body's twist and acceleration in its own frame, the base "
-                  "accelerating upward at -gravity; inward: each body's I a - ad(V)ᵀ I V plus "
-                  "what the next joint carries, moved into this joint's frame")
+           advice="compare one body at a time: is its twist right, its acceleration (with "
+                  "gravity), its own net wrench, and what the joint beyond it passes back?")
 def joint_wrenches(chain, q, qd, qdd):
     """(n, 6): the wrench (m, f) joint i carries from body i-1 to body i, about joint i's
     origin, in joint i's axes [N m, N]."""
@@ -99,11 +98,11 @@ def _wrench_cases(rng):
 
 
 joint_wrenches.mistakes_of(_wrenches, [
-    ("the base accelerates upward, at -gravity: that is what makes every body feel its "
-     "weight", {"gravity_sign": 1.0}),
-    ("a moving body needs the velocity-product term too: I a - ad(V)ᵀ I V", {"bias": False}),
-    ("a wrench moves to the parent's frame with Xᵀ, the transpose of the twists' X, not "
-     "with X⁻¹", {"transpose": False}),
+    ("gravity enters the base's acceleration with the wrong sign: every body feels its "
+     "weight in the opposite sense", {"gravity_sign": 1.0}),
+    ("a moving body's velocity-product term is missing from its net wrench", {"bias": False}),
+    ("a wrench is passed back to the parent's frame as if it were a twist",
+     {"transpose": False}),
 ])
 
 
@@ -125,8 +124,8 @@ def _christoffel(chain, q, qd, half=0.5, first=True):
 
 @reference(worked=Case(chain=SO101, q=Q_W, qd=QD_W, label="Example 3's pose and speeds"),
            allow=("spatial.Chain", "spatial.mass_matrix"), units=UNITS, rtol=1e-5, atol=1e-8,
-           advice="c = Ṁ q̇ - ½ ∂(q̇ᵀ M q̇)/∂q: both from the derivatives of M along each "
-                  "joint")
+           advice="which terms of Lagrange's equations hold the speeds, and how does each "
+                  "follow from the derivatives of M?")
 def coriolis_from_mass(chain, q, qd):
     """c(q, qd) (n,) [N m or N] from the mass matrix's derivatives (the exact value; a
     central difference of step STEP agrees to the tolerance)."""
@@ -145,11 +144,9 @@ def _coriolis_cases(rng):
 
 
 coriolis_from_mass.mistakes_of(_christoffel, [
-    ("the second term is ½ q̇ᵀ (∂M/∂q_i) q̇: half of it, from the derivative of the kinetic "
-     "energy ½ q̇ᵀ M q̇", {"half": 1.0}),
-    ("Ṁ q̇ is only part of c: the kinetic energy's gradient, ½ q̇ᵀ (∂M/∂q_i) q̇, comes off it",
-     {"half": 0.0}),
-    ("the gradient of the kinetic energy is subtracted from Ṁ q̇, not added", {"half": -0.5}),
+    ("the kinetic energy's gradient comes off at twice its size", {"half": 1.0}),
+    ("that is Ṁ q̇ alone: the kinetic energy's gradient is missing", {"half": 0.0}),
+    ("the kinetic energy's gradient is added where it comes off", {"half": -0.5}),
 ])
 
 
@@ -248,8 +245,8 @@ WRIST = _equilibrium(SO101, Q_W, 3)
                              "the worked pose"),
            allow=("spatial.Chain", "spatial.mass_matrix", "spatial.gravity_torques"), units=UNITS,
            rtol=1e-5, atol=1e-9,
-           advice="for small swings joint j is a spring of stiffness ∂g_j/∂q_j on an "
-                  "inertia M_jj")
+           advice="near its rest, what stiffness does gravity give joint j, and what inertia "
+                  "does it turn, with the other joints locked?")
 def small_swing_period(chain, q0, j):
     """The period [s] of a small swing of joint j alone about its rest at q0."""
     return _predicted(chain, q0, j)
@@ -261,8 +258,8 @@ def _small_cases(rng):
 
 
 small_swing_period.mistakes_of(_predicted, [
-    ("that is 1/ω: a period is 2π/ω", {"factor": 1.0}),
-    ("ω² is the stiffness over the inertia, ∂g_j/∂q_j / M_jj, not its inverse",
+    ("that is 1/ω, the inverse of the angular frequency, not a period", {"factor": 1.0}),
+    ("ω² is taken as the inertia over the stiffness: the ratio is upside down",
      {"inverted": True}),
 ])
 
@@ -272,9 +269,8 @@ small_swing_period.mistakes_of(_predicted, [
                              "joints locked at the worked pose"),
            allow=("spatial.Chain", "spatial.mass_matrix", "spatial.gravity_torques"), units=UNITS,
            rtol=2e-3, atol=1e-6,
-           advice="joint j alone: M_jj(q) q̈_j = -g_j(q) (M_jj does not change as joint j "
-                  "turns); integrate from rest at q0 + amplitude e_j until it is at rest "
-                  "there again")
+           advice="with the other joints locked, what is joint j's equation of motion, and "
+                  "which event ends one period?")
 def swing_period(chain, q0, j, amplitude):
     """The simulated period [s]: from release at rest to the first return to rest on the
     same side."""
@@ -287,14 +283,12 @@ def _swing_cases(rng):
             for c, q0, j in _hanging(rng, 4)]
 
 
-@swing_period.mistake("that is the small swing's period: a swing this wide takes longer, "
-                      "simulate it")
+@swing_period.mistake("that is the small swing's period, not this wide swing's")
 def _swing_linear(chain, q0, j, amplitude):
     return _predicted(chain, q0, j)
 
 
-@swing_period.mistake("that is half a swing, to the other side: the period ends back where "
-                      "it started")
+@swing_period.mistake("that is half a swing, to the other side")
 def _swing_half(chain, q0, j, amplitude):
     return _swing(chain, q0, j, amplitude, fraction=0.5)
 
@@ -389,8 +383,8 @@ LOADED = ChainData.from_chain(real(SO101).with_payload(PAYLOAD),
         allow=("spatial.Chain", "spatial.inverse_dynamics", "spatial.mass_matrix",
                "spatial.coriolis_torques",
                "spatial.gravity_torques"), units=UNITS,
-        advice="the torques are A(s) / T² + g(s) along the path: gravity does not shrink "
-               "with a longer move, the rest falls as 1/T²")
+        advice="along the path, which part of each torque changes with the duration, and "
+               "which does not?")
 def move_duration(chain, q_start, q_end, answer):
     """Judge a duration T [s] of the quintic rest-to-rest move: the torques within the
     rated ones and the speeds within the rated ones at every sample (none at 10 % over),
@@ -457,9 +451,8 @@ def _turret_mass_matrix(q1, q2, d, L, m, mp, J, *, rod="rod", offset=True, coupl
 
 
 @derivation(worked=all_symbols(TURRET_PARAMS),
-            advice="write the velocity of a point s along the link, integrate its kinetic "
-                   "energy over the rod, add the payload's and the turret's, and read "
-                   "T = 1/2 qdᵀ M qd")
+            advice="which bodies move, how fast does each point of them move, and what "
+                   "kinetic energy does that give?")
 def turret_mass_matrix(q1, q2, d, L, m, mp, J):
     """M(q) (2, 2) of the turret arm, a rod and a payload on it, as SymPy [kg m²]."""
     return _turret_mass_matrix(q1, q2, d, L, m, mp, J)
@@ -487,18 +480,13 @@ def _turret_cases(rng):
 
 
 turret_mass_matrix.mistakes_of(_turret_mass_matrix, [
-    ("a rod is not a point at its centre: its own inertia about its centre, m L²/12, adds "
-     "to m (L/2)²", {"rod": "point"}),
-    ("a thin rod has no inertia about its own axis: its m L²/12 about its centre counts "
-     "about joint 1 times cos² q2, and not at all when the rod is vertical",
-     {"rod": "ball"}),
-    ("the offset d puts the link off joint 1's axis: it adds (m + mp) d² to M11 and couples "
-     "the joints through M12", {"offset": False}),
-    ("M12 has the wrong sign: look again at the sign of the qd1 qd2 term in the squared "
-     "speed of a point on the link", {"coupling": -1}),
-    ("T = 1/2 qdᵀ M qd: M_ii is twice the coefficient of qd_i² in T, and M12 is the "
-     "coefficient of qd1 qd2", {"half": True}),
+    ("the rod is taken as a point mass at its centre: its spread along its length is "
+     "missing", {"rod": "point"}),
+    ("the rod is given inertia about its own axis too, as if it were thick", {"rod": "ball"}),
+    ("the offset d's share is missing: the link sits off joint 1's axis", {"offset": False}),
+    ("M12 has the wrong sign", {"coupling": -1}),
+    ("M is off by a factor of two against T = 1/2 qdᵀ M qd", {"half": True}),
     ("the turret's own moment J about z is missing from M11", {"turret": False}),
-    ("q2 = 0 holds the link level, along x: its horizontal reach is L cos q2, its height "
-     "drops by L sin q2", {"angle": "vertical"}),
+    ("the link is taken as vertical at q2 = 0, where it is level, along x",
+     {"angle": "vertical"}),
 ])

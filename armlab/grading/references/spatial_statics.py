@@ -110,9 +110,8 @@ F_SENSOR_WORK = (sp.adjoint(np.array(T_SENSOR)).T @ _F_TIP).round(12).tolist()
                        label="the SO-101 at the work pose, its sensor reading Example 1's "
                              "wrench (4 cm behind the tip, turned 90° about the tip's z)"),
            allow=("spatial.so3",), units=UNITS, rtol=1e-9, atol=1e-9,
-           advice="first the wrench about the tip point in the tip's axes (the power "
-                  "V_t . F_t = V_s . F_s fixes how it moves), then both parts rotated into "
-                  "world axes")
+           advice="at each step, about which point is the moment taken, and in which axes "
+                  "are the two parts written?")
 def tip_wrench(T, T_ts, F_sensor):
     """The wrench (6,) the tip applies, about the tip point, world axes [N m, N]."""
     return _wrench(T, T_ts, F_sensor)
@@ -131,12 +130,12 @@ def _tip_wrench_cases(rng):
 
 
 tip_wrench.mistakes_of(_wrench, [
-    ("a wrench moves with the transpose of the adjoint, F_t = [Ad_T]ᵀ F_s, not by the twists' "
-     "rule [Ad_T] V", {"transpose": False, "invert": False}),
-    ("T_ts is the sensor's pose in the tip frame: the adjoint that carries the sensor's wrench "
-     "to the tip is that of T_st = T_ts⁻¹", {"invert": False}),
-    ("the wrench is about the tip point but still in the tip's axes: rotate both parts into "
-     "world axes with T's rotation", {"world": False}),
+    ("the reading is moved to the tip as if it were a twist: a wrench does not change point "
+     "and axes the way a twist does", {"transpose": False, "invert": False}),
+    ("T_ts is used the other way round: this moves a wrench from the tip to the sensor, not "
+     "from the sensor to the tip", {"invert": False}),
+    ("the wrench is about the tip point but still in the tip's axes, not in world axes",
+     {"world": False}),
 ])
 
 
@@ -156,8 +155,8 @@ def _tool_jacobian(chain, q, c, rotate=True, sign=1.0):
                         label="a tool point 3 cm along x and 6 cm along z of the tip frame, "
                               "at the work pose")],
            allow=("spatial.so3", "spatial.se3"), units=UNITS,
-           advice="column j is joint j's screw: (a_j, a_j x (p_c - p_j)) for a revolute joint "
-                  "and (0, a_j) for a prismatic one, every vector in world axes at the pose")
+           advice="take one column at a time: when joint j alone moves at unit speed, how "
+                  "does the hand turn and how fast does the tool point move, in world axes?")
 def tool_jacobian(chain, q, c):
     """J_c (6, n): rows w then the velocity of the tool point c (tip frame [m]), world axes."""
     return _tool_jacobian(chain, q, c)
@@ -176,15 +175,15 @@ def _tool_cases(rng):
 
 
 tool_jacobian.mistakes_of(_tool_jacobian, [
-    ("c is given in the tip frame: rotate it into world axes with the tip's rotation before "
-     "using it as a lever arm", {"rotate": False}),
-    ("the tool point's velocity is v_t + w x r, with r from the tip to the tool point: the "
-     "cross product is the other way round", {"sign": -1.0}),
+    ("c is given in the tip frame and is used here as a lever arm in world axes",
+     {"rotate": False}),
+    ("the tool point's lever-arm term has the wrong sign: the cross product is the other way "
+     "round", {"sign": -1.0}),
 ])
 
 
-@tool_jacobian.mistake("the velocity of a point at r from a turning axis is w x r: "
-                       "a_j x (p_c - p_j), not (p_c - p_j) x a_j")
+@tool_jacobian.mistake("each revolute column's linear part has the wrong sign: the axis and "
+                       "the lever arm are crossed the other way round")
 def _tool_reversed(chain, q, c):
     J = np.array(_tool_jacobian(chain, q, c))
     J[3:] = -J[3:] + 2 * _prismatic_part(chain, q)
@@ -199,8 +198,8 @@ def _prismatic_part(chain, q):
     return np.where(keep, J[3:], 0.0)
 
 
-@tool_jacobian.mistake("each column's axis a_j is in joint j's own frame in the chain's data: "
-                       "turn it into world axes with joint j's rotation at the pose")
+@tool_jacobian.mistake("the columns' axes are as the chain's data gives them, in each joint's "
+                       "own frame, not in world axes at the pose")
 def _tool_local_axes(chain, q, c):
     ch = real(chain)
     poses = sp.joint_poses(ch, q)
@@ -236,9 +235,8 @@ def _work_torques(chain, q, W, h, axes="world", central=True, moment=True):
                        label="Example 4's wrench at the work pose, steps of 0.1 rad"),
            allow=("spatial.forward_kinematics", "spatial.so3", "spatial.se3"), units=UNITS,
            rtol=1e-7, atol=1e-9,
-           advice="tau_j is the tip's work f . (p+ - p-) + m . dtheta over the step from "
-                  "q - h e_j to q + h e_j, divided by 2h, with dtheta the rotation vector of "
-                  "R+ R-ᵀ")
+           advice="over joint j's step, what work do the force and the moment of W each do "
+                  "on the environment, and in which axes is the tip's turn measured?")
 def work_torques(chain, q, W, h):
     """tau (n,) [N m or N]: the tip's work along joint j's step from q - h e_j to q + h e_j,
     over 2h."""
@@ -259,11 +257,11 @@ def _work_cases(rng):
 
 
 work_torques.mistakes_of(_work_torques, [
-    ("the rotation vector of R-ᵀ R+ is the turn in the tip's own axes; the moment m is in "
-     "world axes, so the turn must be too: R+ R-ᵀ", {"axes": "body"}),
-    ("a one-sided step, from q to q + h e_j: the part asks for the central step, from "
-     "q - h e_j to q + h e_j over 2h", {"central": False}),
-    ("the moment does work too: add m . dtheta to f . dp", {"moment": False}),
+    ("the tip's turn is measured in the tip's own axes, while the moment m is in world axes",
+     {"axes": "body"}),
+    ("a one-sided step, from q to q + h e_j: the part asks for the central step",
+     {"central": False}),
+    ("the moment's work is missing: only the force's work is counted", {"moment": False}),
 ])
 
 
@@ -398,8 +396,8 @@ def _turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz, *, sign=1, cross=1,
 
 
 @derivation(worked=all_symbols(TURRET_PARAMS),
-            advice="tau_j = a_j . m + (a_j x (p - p_j)) . f, with a_j joint j's axis and p_j a "
-                   "point on it, both in world axes at the pose, and p the tip point")
+            advice="at the pose, where is each joint's axis in world axes, and what moment "
+                   "does the tip's wrench make about it?")
 def turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):
     """tau (2, 1) holding a tip wrench on the two-joint turret arm, as SymPy [N m]."""
     return _turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz)
@@ -431,14 +429,14 @@ def _turret_cases(rng):
 turret_torques.mistakes_of(_turret_torques, [
     ("W is what the tip applies to its environment: the motors hold it with tau = Jᵀ W, "
      "not its opposite", {"sign": -1}),
-    ("a revolute column's linear part is a_j x (p - p_j), not (p - p_j) x a_j: the cross "
-     "product is the other way round", {"cross": -1}),
-    ("the moment m does work too: each tau_j has a_j . m besides the force's part",
+    ("a revolute column's linear part has the wrong sign: the cross product is the other "
+     "way round", {"cross": -1}),
+    ("the moment m's share of the torques is missing: only the force's is counted",
      {"moment": False}),
-    ("joint 2's axis passes through (0, d, h) turned by q1, not through the origin: the "
-     "lever arm runs from a point on joint 2's axis to the tip", {"lever": "base"}),
-    ("joint 2's axis is y of joint 1's frame, which turns with q1: in world axes it is "
-     "(-sin q1, cos q1, 0)", {"axis": "local"}),
+    ("joint 2's lever arm is taken from the origin, which is not on joint 2's axis",
+     {"lever": "base"}),
+    ("joint 2's axis is taken as the world's y, but it is y of joint 1's frame, which turns "
+     "with q1", {"axis": "local"}),
     ("a wrench is (m, f), moment first, as a twist is (w, v): the force and the moment "
      "are swapped", {"order": "fm"}),
 ])
