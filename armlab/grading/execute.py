@@ -159,6 +159,11 @@ def _split(allow):
     return frozenset(keep), frozenset(served)
 
 
+HELD = ("not graded: held for your instructor, who sees in the grading report what stopped "
+        "it (a time or memory limit, or the run's end); no score is given for it")
+"""What a student's page says of a check a fault stopped (the student cannot read the report)."""
+
+
 _NOT_CARRIED = ("armlab.{name} returns a {kind} object: it works in your own Jupyter, but "
                 "not while your notebook is graded (only numbers pass into the grader's "
                 "sandbox), so a cell that calls it stops here when graded; keep such calls "
@@ -431,8 +436,7 @@ class Grading:
             recs = records.get(k)
             messages = out.setdefault(check["cell"], [])
             if recs is None or (ref is not None and cases is None):
-                messages.append(("fault", f"{spec['label']}: not graded (a fault of the "
-                                          "grading, see the report)"))
+                messages.append(("fault", f"{spec['label']}: {HELD}"))
                 continue
             if ref is None:
                 msg = judge.choice(recs[0] if recs else None, spec["expected"], spec["choices"],
@@ -501,7 +505,7 @@ class Grading:
             if message:
                 return ("fail", message)
         if len(recs) < len(cases):
-            return ("fault", f"{spec['label']}: not every case ran (a fault of the grading)")
+            return ("fault", f"{spec['label']}: not every case ran; {HELD}")
         return ("pass", judge.passed(ref, cases, "worked" if show else "fresh", spec["label"]))
 
 
