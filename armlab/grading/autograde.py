@@ -13,25 +13,26 @@ says what each output holds.
 
 import argparse
 import json
+import multiprocessing
 import os
 import pathlib
 import re
 import shutil
-import subprocess
 import sys
 import time
 import warnings
 import zipfile
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 
 from armlab.grading import lms as lms_formats
-from armlab.grading import outputs
 from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
 from armlab.grading.gradebook import check_gradebook, drop_assignment, export_csv, record
 from armlab.grading.release import (REPO, limit_options, load_config, skip_iri_syntax,
                                     venv_on_path)
 from armlab.grading.safefiles import NotRegular, copy_regular, walk
 from armlab.grading.sandbox import available
-from armlab.grading.result import Result
+from armlab.grading import worker
 from armlab.grading.worker import SECRET_ENV
 
 MAX_ARCHIVE_BYTES = 4 * 2**30
@@ -469,87 +470,63 @@ def register(r):
 # ================================================================== 7. the pool
 def grade_all(r):
     """Grade the runnable students in a pool of ``r.workers`` processes side by side, all in
-    the one course folder (each into a gradebook of its own); each student's
-    :class:`~armlab.grading.result.Result` comes back as a file, read into ``r.results``.
-    Its stderr goes to ``logs/worker<k>.log``. A worker that stops before writing its
-    student's result was stopped from outside (no student code runs in it): a new worker
-    grades that student again (``regraded``), and a second stop holds the row (``grading
-    failed``). A sandbox's run is never retried (:meth:`armlab.grading.execute.Grading._run`)."""
-    import selectors
-
-    queue, tries, started = list(r.runnable), {}, 0
-    env = dict(os.environ)
-    env["PYTHONUNBUFFERED"] = "1"
-    env.pop("JUPYTER_CONFIG_DIR", None)
-    env.pop(SECRET_ENV, None)
-    if r.secret:
-        env[SECRET_ENV] = r.secret
+    the one course folder (each process into a gradebook of its own,
+    :func:`armlab.grading.worker.start`); each student's
+    :class:`~armlab.grading.result.Result` comes back from the pool into ``r.results`` (and
+    ``work/results/<student>.json``). A process's output goes to ``logs/worker<k>.log``. A
+    process that stops before returning its student's result was stopped from outside (no
+    student code runs in it): the pool is started again and grades the students it had in
+    hand from the start (``regraded``); a second stop holds the row (``grading failed``). A
+    sandbox's run is never retried (:meth:`armlab.grading.execute.Grading._run`)."""
     (r.staged / "logs").mkdir(exist_ok=True)
     r.results_dir.mkdir(parents=True, exist_ok=True)
-    sel, busy, failures = selectors.DefaultSelector(), {}, 0
-
-    def feed(proc):
-        busy[proc] = queue.pop(0) if queue else None
-        try:
-            if busy[proc] is None:
-                proc.stdin.close()
-            else:
-                proc.stdin.write(busy[proc] + "\n")
-                proc.stdin.flush()
-        except OSError:                        # it stopped: its end of file says so
-            pass
-
-    def start():
-        nonlocal started
-        proc = _start_worker(r, started, r.staged / "logs", env)
-        started += 1
-        sel.register(proc.stdout, selectors.EVENT_READ, proc)
-        feed(proc)
-    for _ in range(max(1, min(r.workers, len(queue)))):
-        if queue:
-            start()
-    while busy:
-        for key, _ in sel.select(timeout=1.0):
-            proc, line = key.data, key.fileobj.readline()
-            if line:
-                student = line.strip()
-                result = Result.from_json((r.results_dir / f"{student}.json").read_text())
-                r.results[student] = result
-                failures += not result.success
-                r.say(f"\r[{len(r.results)}/{len(r.runnable)}] "
-                      f"{time.time() - r.started:6.1f} s, failures so far: {failures}  ",
-                      end="" if sys.stdout.isatty() else "\n")
-                feed(proc)
-                continue
-            sel.unregister(key.fileobj)
-            proc.wait()
-            lost = busy.pop(proc)
-            if lost is not None and not tries.get(lost):
-                tries[lost] = 1
-                r.problems.add(lost, "regraded", "the worker grading it stopped before "
-                                                 "reporting it (see logs/): graded again from "
-                                                 "the start by a new worker")
-                queue.insert(0, lost)
-            if queue and len(busy) < r.workers:
-                start()
+    queue, tried, failures = list(r.runnable), set(), 0
+    limits = {"cpu": r.cpu, "memory_mb": r.memory_mb, "max_chars": r.max_chars,
+              "isolate": r.isolate, "submission_seconds": r.submission_seconds}
+    while queue:
+        n = max(1, min(r.workers, len(queue)))
+        with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=worker.start,
+                                 initargs=(r.master, r.assignment, r.template,
+                                           r.staged / "logs", r.secret, limits)) as pool:
+            busy = {_submit(pool, queue.pop(0)) for _ in range(n)}
+            while busy:
+                done, _ = wait(busy, return_when=FIRST_COMPLETED)
+                for future in done:
+                    busy.remove(future)
+                    student = future.student
+                    try:
+                        result = future.result()
+                    except Exception:       # noqa: BLE001  (its traceback: in its log)
+                        if student not in tried:
+                            tried.add(student)
+                            r.problems.add(student, "regraded", "the worker grading it "
+                                           "stopped before reporting it (see logs/): graded "
+                                           "again from the start by a new worker")
+                            queue.insert(0, student)
+                        continue
+                    r.results[student] = result
+                    (r.results_dir / f"{student}.json").write_text(result.to_json(),
+                                                                   encoding="utf-8")
+                    failures += not result.success
+                    r.say(f"\r[{len(r.results)}/{len(r.runnable)}] "
+                          f"{time.time() - r.started:6.1f} s, failures so far: {failures}  ",
+                          end="" if sys.stdout.isatty() else "\n")
+                    if queue:
+                        try:
+                            busy.add(_submit(pool, queue[0]))
+                            queue.pop(0)
+                        except BrokenProcessPool:       # the next pool grades it
+                            pass
     if r.progress and sys.stdout.isatty():
         r.say("")
 
 
-def _start_worker(r, k, logs, env):
-    """Worker ``k``'s process, in its own sandbox uid, on the round's course and a gradebook of
-    its own (a copy of the assignment's: the round writes its gradebook from the results)."""
-    own = r.work / f"gradebook{k}.db"
-    shutil.copyfile(r.template, own)
-    with open(logs / f"worker{k}.log", "w") as err:
-        return subprocess.Popen(
-            [sys.executable, "-m", "armlab.grading.worker", str(r.master), r.assignment,
-             f"sqlite:///{own}", str(r.results_dir), "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb),
-             "--max-chars", str(r.max_chars),
-             "--submission-seconds", str(r.submission_seconds)]
-            + ([] if r.isolate else ["--no-sandbox"]),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, cwd=str(r.master),
-            env=env, text=True)
+def _submit(pool, student):
+    """``student``'s grading, submitted to ``pool`` (the future knows its student)."""
+    future = pool.submit(worker.grade, student)
+    future.student = student
+    return future
 
 
 # ================================================================== 8. scores and problems
@@ -585,6 +562,8 @@ def tally(r):
 # ================================================================== 9. files
 def write_outputs(r):
     """grades.csv, the LMS file, the report, the feedback pages and nbgrader's export."""
+    from armlab.grading import outputs   # here: a pool process imports this module first
+                                         # (as the command's), and starts without nbformat
     outputs.write_grades(r.staged / "grades.csv", r.parts, r.students, r.grades, r.lms_ids,
                          r.problems)
     pages = {page.parent.parent.name: page for page in
