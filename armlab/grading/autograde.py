@@ -612,7 +612,9 @@ def grade(assignment, submissions, **options):
 
     Raises :class:`GradingError` on an input error (nothing written) or when the
     gradebook fails its check (the previous results kept; this round's files in
-    ``<out>.failed``).
+    ``<out>.failed``). The pool's processes are started by ``spawn``, which imports the
+    calling script again: a script that calls this does so under
+    ``if __name__ == "__main__":``.
     """
     venv_on_path()
     r = Round(assignment, submissions, **options)
