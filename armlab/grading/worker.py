@@ -63,10 +63,10 @@ def start(course, assignment, template, logs, secret, limits):
     as its stdout and stderr, the gradebook at ``template`` copied for it alone, and
     nbgrader's API on ``course`` with ``secret`` and ``limits`` (:func:`worker_config`'s
     keywords)."""
+    skip_iri_syntax()                           # before nbgrader imports nbformat
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
-    skip_iri_syntax()
     os.environ.pop(SECRET_ENV, None)
     os.environ.pop("JUPYTER_CONFIG_DIR", None)
     k = 0
