@@ -15,6 +15,7 @@ import json
 import os
 import pathlib
 import re
+import signal
 import sqlite3
 import subprocess
 import time
@@ -440,22 +441,23 @@ def test_a_worker_stopped_from_outside_is_replaced_and_named(tmp_path, monkeypat
     names the retry."""
     from armlab.grading import autograde
 
-    real, killed = autograde._start_worker, []
+    real, killed = autograde._submit, []
 
-    def start_and_kill_the_first(r, k, logs, env):
-        proc = real(r, k, logs, env)
+    def submit_and_kill_the_first(pool, student):
+        future = real(pool, student)
         if not killed:
-            proc.kill()
-            killed.append(k)
-        return proc
+            for pid in pool._processes:          # the pool's one process, just started
+                os.kill(pid, signal.SIGKILL)
+                killed.append(student)
+        return future
 
-    monkeypatch.setattr(autograde, "_start_worker", start_and_kill_the_first)
+    monkeypatch.setattr(autograde, "_submit", submit_and_kill_the_first)
     export = tmp_path / "export"
     export.mkdir()
     (export / "ann_1_1_statics.ipynb").write_text(json.dumps(corpus.filled()))
     summary = grade("statics", export, out=tmp_path / "out", workers=1, cpu=CPU,
                     progress=False, secret=SECRET)
-    assert (killed, summary["grades"]["ann"]["total"]) == ([0], corpus.FULL)
+    assert (killed, summary["grades"]["ann"]["total"]) == (["ann"], corpus.FULL)
     assert [p for p in summary["problems"] if p[1] == "regraded"] == [
         ("ann", "regraded", "the worker grading it stopped before reporting it (see logs/): "
                             "graded again from the start by a new worker")]

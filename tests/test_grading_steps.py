@@ -118,7 +118,7 @@ def test_a_round_that_fails_midway_leaves_the_previous_results(tmp_path, previou
     (export / "ann_1_1_statics.ipynb").write_text(json.dumps(SET.filled()))
     before = _snapshot(previous.parent)
 
-    def broken(r):
+    def broken(*args):
         raise RuntimeError("the disk is full")
     monkeypatch.setattr(autograde, "register", broken)
     with pytest.raises(RuntimeError, match="disk is full"):
@@ -142,12 +142,13 @@ def test_collect_picks_each_students_notebook(tmp_path):
         (export / name).write_text(text)
     r = Round("statics", export, out=tmp_path / "out", lms="canvas", progress=False)
     r.master.mkdir(parents=True)
-    autograde.collect(r)
-    assert r.students == ["doejohn", "leebo", "smithann"]
-    assert r.lms_ids == {"doejohn": "48213", "smithann": "48214", "leebo": "48215"}
+    problems = Problems()
+    roster = autograde.collect(r, problems)
+    assert roster.students == ["doejohn", "leebo", "smithann"]
+    assert roster.lms_ids == {"doejohn": "48213", "smithann": "48214", "leebo": "48215"}
     chosen = r.master / "submitted" / "doejohn" / "statics" / "statics.ipynb"
     assert chosen.read_text().endswith(" ")                       # the resubmission
-    assert sorted((s, p) for s, p, _ in r.problems.rows) == [
+    assert sorted((s, p) for s, p, _ in problems.rows) == [
         ("(unknown)", "file name not understood"), ("leebo", "extra file"),
         ("leebo", "missing notebook"), ("smithann", "extra file"),
         ("smithann", "late submission")]
@@ -163,16 +164,14 @@ def test_parts_of_the_statics_set():
 
 def test_inspect_runs_the_census(tmp_path):
     r = Round("statics", tmp_path, out=tmp_path / "out", progress=False)
-    r.release_nb = SET.release()
-    r.students = ["ann", "bob"]
     for student, nb in (("ann", SET.filled()), ("bob", b"not json")):
         folder = r.master / "submitted" / student / "statics"
         folder.mkdir(parents=True)
         data = nb if isinstance(nb, bytes) else json.dumps(nb).encode()
         (folder / "statics.ipynb").write_bytes(data)
-    autograde.inspect(r)
-    assert r.runnable == ["ann"]
-    assert [(s, p) for s, p, _ in r.problems.sorted()] == [("bob", "invalid notebook")]
+    problems = Problems()
+    assert autograde.inspect(r, ["ann", "bob"], SET.release(), problems) == ["ann"]
+    assert [(s, p) for s, p, _ in problems.sorted()] == [("bob", "invalid notebook")]
 
 
 @pytest.mark.slow
@@ -181,12 +180,12 @@ def test_prepare_register_tally(tmp_path):
     zero, and the gradebook passes its check."""
     r = Round("statics", tmp_path, out=tmp_path / "out", progress=False)
     autograde.stage(r)
-    autograde.prepare(r)
-    r.students = ["ann", "bob"]
-    autograde.register(r)
-    autograde.tally(r)
-    assert r.grades == {s: dict({k: 0.0 for k, *_ in r.parts}, total=0.0) for s in r.students}
-    assert r.issues == []
+    parts = autograde.parts_of(autograde.prepare(r)[0])
+    students = ["ann", "bob"]
+    autograde.register(r, students, [])
+    grades, issues = autograde.tally(r, students, [], {}, parts, Problems())
+    assert grades == {s: dict({k: 0.0 for k, *_ in parts}, total=0.0) for s in students}
+    assert issues == []
     con = sqlite3.connect(r.staged / "gradebook.db")
     assert con.execute("SELECT COUNT(*) FROM submitted_assignment").fetchone()[0] == 2
     con.close()
@@ -205,9 +204,8 @@ def test_the_round_writes_its_gradebook_from_the_results(tmp_path):
 
     r = Round("statics", tmp_path, out=tmp_path / "out", progress=False)
     autograde.stage(r)
-    autograde.prepare(r)
-    r.students = r.runnable = ["ann"]
-    autograde.register(r)
+    parts = autograde.parts_of(autograde.prepare(r)[0])
+    autograde.register(r, ["ann"], ["ann"])
     shutil.copyfile(r.template, tmp_path / "own.db")
     own = "sqlite:///" + str(tmp_path / "own.db")
     with Gradebook(own) as gb:
@@ -219,9 +217,9 @@ def test_the_round_writes_its_gradebook_from_the_results(tmp_path):
                 comment.auto_comment = f"{comment.name}: no response"
         gb.db.commit()
     scores, rows = submission_rows(own, "statics", "ann")
-    r.results = {"ann": Result("ann", scores=scores, gradebook=rows, isolated=True)}
-    autograde.tally(r)
-    assert (r.issues, r.grades["ann"]["total"]) == ([], sum(p[3] for p in r.parts) / 2)
+    results = {"ann": Result("ann", scores=scores, gradebook=rows, isolated=True)}
+    grades, issues = autograde.tally(r, ["ann"], ["ann"], results, parts, Problems())
+    assert (issues, grades["ann"]["total"]) == ([], sum(p[3] for p in parts) / 2)
     assert submission_rows(r.url, "statics", "ann") == (scores, rows)
     assert rows["timestamp"] == "2026-01-02T03:04:05"
 

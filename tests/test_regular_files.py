@@ -34,12 +34,13 @@ r = autograde.Round("statics", sys.argv[1], out=sys.argv[2], lms="moodle", progr
                     isolate=False)
 autograde.check_inputs(r)
 autograde.stage(r)
-autograde.collect(r)
+problems = autograde.Problems()
+students = autograde.collect(r, problems).students
 submitted = {s: (r.master / "submitted" / s / "statics" / "statics.ipynb").read_text()
-             for s in r.students
+             for s in students
              if (r.master / "submitted" / s / "statics" / "statics.ipynb").exists()}
-print(json.dumps({"students": r.students, "rows": r.problems.sorted(),
-                  "review": [s for s in r.students if r.problems.needs_review(s)],
+print(json.dumps({"students": students, "rows": problems.sorted(),
+                  "review": [s for s in students if problems.needs_review(s)],
                   "submitted": submitted}))
 """
 

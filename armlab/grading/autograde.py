@@ -3,35 +3,39 @@
 ``python -m armlab.grading.autograde ASSIGNMENT SUBMISSIONS [--lms canvas] ...``
 (``make grade``) writes ``grading/<assignment>/`` (or ``--out``): ``grades.csv``, the
 LMS's grade file, ``report.csv``/``report.md``, ``feedback/``, nbgrader's export, the
-round's gradebook and ``logs/``. A round is a chain of steps of the :class:`Round`:
-:func:`check_inputs`, :func:`stage`, :func:`prepare`, :func:`collect`, :func:`inspect`,
-:func:`register`, :func:`grade_all`, :func:`tally`, :func:`write_outputs` and
-:func:`publish`, which replaces the previous results only once the round has succeeded.
+round's gradebook and ``logs/``. A round is a chain of steps, functions of its settings
+(a frozen :class:`Round`) and its data that return what they make: :func:`check_inputs`,
+:func:`stage`, :func:`prepare`, :func:`collect`, :func:`inspect`, :func:`register`,
+:func:`grade_all`, :func:`tally`, :func:`write_outputs` and :func:`publish`, which
+replaces the previous results only once the round has succeeded.
 An input error stops the round with one line and exit status 2. The instructors' page
 says what each output holds.
 """
 
 import argparse
+import dataclasses
 import json
+import multiprocessing
 import os
 import pathlib
 import re
 import shutil
-import subprocess
 import sys
 import time
 import warnings
 import zipfile
+from typing import NamedTuple
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 
 from armlab.grading import lms as lms_formats
-from armlab.grading import outputs
 from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
 from armlab.grading.gradebook import check_gradebook, drop_assignment, export_csv, record
 from armlab.grading.release import (REPO, limit_options, load_config, skip_iri_syntax,
                                     venv_on_path)
 from armlab.grading.safefiles import NotRegular, copy_regular, walk
 from armlab.grading.sandbox import available
-from armlab.grading.result import Result
+from armlab.grading import worker
 from armlab.grading.worker import SECRET_ENV
 
 MAX_ARCHIVE_BYTES = 4 * 2**30
@@ -42,47 +46,53 @@ class GradingError(Exception):
     """An input or setup error: one line for the instructor, exit status 2."""
 
 
+@dataclasses.dataclass(frozen=True)
 class Round:
-    """Everything the steps of one grading round share."""
+    """A round's settings and folders, made once and never changed: the steps take the
+    round's data (the students, their results, the report's :class:`Problems`) as arguments
+    and return what they make."""
 
-    def __init__(self, assignment, submissions, *, out=None, workers=2, lms="generic",
-                 pattern=None, cpu=30, memory_mb=2048, max_chars=20_000, db_url=None,
-                 solutions=None, secret=None, progress=True, keep_work=False, lms_column=None,
-                 isolate=True, lms_gradebook=None,
-                 submission_seconds=600.0):
-        self.assignment = assignment
-        self.submissions = pathlib.Path(submissions)
-        if out is None:
-            out = REPO / "grading" / assignment
-        self.out = pathlib.Path(out).resolve()
-        self.workers = workers
-        self.lms = lms
+    assignment: str
+    submissions: pathlib.Path
+    _: dataclasses.KW_ONLY
+    out: pathlib.Path = None
+    workers: int = 2
+    lms: str = "generic"
+    pattern: re.Pattern = None
+    cpu: float = 30
+    memory_mb: int = 2048
+    max_chars: int = 20_000
+    db_url: str = None
+    solutions: pathlib.Path = None
+    secret: str = ""
+    progress: bool = True
+    keep_work: bool = False
+    lms_column: str = None
+    isolate: bool = True
+    lms_gradebook: str = None
+    submission_seconds: float = 600.0
+    started: float = dataclasses.field(default_factory=time.time)
+
+    def __post_init__(self):
+        def put(name, value):                 # the arguments as the steps read them
+            object.__setattr__(self, name, value)
+        put("submissions", pathlib.Path(self.submissions))
+        put("out", pathlib.Path(self.out or REPO / "grading" / self.assignment).resolve())
+        put("solutions", pathlib.Path(self.solutions or REPO / "solutions"))
+        put("secret", self.secret or "")
+        put("submission_seconds", float(self.submission_seconds))
         try:
-            self.pattern = re.compile(pattern) if pattern else None
+            put("pattern", re.compile(self.pattern) if self.pattern else None)
         except re.error as exc:
             raise GradingError(f"--pattern is not a regular expression: {exc}") from None
-        self.cpu, self.memory_mb, self.max_chars = cpu, memory_mb, max_chars
-        self.submission_seconds = float(submission_seconds)
-        self.isolate = isolate
-        self.db_url = db_url
-        self.solutions = pathlib.Path(solutions or REPO / "solutions")
-        self.secret = secret or ""
-        self.progress, self.keep_work, self.lms_column = progress, keep_work, lms_column
-        self.lms_gradebook = lms_gradebook
-        self.lms_target = None
-        self.notebook = f"{assignment}.ipynb"
-        self.problems = Problems()
-        self.started = time.time()
-        self.staged = self.out.parent / f".{self.out.name}.partial"
-        self.work = self.staged / "work"
-        self.master = self.work / "course"
-        self.students, self.runnable = [], []
-        self.lms_ids, self.names = {}, {}
-        self.results = {}
-        self.results_dir = self.work / "results"
-        self.template = self.work / "gradebook.db"     # each worker grades into a copy
-        self.grades, self.issues, self.parts = {}, [], []
-        self.source_nb = self.release_nb = None
+
+    notebook = property(lambda self: f"{self.assignment}.ipynb")
+    staged = property(lambda self: self.out.parent / f".{self.out.name}.partial")
+    work = property(lambda self: self.staged / "work")
+    master = property(lambda self: self.work / "course")
+    results_dir = property(lambda self: self.work / "results")
+    template = property(lambda self: self.work / "gradebook.db")
+    """The assignment's gradebook, which each worker copies to grade into."""
 
     def say(self, text, end="\n"):
         if self.progress:
@@ -93,6 +103,15 @@ class Round:
     def url(self):
         """The round's gradebook: the course's at ``--db-url``, else SQLite in the output."""
         return self.db_url or "sqlite:///" + str(self.staged / "gradebook.db")
+
+
+class Roster(NamedTuple):
+    """The students of a round (:func:`collect`): their ids, sorted, and by id their LMS
+    ids and names as the LMS shows them."""
+
+    students: list
+    lms_ids: dict
+    names: dict
 
 
 # ================================================================== 1. inputs
@@ -119,7 +138,8 @@ def _member_names(path):
 
 def check_inputs(r):
     """Check everything the round needs before anything is written; raise
-    :class:`GradingError` with one line that says what is wrong."""
+    :class:`GradingError` with one line that says what is wrong. Returns the LMS grade
+    file's target (:func:`armlab.grading.lms.grade_target`)."""
     known = assignments(r.solutions)
     if r.assignment not in known:
         raise GradingError(f"unknown assignment {r.assignment!r}: the assignments are "
@@ -130,8 +150,8 @@ def check_inputs(r):
     if r.lms_gradebook and not pathlib.Path(r.lms_gradebook).is_file():
         raise GradingError(f"--lms-gradebook {r.lms_gradebook}: no such file")
     try:
-        r.lms_target = lms_formats.grade_target(r.lms, r.assignment, gradebook=r.lms_gradebook,
-                                                column=r.lms_column)
+        target = lms_formats.grade_target(r.lms, r.assignment, gradebook=r.lms_gradebook,
+                                          column=r.lms_column)
     except lms_formats.GradebookError as exc:
         raise GradingError(f"the {r.lms} grade file: {exc}") from None
     sub = r.submissions
@@ -157,6 +177,7 @@ def check_inputs(r):
         ok, why = available()
         if not ok:
             raise GradingError(f"no sandbox for the students' code: {why}")
+    return target
 
 
 def _check_db(url):
@@ -222,7 +243,8 @@ def discard(r):
 # ================================================================== 3. the assignment
 def prepare(r):
     """``generate_assignment`` from the solutions into the round's course and gradebook (with
-    ``--db-url``, the course's: this assignment's earlier round is removed from it first)."""
+    ``--db-url``, the course's: this assignment's earlier round is removed from it first).
+    Returns the source and release notebooks, as dicts."""
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
@@ -241,10 +263,9 @@ def prepare(r):
     else:
         shutil.move(r.master / "gradebook.db", r.staged / "gradebook.db")
     source = r.master / "source" / r.assignment / r.notebook
-    r.source_nb = json.loads(source.read_text(encoding="utf-8"))
-    r.release_nb = json.loads((r.master / "release" / r.assignment / r.notebook)
-                              .read_text(encoding="utf-8"))
-    r.parts = parts_of(r.source_nb)
+    release = r.master / "release" / r.assignment / r.notebook
+    return (json.loads(source.read_text(encoding="utf-8")),
+            json.loads(release.read_text(encoding="utf-8")))
 
 
 def parts_of(source_nb):
@@ -352,15 +373,15 @@ def copy_folder(folder, dest, problems):
     return refused
 
 
-def collect(r):
+def collect(r, problems):
     """Unpack the export, read every file name, and put each student's notebook in
     ``submitted/<student>/<assignment>/``; misnamed, extra, late and missing files
-    go to the report."""
+    go to the report's ``problems``. Returns the :class:`Roster`."""
     archive = r.work / "export"
     if r.submissions.is_dir():
-        refused = copy_folder(r.submissions, archive, r.problems)
+        refused = copy_folder(r.submissions, archive, problems)
     else:
-        refused = extract(r.submissions, archive, r.problems)
+        refused = extract(r.submissions, archive, problems)
     files = sorted(p.relative_to(archive).as_posix() for p in archive.rglob("*")
                    if p.is_file() and not _IGNORED.search(p.relative_to(archive).as_posix()))
     receipts = {}
@@ -378,13 +399,13 @@ def collect(r):
             continue
         parsed = _parse(r, name, receipts)
         if parsed is None:
-            r.problems.add("(unknown)", "file name not understood",
+            problems.add("(unknown)", "file name not understood",
                            f"{name}: not named as a {r.lms} export is")
             continue
         sent.setdefault(parsed.student, []).append((parsed, archive / name))
     for name, what in refused:               # never read: the student's row is held
         parsed = _parse(r, name, receipts) or _parse(r, f"{name}/{r.notebook}", receipts)
-        r.problems.add(parsed.student if parsed else "(archive)", REFUSED,
+        problems.add(parsed.student if parsed else "(archive)", REFUSED,
                        f"{name} is {what}: refused, not followed nor read")
         if parsed:
             sent.setdefault(parsed.student, []).append((parsed, None))
@@ -395,23 +416,23 @@ def collect(r):
             for parsed, path in sent.pop(student):
                 sent.setdefault(f"{student}-{parsed.lms_id}", []).append((parsed, path))
     for student in sorted(sent):
-        _choose(r, student, sent[student])
-    r.students = sorted(sent)
+        _choose(r, student, sent[student], problems)
+    students = sorted(sent)
+    return Roster(students, {s: sent[s][0][0].lms_id for s in students},
+                  {s: sent[s][0][0].display for s in students})
 
 
-def _choose(r, student, items):
+def _choose(r, student, items, problems):
     """Pick ``student``'s notebook among the files they sent (the latest attempt)."""
     folder = r.master / "submitted" / student / r.assignment
     folder.mkdir(parents=True, exist_ok=True)
-    r.lms_ids[student] = items[0][0].lms_id
-    r.names[student] = items[0][0].display
     if any(p.late for p, _ in items):
-        r.problems.add(student, "late submission", "the LMS marked the submission late")
+        problems.add(student, "late submission", "the LMS marked the submission late")
     items = [item for item in items if item[1] is not None]    # refused: reported in collect
     notebooks = [(p, path) for p, path in items if p.file.endswith(".ipynb")]
     for p, _ in items:
         if not p.file.endswith(".ipynb"):
-            r.problems.add(student, "extra file", f"{p.file}: not a notebook, ignored")
+            problems.add(student, "extra file", f"{p.file}: not a notebook, ignored")
     ours = [item for item in notebooks
             if item[0].file == r.notebook or (r.lms == "canvas" and lms_formats.canonical_file(
                 item[0].file, r.notebook) == r.notebook)]
@@ -420,39 +441,40 @@ def _choose(r, student, items):
                                              lms_formats.resubmission(item[0].file)))
         for item in notebooks:
             if item not in ours:
-                r.problems.add(student, "extra file", f"{item[0].file}: not part of the "
+                problems.add(student, "extra file", f"{item[0].file}: not part of the "
                                                       "assignment, ignored")
     elif len(notebooks) == 1:
         chosen = notebooks[0]
-        r.problems.add(student, "wrongly named notebook", f"{chosen[0].file}: graded as "
+        problems.add(student, "wrongly named notebook", f"{chosen[0].file}: graded as "
                                                           f"{r.notebook}")
     elif notebooks:
-        r.problems.add(student, "missing notebook",
+        problems.add(student, "missing notebook",
                        f"no {r.notebook}, and several other notebooks "
                        f"({', '.join(sorted(p.file for p, _ in notebooks))}): scored 0, "
                        "a human should look")
         return
     else:
-        r.problems.add(student, "missing notebook", f"no {r.notebook} in the submission: "
+        problems.add(student, "missing notebook", f"no {r.notebook} in the submission: "
                                                     "scored 0")
         return
     shutil.copyfile(chosen[1], folder / r.notebook)
 
 
 # ================================================================== 5. census
-def inspect(r):
-    """The census of every submitted notebook before it runs."""
-    for student in r.students:
-        path = r.master / "submitted" / student / r.assignment / r.notebook
-        if path.exists() and inspect_submission(path, r.release_nb, student, r.problems):
-            r.runnable.append(student)
-    r.say(f"{r.assignment}: {len(r.students)} students, {len(r.runnable)} notebooks to run, "
+def inspect(r, students, release_nb, problems):
+    """The census of every submitted notebook before it runs (its rows into ``problems``):
+    the students whose notebook can run."""
+    runnable = [student for student in students
+                if (path := r.master / "submitted" / student / r.assignment / r.notebook)
+                .exists() and inspect_submission(path, release_nb, student, problems)]
+    r.say(f"{r.assignment}: {len(students)} students, {len(runnable)} notebooks to run, "
           f"{r.workers} worker(s)" + ("" if r.secret else "; no course secret: every student "
                                       "gets the default fresh cases"))
+    return runnable
 
 
 # ================================================================== 6. the gradebook's students
-def register(r):
+def register(r, students, runnable):
     """Every student into the round's gradebook; one with nothing to run gets an empty
     submission, which nbgrader scores zero."""
     from nbgrader.api import Gradebook
@@ -460,147 +482,128 @@ def register(r):
     with Gradebook(r.url) as gb, \
             warnings.catch_warnings():
         warnings.simplefilter("ignore")       # SQLAlchemy's autoflush notes inside nbgrader
-        for student in r.students:
+        for student in students:
             gb.update_or_create_student(student)
-            if student not in r.runnable:
+            if student not in runnable:
                 gb.add_submission(r.assignment, student)
 
 
 # ================================================================== 7. the pool
-def grade_all(r):
-    """Grade the runnable students in a pool of ``r.workers`` processes side by side, all in
-    the one course folder (each into a gradebook of its own); each student's
-    :class:`~armlab.grading.result.Result` comes back as a file, read into ``r.results``.
-    Its stderr goes to ``logs/worker<k>.log``. A worker that stops before writing its
-    student's result was stopped from outside (no student code runs in it): a new worker
-    grades that student again (``regraded``), and a second stop holds the row (``grading
-    failed``). A sandbox's run is never retried (:meth:`armlab.grading.execute.Grading._run`)."""
-    import selectors
-
-    queue, tries, started = list(r.runnable), {}, 0
-    env = dict(os.environ)
-    env["PYTHONUNBUFFERED"] = "1"
-    env.pop("JUPYTER_CONFIG_DIR", None)
-    env.pop(SECRET_ENV, None)
-    if r.secret:
-        env[SECRET_ENV] = r.secret
+def grade_all(r, runnable, problems):
+    """Grade the ``runnable`` students in a pool of ``r.workers`` processes side by side, all in
+    the one course folder (each process into a gradebook of its own,
+    :func:`armlab.grading.worker.start`); each student's
+    :class:`~armlab.grading.result.Result` comes back from the pool (and is written to
+    ``work/results/<student>.json``); returns them, by student. A process's output goes to ``logs/worker<k>.log``. A
+    process that stops before returning its student's result was stopped from outside (no
+    student code runs in it): the pool is started again and grades the students it had in
+    hand from the start (``regraded``); a second stop holds the row (``grading failed``). A
+    sandbox's run is never retried (:meth:`armlab.grading.execute.Grading._run`)."""
     (r.staged / "logs").mkdir(exist_ok=True)
     r.results_dir.mkdir(parents=True, exist_ok=True)
-    sel, busy, failures = selectors.DefaultSelector(), {}, 0
-
-    def feed(proc):
-        busy[proc] = queue.pop(0) if queue else None
-        try:
-            if busy[proc] is None:
-                proc.stdin.close()
-            else:
-                proc.stdin.write(busy[proc] + "\n")
-                proc.stdin.flush()
-        except OSError:                        # it stopped: its end of file says so
-            pass
-
-    def start():
-        nonlocal started
-        proc = _start_worker(r, started, r.staged / "logs", env)
-        started += 1
-        sel.register(proc.stdout, selectors.EVENT_READ, proc)
-        feed(proc)
-    for _ in range(max(1, min(r.workers, len(queue)))):
-        if queue:
-            start()
-    while busy:
-        for key, _ in sel.select(timeout=1.0):
-            proc, line = key.data, key.fileobj.readline()
-            if line:
-                student = line.strip()
-                result = Result.from_json((r.results_dir / f"{student}.json").read_text())
-                r.results[student] = result
-                failures += not result.success
-                r.say(f"\r[{len(r.results)}/{len(r.runnable)}] "
-                      f"{time.time() - r.started:6.1f} s, failures so far: {failures}  ",
-                      end="" if sys.stdout.isatty() else "\n")
-                feed(proc)
-                continue
-            sel.unregister(key.fileobj)
-            proc.wait()
-            lost = busy.pop(proc)
-            if lost is not None and not tries.get(lost):
-                tries[lost] = 1
-                r.problems.add(lost, "regraded", "the worker grading it stopped before "
-                                                 "reporting it (see logs/): graded again from "
-                                                 "the start by a new worker")
-                queue.insert(0, lost)
-            if queue and len(busy) < r.workers:
-                start()
+    queue, tried, failures, results = list(runnable), set(), 0, {}
+    limits = {"cpu": r.cpu, "memory_mb": r.memory_mb, "max_chars": r.max_chars,
+              "isolate": r.isolate, "submission_seconds": r.submission_seconds}
+    while queue:
+        n = max(1, min(r.workers, len(queue)))
+        with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=worker.start,
+                                 initargs=(r.master, r.assignment, r.template,
+                                           r.staged / "logs", r.secret, limits)) as pool:
+            busy = {_submit(pool, queue.pop(0)) for _ in range(n)}
+            while busy:
+                done, _ = wait(busy, return_when=FIRST_COMPLETED)
+                for future in done:
+                    busy.remove(future)
+                    student = future.student
+                    try:
+                        result = future.result()
+                    except Exception:       # noqa: BLE001  (its traceback: in its log)
+                        if student not in tried:
+                            tried.add(student)
+                            problems.add(student, "regraded", "the worker grading it "
+                                           "stopped before reporting it (see logs/): graded "
+                                           "again from the start by a new worker")
+                            queue.insert(0, student)
+                        continue
+                    results[student] = result
+                    (r.results_dir / f"{student}.json").write_text(result.to_json(),
+                                                                   encoding="utf-8")
+                    failures += not result.success
+                    r.say(f"\r[{len(results)}/{len(runnable)}] "
+                          f"{time.time() - r.started:6.1f} s, failures so far: {failures}  ",
+                          end="" if sys.stdout.isatty() else "\n")
+                    if queue:
+                        try:
+                            busy.add(_submit(pool, queue[0]))
+                            queue.pop(0)
+                        except BrokenProcessPool:       # the next pool grades it
+                            pass
     if r.progress and sys.stdout.isatty():
         r.say("")
+    return results
 
 
-def _start_worker(r, k, logs, env):
-    """Worker ``k``'s process, in its own sandbox uid, on the round's course and a gradebook of
-    its own (a copy of the assignment's: the round writes its gradebook from the results)."""
-    own = r.work / f"gradebook{k}.db"
-    shutil.copyfile(r.template, own)
-    with open(logs / f"worker{k}.log", "w") as err:
-        return subprocess.Popen(
-            [sys.executable, "-m", "armlab.grading.worker", str(r.master), r.assignment,
-             f"sqlite:///{own}", str(r.results_dir), "--cpu", str(r.cpu), "--memory-mb", str(r.memory_mb),
-             "--max-chars", str(r.max_chars),
-             "--submission-seconds", str(r.submission_seconds)]
-            + ([] if r.isolate else ["--no-sandbox"]),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, cwd=str(r.master),
-            env=env, text=True)
+def _submit(pool, student):
+    """``student``'s grading, submitted to ``pool`` (the future knows its student)."""
+    future = pool.submit(worker.grade, student)
+    future.student = student
+    return future
 
 
 # ================================================================== 8. scores and problems
-def tally(r):
-    """Each student's problems and scores per part, from their result (zero without one),
-    the results written into the round's gradebook (:func:`record`), and the gradebook's
-    check against them."""
+def tally(r, students, runnable, results, parts, problems):
+    """Each student's problems (into ``problems``) and scores per part, from their result
+    (zero without one), the results written into the round's gradebook (:func:`record`),
+    and the gradebook's check against them. Returns ``(grades, issues)``: ``{student:
+    {part key: points, "total": points}}`` and the check's findings."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    for student in r.runnable:
-        if student not in r.results:
-            r.problems.add(student, "grading failed", "the worker grading it stopped twice "
-                                                      "(see logs/)")
-    for student, result in r.results.items():
+    for student in runnable:
+        if student not in results:
+            problems.add(student, "grading failed", "the worker grading it stopped twice "
+                                                    "(see logs/)")
+    for student, result in results.items():
         for problem, detail in result.problems():
-            r.problems.add(student, problem, detail)
-    record(r.url, r.assignment, r.results)
+            problems.add(student, problem, detail)
+    record(r.url, r.assignment, results)
     with Gradebook(r.url) as gb, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for student in r.students:                 # nbgrader failed before it made one
+        for student in students:                   # nbgrader failed before it made one
             try:
                 gb.find_submission(r.assignment, student)
             except MissingEntry:
                 gb.add_submission(r.assignment, student)
-    for student in r.students:
-        scores = r.results[student].scores if student in r.results else {}
-        r.grades[student] = {key: sum(scores.get(c, 0.0) for c in cells)
-                             for key, _t, cells, _p in r.parts}
-        r.grades[student]["total"] = sum(scores.values(), 0.0)
-    r.issues = check_gradebook(r.url, r.assignment, r.students, r.grades, r.parts)
+    grades = {}
+    for student in students:
+        scores = results[student].scores if student in results else {}
+        grades[student] = {key: sum(scores.get(c, 0.0) for c in cells)
+                           for key, _t, cells, _p in parts}
+        grades[student]["total"] = sum(scores.values(), 0.0)
+    return grades, check_gradebook(r.url, r.assignment, students, grades, parts)
 
 
 # ================================================================== 9. files
-def write_outputs(r):
+def write_outputs(r, source_nb, parts, roster, grades, problems, issues, lms_target):
     """grades.csv, the LMS file, the report, the feedback pages and nbgrader's export."""
-    outputs.write_grades(r.staged / "grades.csv", r.parts, r.students, r.grades, r.lms_ids,
-                         r.problems)
+    from armlab.grading import outputs   # here: a pool process imports this module first
+                                         # (as the command's), and starts without nbformat
+    students = roster.students
+    outputs.write_grades(r.staged / "grades.csv", parts, students, grades, roster.lms_ids,
+                         problems)
     pages = {page.parent.parent.name: page for page in
              sorted((r.master / "feedback").glob(f"*/{r.assignment}/*.html"))}
-    outputs.write_feedback(pages, r.staged, outputs.cell_titles(r.source_nb, r.parts),
-                           r.problems)
-    outputs.write_lms_file(r.staged, r.lms, r.assignment, r.parts, r.students, r.grades,
-                           r.lms_ids, r.names, r.problems, r.lms_target)
+    outputs.write_feedback(pages, r.staged, outputs.cell_titles(source_nb, parts), problems)
+    outputs.write_lms_file(r.staged, r.lms, r.assignment, parts, students, grades,
+                           roster.lms_ids, roster.names, problems, lms_target)
     export_csv(r.url, r.staged / "nbgrader_export.csv", r.master)
-    notes = [f"{len(r.students)} students; format {r.lms}",
+    notes = [f"{len(students)} students; format {r.lms}",
              "fresh cases drawn from the course secret" if r.secret
              else "no course secret: every student got the default fresh cases",
              "every notebook ran in a sandbox of its own" if r.isolate
              else "GRADED WITHOUT ISOLATION (--no-sandbox): the notebooks ran as this user"]
-    outputs.write_report(r.staged, r.assignment, r.parts, r.students, r.grades, r.problems,
-                         r.issues, notes)
+    outputs.write_report(r.staged, r.assignment, parts, students, grades, problems, issues,
+                         notes)
 
 
 # ================================================================== the round
@@ -609,25 +612,29 @@ def grade(assignment, submissions, **options):
 
     Raises :class:`GradingError` on an input error (nothing written) or when the
     gradebook fails its check (the previous results kept; this round's files in
-    ``<out>.failed``).
+    ``<out>.failed``). The pool's processes are started by ``spawn``, which imports the
+    calling script again: a script that calls this does so under
+    ``if __name__ == "__main__":``.
     """
     venv_on_path()
     r = Round(assignment, submissions, **options)
-    check_inputs(r)
+    lms_target = check_inputs(r)
     stage(r)
+    problems = Problems()
     try:
-        prepare(r)
-        collect(r)
-        inspect(r)
-        register(r)
-        grade_all(r)
-        tally(r)
-        write_outputs(r)
-        if r.issues:
+        source_nb, release_nb = prepare(r)
+        parts = parts_of(source_nb)
+        roster = collect(r, problems)
+        runnable = inspect(r, roster.students, release_nb, problems)
+        register(r, roster.students, runnable)
+        results = grade_all(r, runnable, problems)
+        grades, issues = tally(r, roster.students, runnable, results, parts, problems)
+        write_outputs(r, source_nb, parts, roster, grades, problems, issues, lms_target)
+        if issues:
             failed = r.out.parent / f"{r.out.name}.failed"
             shutil.rmtree(failed, ignore_errors=True)
             r.staged.rename(failed)
-            raise GradingError(f"the gradebook failed its check ({'; '.join(r.issues)}); "
+            raise GradingError(f"the gradebook failed its check ({'; '.join(issues)}); "
                                f"this round's files are in {failed}, the previous results "
                                "are unchanged")
     except BaseException:
@@ -635,12 +642,12 @@ def grade(assignment, submissions, **options):
         raise
     publish(r)
     elapsed = time.time() - r.started
-    r.say(f"{assignment}: graded {len(r.students)} in {elapsed:.1f} s; "
-          f"{len(r.problems.rows)} problems in report.csv; gradebook OK")
-    return {"out": r.out, "students": r.students, "grades": r.grades,
-            "problems": r.problems.sorted(), "gradebook_issues": r.issues,
-            "seconds": elapsed, "parts": r.parts, "lms_ids": r.lms_ids,
-            "results": r.results}
+    r.say(f"{assignment}: graded {len(roster.students)} in {elapsed:.1f} s; "
+          f"{len(problems.rows)} problems in report.csv; gradebook OK")
+    return {"out": r.out, "students": roster.students, "grades": grades,
+            "problems": problems.sorted(), "gradebook_issues": issues,
+            "seconds": elapsed, "parts": parts, "lms_ids": roster.lms_ids,
+            "results": results}
 
 
 def _parser():

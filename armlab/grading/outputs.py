@@ -18,7 +18,8 @@ import nbformat
 
 from nbconvert.preprocessors import Preprocessor
 from nbconvert.preprocessors.sanitize import SanitizeHTML
-from traitlets import Bool, Unicode
+from nbgrader.preprocessors import ClearHiddenTests
+from traitlets import Bool
 
 from armlab.grading import lms as _lms
 
@@ -49,30 +50,14 @@ browser drops the newline), and an honest formula needs no link. If ``safe.js`` 
 load, MathJax typesets nothing: the formulas stay inert text."""
 
 
-class HideHiddenTests(Preprocessor):
-    """Remove the hidden tests' source from graded cells when feedback is generated."""
-
-    enabled = Bool(True).tag(config=True)
-    begin = Unicode("### BEGIN HIDDEN TESTS").tag(config=True)
-    end = Unicode("### END HIDDEN TESTS").tag(config=True)
+class HideHiddenTests(ClearHiddenTests):
+    """nbgrader's :class:`~nbgrader.preprocessors.ClearHiddenTests` on the test cells only (a
+    student's own cell may hold its markers), with a line where the hidden tests were."""
 
     def preprocess_cell(self, cell, resources, index):
-        nbgrader = cell.get("metadata", {}).get("nbgrader", {})
-        if not nbgrader.get("grade") or cell.cell_type != "code":
-            return cell, resources
-        lines, hiding, hidden = [], False, False
-        for line in cell.source.splitlines():
-            if self.begin in line:
-                hiding = hidden = True
-                continue
-            if self.end in line:
-                hiding = False
-                continue
-            if not hiding:
-                lines.append(line)
-        if hidden:
-            lines.append("# (hidden tests run here; their source is not shown)")
-        cell.source = "\n".join(lines)
+        if cell.cell_type == "code" and cell.get("metadata", {}).get("nbgrader", {}).get(
+                "grade") and self._remove_hidden_test_region(cell):
+            cell.source += "\n# (hidden tests run here; their source is not shown)"
         return cell, resources
 
 

@@ -1,18 +1,20 @@
-"""One grading process of a round's pool: it grades the students it is sent, one at a time.
+"""The grading processes of a round's pool: each grades the students it is given, one at a time.
 
-``python -m armlab.grading.worker COURSE ASSIGNMENT DB_URL RESULTS`` reads a student's id on
-stdin, runs nbgrader's ``autograde`` (with :class:`armlab.grading.execute.SandboxExecute`)
-and ``generate_feedback`` into its own gradebook at ``DB_URL``, writes the student's
-:class:`~armlab.grading.result.Result` to ``RESULTS/<student>.json`` and prints the id. The
-course secret comes in ``ARMLAB_GRADING_SECRET``, which no sandbox inherits.
+:func:`start` makes a process of :func:`armlab.grading.autograde.grade_all`'s pool ready: its
+stdout and stderr into ``logs/worker<k>.log``, a gradebook of its own (a copy of the
+assignment's) and nbgrader's API with the round's secret and limits. :func:`grade` then runs
+nbgrader's ``autograde`` (with :class:`armlab.grading.execute.SandboxExecute`) and
+``generate_feedback`` on one student and returns their
+:class:`~armlab.grading.result.Result`. The course secret comes as an argument, never in the
+environment, which no sandbox inherits.
 """
 
-import argparse
 import os
 import pathlib
-import sys
+import shutil
+import traceback
 
-from armlab.grading.release import limit_options, load_config, skip_iri_syntax, venv_on_path
+from armlab.grading.release import load_config, skip_iri_syntax, venv_on_path
 from armlab.grading.sandbox import UID_MODES
 
 SECRET_ENV = "ARMLAB_GRADING_SECRET"
@@ -52,42 +54,46 @@ def grade_one(api, assignment, student, db_url, feedback=True):
     return result
 
 
-def run_worker(assignment, course, db_url, results, *, cpu, memory_mb, max_chars, isolate,
-               submission_seconds=600.0):
-    """Grade each student named on stdin; each one's result into ``results``."""
+_WORKER = {}
+"""This process's nbgrader API, assignment and gradebook URL (set by :func:`start`)."""
+
+
+def start(course, assignment, template, logs, secret, limits):
+    """Make this pool process ready to grade: worker ``k``'s log (the first ``k`` not taken)
+    as its stdout and stderr, the gradebook at ``template`` copied for it alone, and
+    nbgrader's API on ``course`` with ``secret`` and ``limits`` (:func:`worker_config`'s
+    keywords)."""
+    skip_iri_syntax()                           # before nbgrader imports nbformat
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
+    os.environ.pop(SECRET_ENV, None)
+    os.environ.pop("JUPYTER_CONFIG_DIR", None)
+    k = 0
+    while True:
+        try:
+            fd = os.open(pathlib.Path(logs) / f"worker{k}.log",
+                         os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            break
+        except FileExistsError:
+            k += 1
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    os.chdir(course)
     venv_on_path()
-    secret = os.environ.pop(SECRET_ENV, "")
-    cfg = worker_config(course, db_url, secret=secret, cpu=cpu, memory_mb=memory_mb,
-                        max_chars=max_chars, isolate=isolate,
-                        submission_seconds=submission_seconds)
-    api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
-    for line in sys.stdin:
-        student = line.strip()
-        result = grade_one(api, assignment, student, db_url)
-        path = pathlib.Path(results) / f"{student}.json"
-        path.with_suffix(".partial").write_text(result.to_json(), encoding="utf-8")
-        path.with_suffix(".partial").replace(path)
-        print(student, flush=True)
-    return 0
+    own = pathlib.Path(template).with_name(f"gradebook{k}.db")
+    shutil.copyfile(template, own)
+    url = f"sqlite:///{own}"
+    cfg = worker_config(course, url, secret=secret, **limits)
+    _WORKER.update(api=NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg),
+                   assignment=assignment, url=url)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m armlab.grading.worker")
-    parser.add_argument("course")
-    parser.add_argument("assignment")
-    parser.add_argument("db_url")
-    parser.add_argument("results")
-    limit_options(parser)
-    args = parser.parse_args(argv)
-    return run_worker(args.assignment, args.course, args.db_url, args.results, cpu=args.cpu,
-                      memory_mb=args.memory_mb, max_chars=args.max_chars,
-                      isolate=not args.no_sandbox,
-                      submission_seconds=args.submission_seconds)
-
-
-if __name__ == "__main__":
-    skip_iri_syntax()
-    sys.exit(main())
+def grade(student):
+    """Grade ``student`` in this pool process (after :func:`start`): their Result."""
+    try:
+        return grade_one(_WORKER["api"], _WORKER["assignment"], student, _WORKER["url"])
+    except BaseException:
+        traceback.print_exc()                   # into this process's log
+        raise
