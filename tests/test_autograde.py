@@ -110,6 +110,9 @@ def test_a_held_row_gives_its_reason_and_no_score(graded):
         "wrench_torques"}
     assert {d.split(":")[0] for d in report[("channel", "suspected tampering")]} == {
         "an unexpected 'result' message in sign_answer"}
+    page = " ".join((out / "feedback" / "osexit.html").read_text().split())
+    assert page.count("not graded: held for your instructor, who sees in the grading report "
+                      "what stopped it") == 7       # the check cells of the four it names
 
 
 def _details(out, login):
