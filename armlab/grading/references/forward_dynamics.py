@@ -172,9 +172,8 @@ def _fall_by_acceleration(arm, q0, duration, h):
                        label="the fall of Example 3, 0.25 s in steps of 1 ms (Table 5.2)"),
            uses={"acceleration": acceleration}, atol=1e-9,
            units={"return": "deg"},
-           advice="start at rest, take round(duration / h) steps with zero torque, each "
-                  "qd_new = qd + h qdd(q, qd, 0), then q_new = q + h qd_new, and return "
-                  "the angles after the last one")
+           advice="the fall starts at rest with the motors off: how many steps of h make "
+                  "the duration, and which velocity does each step's position update use?")
 def fall(arm, q0, duration, h):
     """Joint angles (2,) [rad] after a fall from rest at q0, motors off, by semi-implicit Euler."""
     return _fall(arm, q0, duration, h)
@@ -382,8 +381,8 @@ def _diagnosis(arm, q0, duration, h, q_claimed, order=(0, 1, 2, 3), push=2.0):
 @reference(worked=lambda: _flaw_worked(),
            uses={"fall": fall, "acceleration": acceleration}, atol=0.0, rtol=0.0,
            units={"q0": "deg", "q_claimed": "deg"},
-           advice="run the fall yourself four ways (right, explicit Euler, friction pushing, "
-                  "one step more) and say which run the claim is")
+           advice="the claim matches one of the part's runs to the last digit: which one, "
+                  "and is it the right fall or one of the flaws?")
 def fall_flaw(arm, q0, duration, h, q_claimed):
     """Which of ``FLAWS`` a claimed fall has (0 for none): the number of the run it is."""
     return _diagnosis(arm, q0, duration, h, q_claimed)
@@ -451,9 +450,8 @@ def _stable(arm, q, kp, reach=(0.0, 2.0, RK4_REACH), mode=max, diagonal=False, r
                    Case(arm=FLAT, q=deg(30, 45), kp=[60.0, 30.0],
                         label="Example 4's springs with the arm at (30°, 45°)")],
            allow=("mass_matrix",), units={"return": "s"},
-           advice="the modes' frequencies are the square roots of the eigenvalues of "
-                  "M(q)^-1 diag(kp), and the fastest sets each bound: 0 for explicit Euler, "
-                  "2 / omega_max for semi-implicit Euler (5.7), 2 sqrt 2 / omega_max for RK4 (5.8)")
+           advice="which frequencies does the arm at q have on springs kp, which of them "
+                  "sets a step's bound, and what bound does the chapter give each method?")
 def stable_steps(arm, q, kp):
     """The largest stable steps [s] of explicit Euler, semi-implicit Euler and RK4 (3,) for the
     undamped small motions about q on joint springs kp; inf for all three without a spring."""
@@ -550,8 +548,8 @@ def _damped_step(h, K, D, I, *, method="semi", damping=1, transpose=False):
 
 
 @derivation(worked=all_symbols(A_PARAMS),
-            advice="write one step as x_(k+1) = A x_k with x = (q, qd): the new speed "
-                   "first, then the new angle from it, each in terms of q_k and qd_k")
+            advice="which of q and qd does the step update first, and from which values "
+                   "does the other take it?")
 def damped_step_matrix(h, K, D, I):
     """A (2, 2): semi-implicit Euler's amplification matrix on a damped joint, as SymPy."""
     return _damped_step(h, K, D, I)
