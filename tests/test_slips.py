@@ -278,3 +278,37 @@ def test_the_error_sign_is_named_in_every_control_part_that_writes_it():
                       "test_bumpless_integral_fresh": 0.38,
                       "test_stiff_gain_worked": 0.5, "test_stiff_gain_fresh": 1.5,
                       "test_clamp_engages_worked": 0.5, "test_clamp_engages_fresh": 1.5}
+
+
+ROTOR = [("Part 10: the mass matrix of an arm with a geared rotor (8 points)",
+          "inverse_dynamics.rotor_mass_matrix", 8.0)]
+
+
+def test_a_named_mistake_of_a_derivation_earns_half():
+    """Inverse dynamics' rotor: the trial class's rotor speed taken as r qd2 (the first named
+    mistake) is the only fault of both checks: half their points, its hint and words that
+    say why; the right answer earns all, an expression no mistake explains nothing"""
+    verdicts, points, result = graded({"rotor_mass_matrix": 0}, ROTOR)
+    assert points == {"test_rotor_mass_matrix_worked": 1.0, "test_rotor_mass_matrix_fresh": 3.0}
+    kind, message, fraction = verdicts["test_rotor_mass_matrix_fresh"][0]
+    assert (kind, fraction) == ("partial", 0.5)
+    assert message.endswith("not r qd2 alone\nThat named mistake is the only fault found: this "
+                            "check earns half its points")
+    assert result.carried == []
+    _v, points, _r = graded({"rotor_mass_matrix": "right"}, ROTOR)
+    assert points == {"test_rotor_mass_matrix_worked": 2.0, "test_rotor_mass_matrix_fresh": 6.0}
+    cases = len(lookup("inverse_dynamics.rotor_mass_matrix").cases("fresh"))
+    for answer in (None, [0] * (cases - 1) + [None]):
+        verdicts, points, _r = graded({"rotor_mass_matrix": answer}, ROTOR)
+        assert points["test_rotor_mass_matrix_fresh"] == 0.0, answer
+        assert "named mistake" not in verdicts["test_rotor_mass_matrix_fresh"][0][1]
+
+
+def test_only_a_derivation_gives_a_named_mistake_credit():
+    """A numeric part's named mistake earns nothing (control Part 3's other mistake)"""
+    ref = lookup("control.computed_torque_law")
+    other = next(i for i, s in enumerate(ref.slips) if not s)
+    _v, points, _r = graded({"computed_torque_law": other}, PARTS[1:])
+    assert points == {"test_computed_torque_law_worked": 0.0,
+                      "test_computed_torque_law_fresh": 0.0}
+    assert judge.NAMED == 0.5

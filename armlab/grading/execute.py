@@ -448,6 +448,8 @@ class Grading:
             verdict = self._judge(spec, ref, cases, recs)
             if verdict[0] == "fail" and any(ref.slips):
                 verdict = self._carry(check, verdict, recs, made)
+            if verdict[0] == "fail" and judge.named_only(ref, cases, recs):
+                verdict = ("partial", judge.named_words(verdict[1]), judge.NAMED)
             messages.append(verdict)
         return out
 

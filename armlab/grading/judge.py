@@ -394,6 +394,13 @@ right answer always earns more)."""
 CARRIED_WORDS = "half"
 """:data:`CARRIED` in a feedback's words."""
 
+NAMED = 0.5
+"""The share of a derivation check's points its named mistakes earn (:func:`named_only`):
+the expression is right but for a slip the part names (a sign, a missing or doubled term,
+a transposed factor, degrees), at every case it is wrong. Half, as a carried slip: a fair
+TA gave 3 of 8 for the trial class's rotor speed taken as r qd2; never more, so the right
+derivation always earns more."""
+
 RIGHT = "right"
 """What :func:`matched` says of a case whose value is right."""
 
@@ -506,6 +513,23 @@ def _slip_matched(ref, case, rec):
     value = _same_numbers(value_of(rec, "the value"), shape(ref.function(*ref.arguments(case))))
     return _mistake_index(ref, ref.arguments(case), value,
                           only={i for i, slip in enumerate(ref.slips) if slip})
+
+
+def named_only(ref, cases, recs):
+    """Whether a failed check of a derivation part has named mistakes as its only faults:
+    at every case the expression is right or matches one of ``ref.mistakes``, and at one
+    case or more it is wrong. Any other part, a case that did not run, an unreadable
+    expression or one no mistake explains: False."""
+    if not ref.is_derivation or not cases or len(recs) != len(cases):
+        return False
+    seen = [matched(ref, case, rec) for case, rec in zip(cases, recs)]
+    return None not in seen and any(index != RIGHT for index in seen)
+
+
+def named_words(message):
+    """A failed derivation check whose only faults are named mistakes, in words."""
+    return (f"{message}\nThat named mistake is the only fault found: this check earns "
+            f"{CARRIED_WORDS} its points")
 
 
 def carried_words(message, part, slip):
