@@ -463,9 +463,21 @@ def test_in_a_check_nothing_its_part_does_not_allow():
     (True, {"kind": "refused", "why": "bool"}),
     (object(), {"kind": "refused", "why": "type:object"}),
     ([[1]] * 20_000, {"kind": "refused", "why": "large"}),
+    ([[]] * 20_000, {"kind": "refused", "why": "large"}),
 ])
 def test_records_are_plain_data(value, rec):
     assert runner.record(value) == rec
+
+
+def test_an_answer_is_large_by_its_numbers_not_its_lists():
+    """Mass matrices at 2,001 instants (limits Part 9's spec): 8,004 numbers in 6,004 lists,
+    carried (they were refused as 14,005 items); one number more than the limit is not"""
+    import numpy as np
+
+    M = np.arange(2001 * 4, dtype=float).reshape(2001, 2, 2)
+    assert runner.record(M) == {"kind": "value", "value": M.tolist()}
+    assert runner.record([1.0] * runner.MAX_ITEMS)["kind"] == "value"
+    assert runner.record([1.0] * (runner.MAX_ITEMS + 1)) == {"kind": "refused", "why": "large"}
 
 
 def test_test_cells_are_read_as_data():
@@ -752,3 +764,18 @@ def test_a_call_above_its_def_stops_the_cell_as_in_jupyter_and_the_check_says_so
         "f(arm, q) is not defined: its cell, cell 1, stopped at line 1 with NameError: name "
         "'f' is not defined, before def f ran. A cell runs from its top, in Jupyter too: "
         "call a function below its def (or in a cell after it)")
+
+
+def test_a_sweep_of_large_calls_is_stopped_as_a_grading_fault(monkeypatch):
+    """An honest sweep past the data cap (here 1 MiB: 40 served calls on 5,000 numbers each)
+    is a grading fault with its words, held; not "tampering" (the limits trial's sweep of 280
+    inverse_dynamics calls on 2,001 instants met the real 64 MiB)"""
+    monkeypatch.setattr(sandbox, "MAX_TOTAL", 1 << 20)
+    served, result = _calls("import armlab as al\ndef f(arm, q):\n"
+                            "    return sum(al.tip_position(arm, [[0.5] * 2] * 2500) "
+                            "for _ in range(40))", "pass")
+    assert 0 < len(served) < 40
+    kind, detail = result.fault
+    assert (kind, detail) == ("data", "the notebook sent the grader more than 1 MiB in test_f "
+                                      "(its armlab calls' arguments, outputs and answers "
+                                      "together) and was stopped")

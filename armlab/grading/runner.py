@@ -44,15 +44,21 @@ class NotServed(RuntimeError):
 # ---------------------------------------------------------------- values as data
 def plain(value, _depth=0, _count=None):
     """``value`` as JSON data: floats and nested lists of them, or raise ``TypeError`` with
-    a kind (``"bool"``, ``"str"``, ``"type:<name>"``, ``"large"``, ``"deep"``)."""
+    a kind (``"bool"``, ``"str"``, ``"type:<name>"``, ``"large"``, ``"deep"``). "large": more
+    than :data:`MAX_ITEMS` numbers, or as many lists (a ``(2001, 2, 2)`` array, 8,004 numbers
+    in 6,004 lists, is not large).
+
+    >>> plain([[1, 2.5]] * 3)
+    [[1.0, 2.5], [1.0, 2.5], [1.0, 2.5]]
+    """
     if _count is None:
-        _count = [0]
-    _count[0] += 1
-    if _count[0] > MAX_ITEMS:
-        raise TypeError("large")
+        _count = [0, 0]                         # numbers, lists
     if isinstance(value, bool):
         raise TypeError("bool")
     if isinstance(value, (int, float)):
+        _count[0] += 1
+        if _count[0] > MAX_ITEMS:
+            raise TypeError("large")
         try:
             return float(value)
         except OverflowError:
@@ -62,7 +68,7 @@ def plain(value, _depth=0, _count=None):
         if isinstance(value, numpy.bool_):
             raise TypeError("bool")
         if isinstance(value, (numpy.integer, numpy.floating)):
-            return float(value)
+            return plain(float(value), _depth, _count)
         if isinstance(value, numpy.ndarray):
             if value.dtype.kind not in "iuf":
                 raise TypeError(f"dtype:{value.dtype}")
@@ -72,6 +78,9 @@ def plain(value, _depth=0, _count=None):
     if isinstance(value, (list, tuple)):
         if _depth >= MAX_DEPTH:
             raise TypeError("deep")
+        _count[1] += 1
+        if _count[1] > MAX_ITEMS:
+            raise TypeError("large")
         return [plain(v, _depth + 1, _count) for v in value]
     if isinstance(value, str):
         raise TypeError("str")

@@ -50,6 +50,8 @@ RUNNER = pathlib.Path(_runner.__file__).resolve()
 MAX_LINE = 8 * 2**20
 """Bytes of one message from the sandbox beyond which the run is a fault."""
 MAX_TOTAL = 64 * 2**20
+"""Bytes a notebook's run may send in all (its served calls' arguments included) beyond
+which it is stopped, a grading fault held for review."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,7 +102,8 @@ class Result:
     """``{cell: "ok" | "error" | "cpu" | "memory"}``, as the runner said."""
     fault: tuple = None
     """``(kind, detail)``: ``"died"``, ``"time"``, ``"wall"`` (the submission's cap; the
-    detail is where), ``"protocol"`` or ``"setup"``; None if the run ended as planned."""
+    detail is where), ``"data"`` (more than :data:`MAX_TOTAL` bytes), ``"protocol"`` or
+    ``"setup"``; None if the run ended as planned."""
     cpu: float = 0.0
     """CPU seconds of the run as its runner counted them (for benchmarks, not for limits:
     the kernel's limits hold whatever the runner says)."""
@@ -686,9 +689,14 @@ def _follow(result, up_r, down, proc, serve, inside, served, steps, cases, silen
             break
         total += len(chunk)
         buffer += chunk
-        if total > MAX_TOTAL or (b"\n" not in buffer and len(buffer) > MAX_LINE):
-            result.fault = ("protocol", f"the sandbox sent more data than a notebook can "
-                                        f"{order.here()}")
+        if total > MAX_TOTAL:               # many armlab calls on long arrays reach it
+            result.fault = ("data", f"the notebook sent the grader more than "
+                                    f"{MAX_TOTAL >> 20} MiB {order.here()} (its armlab calls' "
+                                    "arguments, outputs and answers together) and was stopped")
+            break
+        if b"\n" not in buffer and len(buffer) > MAX_LINE:     # the runner writes no such line
+            result.fault = ("protocol", f"the sandbox sent a message longer than "
+                                        f"{MAX_LINE >> 20} MiB {order.here()}")
             break
         while b"\n" in buffer and not order.done and result.fault is None:
             line, buffer = buffer.split(b"\n", 1)
