@@ -29,6 +29,9 @@ SIGMA = 0.05
 DEGREES_SLIP = "angles in radians converted again, as if they were degrees"
 """The conceptual slip two parts share (``slip=``): the payload torque's q and the
 derivation's q2."""
+PAYLOAD_SLIP = "the payload taken to load link 2 only"
+"""The conceptual slip Parts 6 and 7 share: Z1 and X1 left as they were (the trial class's
+slip student wrote it in both)."""
 
 
 def _rods(m2, **changes):
@@ -271,11 +274,14 @@ def _recursion(arm, q, qd, qdd, base_sign=1.0, centripetal=-1.0, pass_moment=Tru
 
 
 def _base_force(arm, q, qd, qdd, base_sign=1.0, centripetal=-1.0, link1=True, at_end=False,
-                sign=1.0):
+                sign=1.0, floor=False):
     """The force [N] the base applies to link 1 at the shoulder while the arm moves; the
     mistakes: gravity's sign, the centripetal term's, link 1's mass left out, link 2's mass at
-    its end, the force the arm applies to the base."""
+    its end, the force the arm applies to the base, gravity typed in along -y whatever
+    ``arm.gravity`` is (``floor``)."""
     changes = {} if link1 else {"masses": (0.0, arm.masses[1])}
+    if floor:
+        changes["gravity"] = (0.0, -float(np.hypot(*arm.gravity)))
     if at_end:
         changes["com"] = (arm.com[0], arm.lengths[1])
     data = changed(arm, **changes) if changes else arm
@@ -287,9 +293,9 @@ def _base_force(arm, q, qd, qdd, base_sign=1.0, centripetal=-1.0, link1=True, at
                    Case(arm=WALL_ARM, q=deg(30, 45), qd=[1.0, 2.0], qdd=[3.0, -2.0],
                         label="the same instant with the arm on a wall")],
            units={"return": "N"},
-           advice="outwards: each link's angular and linear accelerations, the base moving up "
-                  "at g0; then, of the forces the links pass inwards, which one does the base "
-                  "apply?")
+           advice="outwards: each link's angular and linear accelerations, the base "
+                  "accelerating at -arm.gravity; then, of the forces the links pass inwards, "
+                  "which one does the base apply?")
 def base_force(arm, q, qd, qdd):
     """The force (2,) [N] the base applies to link 1 at the shoulder, world frame."""
     return _base_force(arm, q, qd, qdd)
@@ -317,6 +323,8 @@ base_force.mistakes_of(_base_force, [
      {"at_end": True}),
     ("right size, wrong sign: that is the force the arm applies to the base; the part asks for "
      "the force the base applies to link 1", {"sign": -1.0}),
+    ("read gravity from arm.gravity, a 2-vector: the base accelerates at -arm.gravity, along +x "
+     "on a wall, not always up along y", {"floor": True}),
 ])
 
 
@@ -364,7 +372,7 @@ def _loaded_cases(rng):
 
 loaded_torque.mistakes_of(_loaded, [
     ("the payload also loads link 1: Z1 and X1 lump every mass beyond link 1 at the elbow",
-     {"link1": False}),
+     {"link1": False}, PAYLOAD_SLIP),
     ("the payload sits at the tip, arm.lengths[1] from the elbow, not at link 2's centre of mass",
      {"at_com": True}),
     ("a point mass m at distance r adds m r^2 to a moment of inertia about the joint, m r to the "
@@ -480,7 +488,7 @@ payload_from_run.mistakes_of(_payload, [
     ("the payload sits at the tip, arm.lengths[1] from the elbow, not at link 2's centre of mass",
      {"at_com": True}),
     ("the payload also loads link 1: Z1 and X1 lump every mass beyond link 1 at the elbow",
-     {"link1": False}),
+     {"link1": False}, PAYLOAD_SLIP),
     ("the torques also hold the empty arm: take off what the arm's own parameters need first",
      {"empty": False}),
 ])
