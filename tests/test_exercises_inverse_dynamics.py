@@ -437,3 +437,36 @@ def test_the_base_force_with_gravity_typed_along_minus_y_is_named_on_the_wall():
                           label="base_force")
     assert "read gravity from arm.gravity" in words
     assert "up at g0" not in base.advice and "-arm.gravity" in base.advice
+
+
+def test_gravity_typed_in_is_named_on_the_wall_and_the_moon():
+    """Parts 2 and 7 written with the floor's 9.81 m/s² along -y typed in (the trial's literal
+    student: g2 = m2 lc2 9.81 cos q12; the payload's column from the chapter's Y with g0 =
+    9.81) pass the visible checks and fail the hidden wall and Moon cases with a hint that
+    says so (before: only the general advice)"""
+    from armlab.grading import judge
+    from armlab.grading.runner import record
+
+    def crossing(arm, q):
+        m2, lc2, L1 = arm.masses[1], arm.com[1], arm.lengths[0]
+        return float(np.sqrt(abs(m2 * lc2 * 9.81 * np.cos(q[0] + q[1])
+                                 / (m2 * L1 * lc2 * np.sin(q[1])))))
+
+    def payload(arm, q, qd, qdd, tau):
+        floor = al.PlanarArm(arm.lengths, arm.masses, arm.com, arm.inertia, gravity=9.81)
+        L1, L2 = arm.lengths
+        per_kg = al.dynamics_regressor(floor, q, qd, qdd) @ [L1**2, L1, L2**2, L2]
+        rest = tau - al.dynamics_regressor(arm, q, qd, qdd) @ al.base_parameters(arm)
+        return float(per_kg.ravel() @ rest.ravel() / (per_kg.ravel() @ per_kg.ravel()))
+
+    for name, mine, places in [("crossing_speed", crossing, ("wall", "Moon")),
+                               ("payload_from_run", payload, ("wall", "Moon"))]:
+        part = lookup(f"{CHAPTER}.{name}")
+        for case in part.cases("worked"):
+            value = mine(*student_args(encode(part.arguments(case))))
+            assert judge.verdict(part, case, record(value), show=True, label=name) is None
+        for place in places:
+            case = next(c for c in part.cases("fresh") if place in (c.label or ""))
+            value = mine(*student_args(encode(part.arguments(case))))
+            words = judge.verdict(part, case, record(value), show=False, label=name)
+            assert "read gravity from arm.gravity, a 2-vector" in words, (name, place, words)
