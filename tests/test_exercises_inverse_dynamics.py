@@ -382,3 +382,91 @@ def test_the_slip_claims_are_far_apart():
             torques = [ref._slipped_torque(*args[:5], k) for k in range(5)]
             gaps = sorted(float(np.abs(t - np.asarray(args[5])).max()) for t in torques)
             assert gaps[0] < 1e-12 and gaps[1] > 0.01, case
+
+
+# ---------------------------------------------------------------- trial class 6's findings
+def _graded(answers, parts):
+    """The grader's verdicts and points on a notebook of these parts' checks, from records of
+    the references' own values (test_slips.graded: no sandbox)."""
+    from test_slips import graded
+
+    return graded(answers, [(heading, f"{CHAPTER}.{name}", points)
+                            for heading, name, points in parts])
+
+
+PAYLOAD_PARTS = [("Part 6: the torque with a payload, from the base parameters (5 points)",
+                  "loaded_torque", 5.0),
+                 ("Part 7: identify a payload (3 points)", "payload_from_run", 3.0)]
+
+
+def test_the_payload_on_link_2_only_is_one_slip_carried_into_part_7():
+    """The trial's slip student lumped the payload into link 2 alone (Z1, X1 unchanged) in
+    Part 6 and again by hand in Part 7: Part 6 pays for it, Part 7's checks earn half, with
+    the words that say so (before: 0 of 3 for Part 7)"""
+    slip = "the payload taken to load link 2 only"
+    loaded, payload = (lookup(f"{CHAPTER}.{name}") for _h, name, _p in PAYLOAD_PARTS)
+    assert loaded.slips.count(slip) == 1 and payload.slips.count(slip) == 1
+    verdicts, points, result = _graded({"loaded_torque": loaded.slips.index(slip),
+                                        "payload_from_run": payload.slips.index(slip)},
+                                       PAYLOAD_PARTS)
+    # (the test notebook splits each part 1/4 visible, 3/4 hidden; nbgrader rounds to 0.01)
+    assert points == {"test_loaded_torque_worked": 0.0, "test_loaded_torque_fresh": 0.0,
+                      "test_payload_from_run_worked": pytest.approx(0.375, abs=0.01),
+                      "test_payload_from_run_fresh": pytest.approx(1.125, abs=0.01)}
+    assert (f"The same slip as Part 6 ({slip}), counted once there"
+            in verdicts["test_payload_from_run_fresh"][0][1])
+    assert len(result.carried) == 2
+
+
+def test_the_base_force_with_gravity_typed_along_minus_y_is_named_on_the_wall():
+    """A base force that types gravity in along -y (a0 = (0, 9.81)) is right on the floor and
+    wrong on the wall: the visible wall case names it, and the advice no longer says "up at
+    g0", which on a wall is the mistake itself"""
+    base = lookup(f"{CHAPTER}.base_force")
+    floor, wall = base.cases("worked")
+
+    def typed(arm, q, qd, qdd):
+        return ref._base_force(ref.changed(arm, gravity=(0.0, -9.81)), q, qd, qdd)
+
+    from armlab.grading import judge
+    from armlab.grading.runner import record
+
+    assert judge.verdict(base, floor, record(typed(*base.arguments(floor))), show=True,
+                         label="base_force") is None
+    words = judge.verdict(base, wall, record(typed(*base.arguments(wall))), show=True,
+                          label="base_force")
+    assert "read gravity from arm.gravity" in words
+    assert "up at g0" not in base.advice and "-arm.gravity" in base.advice
+
+
+def test_gravity_typed_in_is_named_on_the_wall_and_the_moon():
+    """Parts 2 and 7 written with the floor's 9.81 m/s² along -y typed in (the trial's literal
+    student: g2 = m2 lc2 9.81 cos q12; the payload's column from the chapter's Y with g0 =
+    9.81) pass the visible checks and fail the hidden wall and Moon cases with a hint that
+    says so (before: only the general advice)"""
+    from armlab.grading import judge
+    from armlab.grading.runner import record
+
+    def crossing(arm, q):
+        m2, lc2, L1 = arm.masses[1], arm.com[1], arm.lengths[0]
+        return float(np.sqrt(abs(m2 * lc2 * 9.81 * np.cos(q[0] + q[1])
+                                 / (m2 * L1 * lc2 * np.sin(q[1])))))
+
+    def payload(arm, q, qd, qdd, tau):
+        floor = al.PlanarArm(arm.lengths, arm.masses, arm.com, arm.inertia, gravity=9.81)
+        L1, L2 = arm.lengths
+        per_kg = al.dynamics_regressor(floor, q, qd, qdd) @ [L1**2, L1, L2**2, L2]
+        rest = tau - al.dynamics_regressor(arm, q, qd, qdd) @ al.base_parameters(arm)
+        return float(per_kg.ravel() @ rest.ravel() / (per_kg.ravel() @ per_kg.ravel()))
+
+    for name, mine, places in [("crossing_speed", crossing, ("wall", "Moon")),
+                               ("payload_from_run", payload, ("wall", "Moon"))]:
+        part = lookup(f"{CHAPTER}.{name}")
+        for case in part.cases("worked"):
+            value = mine(*student_args(encode(part.arguments(case))))
+            assert judge.verdict(part, case, record(value), show=True, label=name) is None
+        for place in places:
+            case = next(c for c in part.cases("fresh") if place in (c.label or ""))
+            value = mine(*student_args(encode(part.arguments(case))))
+            words = judge.verdict(part, case, record(value), show=False, label=name)
+            assert "read gravity from arm.gravity, a 2-vector" in words, (name, place, words)

@@ -29,6 +29,14 @@ SIGMA = 0.05
 DEGREES_SLIP = "angles in radians converted again, as if they were degrees"
 """The conceptual slip two parts share (``slip=``): the payload torque's q and the
 derivation's q2."""
+FLOOR_G = (0.0, -9.81)
+"""Gravity typed in, the floor's 9.81 m/s² along -y, where the part says arms on a wall or
+the Moon are checked too (the trial class's literal student did, in Parts 2, 5 and 7)."""
+TYPED_G_HINT = ("read gravity from arm.gravity, a 2-vector: the arm may be on a wall or on the "
+                "Moon, not always on the floor with 9.81 m/s² along -y")
+PAYLOAD_SLIP = "the payload taken to load link 2 only"
+"""The conceptual slip Parts 6 and 7 share: Z1 and X1 left as they were (the trial class's
+slip student wrote it in both)."""
 
 
 def _rods(m2, **changes):
@@ -83,14 +91,15 @@ mass_matrix.mistakes_of(_mass, [
 
 
 # ---------------------------------------------------------------- Part 2: a crossing speed
-def _crossing(arm, q, root=True, row=1, weight=1):
+def _crossing(arm, q, root=True, row=1, weight=1, typed=False):
     """The shoulder speed [rad/s] at which the elbow's velocity-product torque, the elbow
     held still, equals the elbow's gravity torque in size: c2 = h qd1^2 against g2. The
     mistakes: no square root, the shoulder's row (both joints at that speed), the shoulder's
-    gravity torque."""
+    gravity torque, gravity typed in (``FLOOR_G``)."""
     real = planar_arm(arm)
     c = al.coriolis_torques(real, q, [1.0, 1.0] if row == 0 else [1.0, 0.0])[row]
-    ratio = abs(al.gravity_torques(real, q)[weight] / c)
+    weighed = planar_arm(arm, gravity=FLOOR_G) if typed else real
+    ratio = abs(al.gravity_torques(weighed, q)[weight] / c)
     return float(np.sqrt(ratio) if root else ratio)
 
 
@@ -133,6 +142,7 @@ crossing_speed.mistakes_of(_crossing, [
      "elbow held still", {"row": 0}),
     ("that is the shoulder's gravity torque: the elbow's velocity-product torque must match the "
      "elbow's", {"weight": 0}),
+    (TYPED_G_HINT, {"typed": True}),
 ])
 
 
@@ -271,11 +281,14 @@ def _recursion(arm, q, qd, qdd, base_sign=1.0, centripetal=-1.0, pass_moment=Tru
 
 
 def _base_force(arm, q, qd, qdd, base_sign=1.0, centripetal=-1.0, link1=True, at_end=False,
-                sign=1.0):
+                sign=1.0, floor=False):
     """The force [N] the base applies to link 1 at the shoulder while the arm moves; the
     mistakes: gravity's sign, the centripetal term's, link 1's mass left out, link 2's mass at
-    its end, the force the arm applies to the base."""
+    its end, the force the arm applies to the base, gravity typed in along -y whatever
+    ``arm.gravity`` is (``floor``)."""
     changes = {} if link1 else {"masses": (0.0, arm.masses[1])}
+    if floor:
+        changes["gravity"] = FLOOR_G
     if at_end:
         changes["com"] = (arm.com[0], arm.lengths[1])
     data = changed(arm, **changes) if changes else arm
@@ -287,9 +300,9 @@ def _base_force(arm, q, qd, qdd, base_sign=1.0, centripetal=-1.0, link1=True, at
                    Case(arm=WALL_ARM, q=deg(30, 45), qd=[1.0, 2.0], qdd=[3.0, -2.0],
                         label="the same instant with the arm on a wall")],
            units={"return": "N"},
-           advice="outwards: each link's angular and linear accelerations, the base moving up "
-                  "at g0; then, of the forces the links pass inwards, which one does the base "
-                  "apply?")
+           advice="outwards: each link's angular and linear accelerations, the base "
+                  "accelerating at -arm.gravity; then, of the forces the links pass inwards, "
+                  "which one does the base apply?")
 def base_force(arm, q, qd, qdd):
     """The force (2,) [N] the base applies to link 1 at the shoulder, world frame."""
     return _base_force(arm, q, qd, qdd)
@@ -317,6 +330,8 @@ base_force.mistakes_of(_base_force, [
      {"at_end": True}),
     ("right size, wrong sign: that is the force the arm applies to the base; the part asks for "
      "the force the base applies to link 1", {"sign": -1.0}),
+    ("read gravity from arm.gravity, a 2-vector: the base accelerates at -arm.gravity, along +x "
+     "on a wall, not always up along y", {"floor": True}),
 ])
 
 
@@ -364,7 +379,7 @@ def _loaded_cases(rng):
 
 loaded_torque.mistakes_of(_loaded, [
     ("the payload also loads link 1: Z1 and X1 lump every mass beyond link 1 at the elbow",
-     {"link1": False}),
+     {"link1": False}, PAYLOAD_SLIP),
     ("the payload sits at the tip, arm.lengths[1] from the elbow, not at link 2's centre of mass",
      {"at_com": True}),
     ("a point mass m at distance r adds m r^2 to a moment of inertia about the joint, m r to the "
@@ -390,18 +405,21 @@ def tour(poses, duration, dt=1e-3):
 
 
 def _payload(arm, q, qd, qdd, tau, rows=(0, 1), mismatched=False, at_com=False, link1=True,
-             empty=True):
+             empty=True, typed=False):
     """The least-squares payload [kg] at the tip: the torques less the empty arm's, Y theta,
     against Y v, v = (L1^2, L1, L2^2, L2); the mistakes: the shoulder's rows only, the torques
     stacked joint by joint, the payload at link 2's centre of mass, v without link 1's
-    entries, the empty arm's torques not taken off."""
+    entries, the empty arm's torques not taken off, the payload's column written from the
+    chapter's Y with gravity typed in (``FLOOR_G``)."""
     real = planar_arm(arm, damping=0.0, coulomb=0.0)
     Y, tau = al.dynamics_regressor(real, q, qd, qdd), np.asarray(tau, float)
+    Yv = (al.dynamics_regressor(planar_arm(arm, damping=0.0, coulomb=0.0, gravity=FLOOR_G),
+                                q, qd, qdd) if typed else Y)
     L1, L2 = arm.lengths
     r = arm.com[1] if at_com else L2
     v = np.array([L1**2 if link1 else 0.0, L1 if link1 else 0.0, r**2, r])
     rest = tau - Y @ al.base_parameters(real) if empty else tau
-    x, y = (Y @ v)[:, list(rows)], rest[:, list(rows)]
+    x, y = (Yv @ v)[:, list(rows)], rest[:, list(rows)]
     x, y = x.reshape(-1), (y.T if mismatched else y).reshape(-1)
     return float(x @ y / (x @ x))
 
@@ -480,9 +498,10 @@ payload_from_run.mistakes_of(_payload, [
     ("the payload sits at the tip, arm.lengths[1] from the elbow, not at link 2's centre of mass",
      {"at_com": True}),
     ("the payload also loads link 1: Z1 and X1 lump every mass beyond link 1 at the elbow",
-     {"link1": False}),
+     {"link1": False}, PAYLOAD_SLIP),
     ("the torques also hold the empty arm: take off what the arm's own parameters need first",
      {"empty": False}),
+    (TYPED_G_HINT, {"typed": True}),
 ])
 
 
