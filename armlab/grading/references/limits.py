@@ -327,7 +327,7 @@ heaviest_payload.mistakes_of(_payload, [
     ("the move's own torques need their share of the limits too, not only the loads held "
      "at rest along the path", {"motion": False}),
     ("gravity takes its share of the limits at every instant: the arm's weight and the "
-     "payload's, at any speed (a slower run needs less only of the rest)", {"gravity": False},
+     "payload's, at any speed (slowing down shrinks only the rest)", {"gravity": False},
      SLIP_GRAVITY),
 ])
 
