@@ -400,3 +400,75 @@ def test_the_curved_path_reference_agrees_with_lagrange():
     mine = symbolic.rebuild(tree_of(sp.Matrix(rows)), set(names))
     right = symbolic.rebuild(tree_of(ref.function(*args)), set(names))
     assert symbolic.differs(mine, right, symbolic.points(names, "lagrange", n=5)) == []
+
+
+GRAVITY_SLIP = "gravity left out of a limit check"
+
+
+def test_gravity_left_out_is_one_slip_carried_once():
+    """The trial class's slip student left gravity out of every limit check by hand (the
+    chapter's "forgetting gravity when checking a limit"): the request less g in Part 1, the
+    payload's move without its weights in Part 4, d = 0 in Part 8; 0 in all three before, a
+    fair TA 0.5, 3.5 and 2 of 2, 7 and 4. Now Part 1 costs, Parts 4 and 8 earn half."""
+    from test_slips import graded, slip_index
+
+    parts = [("Part 1: how hard can the arm be asked to accelerate? (2 points)",
+              f"{CHAPTER}.largest_request", 2.0),
+             ("Part 4: the heaviest payload a timed move can carry (7 points)",
+              f"{CHAPTER}.heaviest_payload", 7.0),
+             ("Part 8: how fast may the path be run at a point? (4 points)",
+              f"{CHAPTER}.top_path_speed", 4.0)]
+    kinds = {name.split(".")[1]: slip_index(name, GRAVITY_SLIP) for _h, name, _p in parts}
+    verdicts, points, _result = graded(kinds, parts)
+    assert points == {"test_largest_request_worked": 0.0, "test_largest_request_fresh": 0.0,
+                      "test_heaviest_payload_worked": 0.88,    # 1.75 / 2, rounded
+                      "test_heaviest_payload_fresh": 2.62,   # 5.25 / 2, rounded
+                      "test_top_path_speed_worked": 0.5, "test_top_path_speed_fresh": 1.5}
+    assert verdicts["test_top_path_speed_fresh"][0][1].endswith(
+        f"The same slip as Part 1 ({GRAVITY_SLIP}), counted once there: this check earns half "
+        "its points")
+    # the hidden check of Part 1 names it too, where only gravity is missing (c and f kept)
+    ref = lookup(f"{CHAPTER}.largest_request")
+    hint = ref.mistakes[slip_index(f"{CHAPTER}.largest_request", GRAVITY_SLIP)][1]
+    assert "gravity takes its share of each limit too" in hint
+
+
+DIFFERENTIATE_BY_S = '''
+import sympy as sp
+
+
+def curved_path_terms(s, p1, p2, d1, d2, L1, L2, m1, m2):
+    sd, sdd = sp.symbols("sd sdd")
+    q = [p1 + d1 * s, p2 + d2 * s**2]
+    qd = [sp.diff(x, s) * sd for x in q]
+    qdd = [sp.diff(x, s) * sdd + sp.diff(x, s, 2) * sd**2 for x in q]
+    a = (m1 + m2) * L1**2 + m2 * L2**2 + 2 * m2 * L1 * L2 * sp.cos(q[1])
+    b = m2 * (L2**2 + L1 * L2 * sp.cos(q[1]))
+    h = m2 * L1 * L2 * sp.sin(q[1])
+    taus = [a * qdd[0] + b * qdd[1] - h * (2 * qd[0] * qd[1] + qd[1]**2),
+            b * qdd[0] + m2 * L2**2 * qdd[1] + h * qd[0]**2]
+    return sp.Matrix([[sp.expand(t).coeff(sdd), sp.expand(t).coeff(sd, 2)] for t in taus])
+'''
+
+
+def test_a_derivation_by_d_ds_loses_only_the_start_cell():
+    """The trial class's other-methods student differentiated q(s) with respect to the
+    argument s: right everywhere but at the path's start, where the check passes s = 0 and
+    SymPy cannot differentiate by a number. That case was among the 7-point hidden cases (0
+    of 7); now it has a cell of its own (1 point), and the part's text says s may be 0."""
+    from armlab.grading import check_function
+    from armlab.grading.judge import CheckFailed
+
+    namespace = {}
+    exec(DIFFERENTIATE_BY_S, namespace)
+    derived = namespace["curved_path_terms"]
+    check_function(derived, f"{CHAPTER}.curved_path_terms", "worked")
+    check_function(derived, f"{CHAPTER}.curved_path_terms", "fresh")
+    with pytest.raises(CheckFailed, match=r"at the path's start \(s = 0\)"):
+        check_function(derived, f"{CHAPTER}.curved_path_terms", "start")
+    cells = {c["metadata"].get("nbgrader", {}).get("grade_id"): "".join(c["source"])
+             for c in SET.source()["cells"]}
+    assert "`s` too: one check\ncalls it at the path's start, `s` = 0" in cells["part11"]
+    assert '"start")' in cells["test_curved_path_start"]
+    # Part 9's text: a sweep that calls armlab once per ratio sends too much while graded
+    assert "call them once per case, not\nonce for every ratio you try" in cells["part10"]

@@ -24,6 +24,10 @@ TABLE_TOP = Arm.from_arm(al.tabletop_arm(), "the table-top arm")
 BOOK_MOVE = (deg(-45, 90), deg(60, -30))
 WALL_GRAVITY = (-9.81, 0.0)
 JOINTS = ("shoulder", "elbow")
+SLIP_GRAVITY = "gravity left out of a limit check"
+"""The slip of Parts 1, 4 and 8 (``slip=``): the chapter's common mistake "forgetting gravity
+when checking a limit", written again by hand (the request's torque at zero acceleration less
+g, the payload's move without its weights, the path's d = 0)."""
 
 
 def _clipping_case(rng, arm, which, label=None, sign=None, tries=20):
@@ -59,11 +63,14 @@ def _clipping_case(rng, arm, which, label=None, sign=None, tries=20):
 
 
 # ---------------------------------------------------------------- Part 1: the largest request
-def _request_factor(arm, q, qd, direction, limit, bias=True, both=True, coupled=True):
+def _request_factor(arm, q, qd, direction, limit, bias=True, both=True, coupled=True,
+                    gravity=True):
     """The largest k >= 0 with tau(k) = b + k M direction within +-limit (b: the torque at
-    zero acceleration); inf where no joint bounds it."""
+    zero acceleration; without ``gravity``, b less g); inf where no joint bounds it."""
     real = planar_arm(arm)
     b = al.inverse_dynamics(real, q, qd, [0.0, 0.0]) if bias else np.zeros(2)
+    if bias and not gravity:
+        b = b - al.gravity_torques(real, q)
     M = al.mass_matrix(real, q)
     per = (M if coupled else np.diag(np.diag(M))) @ np.asarray(direction, dtype=float)
     limit = np.asarray(limit, dtype=float)
@@ -117,6 +124,8 @@ largest_request.mistakes_of(_request_factor, [
      "-limit_j", {"both": False}),
     ("the joints are coupled: a request at one joint needs torque at both, through the whole "
      "mass matrix", {"coupled": False}),
+    ("gravity takes its share of each limit too: the motor that accelerates a joint also "
+     "holds its weight", {"gravity": False}, SLIP_GRAVITY),
 ])
 
 
@@ -237,11 +246,12 @@ def _shortest(arm, q_start, q_end, limit, samples=2001):
 
 
 def _payload(arm, q_start, q_end, limit, duration, inertia=True, motion=True, slower=True,
-             samples=2001):
+             gravity=True, samples=2001):
     """The largest point mass [kg] at the tip with which the quintic move in ``duration``,
     and every slower run of it, keeps |tau_j| <= limit_j at every sample. The torque is
     tau_0 + m p, linear in m, at each instant; a slower run's lies between this run's and
-    the torque that holds the load at rest (gravity's), so both are bounded."""
+    the torque that holds the load at rest (gravity's), so both are bounded. Without
+    ``gravity``: the arm's and the payload's weights left out of every torque."""
     real = planar_arm(arm)
     loaded = real.with_payload(1.0)
     q, qd, qdd = al.quintic(q_start, q_end, duration)(np.linspace(0.0, duration, samples))
@@ -249,6 +259,8 @@ def _payload(arm, q_start, q_end, limit, duration, inertia=True, motion=True, sl
     pg = pg - g0
     tau0 = al.inverse_dynamics(real, q, qd, qdd)
     p = (al.inverse_dynamics(loaded, q, qd, qdd) - tau0) if inertia else pg
+    if not gravity:
+        tau0, p, g0, pg = tau0 - g0, p - pg, 0.0 * g0, 0.0 * pg
     rows = [(tau0, p)] if motion else []
     if slower or not motion:
         rows.append((g0, pg))
@@ -314,6 +326,9 @@ heaviest_payload.mistakes_of(_payload, [
      "torque, not only its weight", {"inertia": False}),
     ("the move's own torques need their share of the limits too, not only the loads held "
      "at rest along the path", {"motion": False}),
+    ("gravity takes its share of the limits at every instant: the arm's weight and the "
+     "payload's, at any speed (slowing down shrinks only the rest)", {"gravity": False},
+     SLIP_GRAVITY),
 ])
 
 
@@ -525,7 +540,7 @@ top_path_speed.mistakes_of(_top_speed, [
     ("that is the square of the speed, or a speed whose velocity products grow with sd: "
      "c(q, q' sd) = c(q, q') sd^2", {"root": False}),
     ("gravity is part of d: it takes its share of every joint's limit at any speed",
-     {"with_gravity": False}),
+     {"with_gravity": False}, SLIP_GRAVITY),
 ])
 
 
@@ -683,8 +698,18 @@ def _(rng):
                   m1=frac(5, 40, 10), m2=frac(5, 30, 10), d1=frac(-20, 20, 10),
                   d2=frac(5, 20, 10), p1=frac(-10, 10, 10), p2=frac(5, 25, 10)),
             drawn("a path that is straight after all", d2=sympy.Integer(0)),
-            drawn("the path's start", s=sympy.Integer(0)),
             drawn("all symbols")]
+
+
+@curved_path_terms.fresh("start")
+def _(rng):
+    """``s`` a number, in a hidden cell of its own (1 point): a right derivation that
+    differentiates with respect to the argument ``s`` fails only here (the trial class's
+    other-methods student lost all 7 hidden points to it when this case was among them)."""
+    import sympy
+
+    drawn, _frac = exact_draws(rng, P_PARAMS)
+    return [drawn("the path's start", s=sympy.Integer(0))]
 
 
 curved_path_terms.mistakes_of(_curved_path_terms, [
