@@ -225,13 +225,18 @@ def test_the_stable_step_the_try_it_cell_prints_is_exactly_zero():
 
 
 def test_no_one_step_passes_the_visible_swing_check():
-    """The design's visible check has two tolerances, 5 and 20 mJ, that no one step meets
-    both of (a constant 1 ms, the figure's step, met the old single case)"""
+    """The design's visible check has two cases that no one step meets both of (a constant
+    1 ms, the figure's step, met the old single case), nor one step per joule of tolerance:
+    the trial class's typed-in student returned 0.25 s/J times the tolerance, fitted on the
+    swing, and met the old pair, the same swing within 5 and 20 mJ, for the visible 2 points"""
     ref = lookup(f"{CHAPTER}.swing_step")
     worked = [ref.arguments(case) for case in ref.cases("worked")]
     for h in [1e-3, WORKED_STEP, *np.geomspace(2e-4, 2e-2, 25)]:
         met = [ref.function(*args, h)[0] == 1.0 for args in worked]
         assert not all(met), h
+    for per_joule in [0.25, *np.geomspace(0.01, 1.0, 41)]:      # [s/J]
+        met = [ref.function(*args, per_joule * args[3])[0] == 1.0 for args in worked]
+        assert not all(met), per_joule
 
 
 def test_the_swing_judge_passes_several_designs_and_grades_near_misses():
