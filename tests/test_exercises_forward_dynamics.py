@@ -225,13 +225,18 @@ def test_the_stable_step_the_try_it_cell_prints_is_exactly_zero():
 
 
 def test_no_one_step_passes_the_visible_swing_check():
-    """The design's visible check has two tolerances, 5 and 20 mJ, that no one step meets
-    both of (a constant 1 ms, the figure's step, met the old single case)"""
+    """The design's visible check has two cases that no one step meets both of (a constant
+    1 ms, the figure's step, met the old single case), nor one step per joule of tolerance:
+    the trial class's typed-in student returned 0.25 s/J times the tolerance, fitted on the
+    swing, and met the old pair, the same swing within 5 and 20 mJ, for the visible 2 points"""
     ref = lookup(f"{CHAPTER}.swing_step")
     worked = [ref.arguments(case) for case in ref.cases("worked")]
     for h in [1e-3, WORKED_STEP, *np.geomspace(2e-4, 2e-2, 25)]:
         met = [ref.function(*args, h)[0] == 1.0 for args in worked]
         assert not all(met), h
+    for per_joule in [0.25, *np.geomspace(0.01, 1.0, 41)]:      # [s/J]
+        met = [ref.function(*args, per_joule * args[3])[0] == 1.0 for args in worked]
+        assert not all(met), per_joule
 
 
 def test_the_swing_judge_passes_several_designs_and_grades_near_misses():
@@ -339,3 +344,80 @@ def test_the_prediction_is_what_explicit_euler_does():
                                      method="explicit_euler").energy[[0, -1]])[0]
               for h in (1e-3, 5e-3)}
     assert change[1e-3] < -0.5 and change[5e-3] > 1.0
+
+
+ANGLE_FIRST_FALL = '''
+def fall(arm, q0, duration, h):
+    q, qd = np.asarray(q0, dtype=float), np.zeros(2)
+    for _ in range(round(duration / h)):
+        q = q + h * qd                                        # the angle first
+        qd = qd + h * acceleration(arm, q, qd, np.zeros(2))   # the speed from the new angle
+    return q
+'''
+
+
+def test_the_step_order_slip_is_named_where_it_is_written():
+    """The trial class's slip student (trial 6): semi-implicit Euler taken as "the acceleration
+    at the new angle", the angle moved first. From rest it lands exactly one step behind, so
+    Part 3's hint asks about the order as well as the count (it said only "count the steps",
+    and the student had counted right), and the hand-written runs of Part 7 and the matrix of
+    Part 9 are the same slip"""
+    from armlab.grading import judge
+    from armlab.grading.references import forward_dynamics as ref
+
+    slip = ref.ORDER_SLIP
+    student = SET.solution()
+    exec(ANGLE_FIRST_FALL, student)
+    fall = lookup(f"{CHAPTER}.fall")
+    for which in ("worked", "fresh"):
+        for case in fall.cases(which):
+            args = fall.arguments(case)
+            value = student["fall"](*map(_plain, args))
+            index = judge.matched(fall, case, {"kind": "value", "value": list(value)})
+            if index == judge.RIGHT:                      # the arm hanging still
+                continue
+            assert fall.slips[index] == slip, case
+            assert "which of q and qd does each step update first" in fall.mistakes[index][1]
+    step = lookup(f"{CHAPTER}.damped_step_matrix")
+    assert slip in step.slips and slip in lookup(f"{CHAPTER}.fall_flaw").slips
+
+
+def _plain(value):
+    """A reference's argument as the student's function gets it (an Arm as a PlanarArm)."""
+    from armlab.grading.references import planar_arm
+
+    return planar_arm(value) if hasattr(value, "fields") else value
+
+
+def test_the_step_order_slip_costs_once():
+    """Made in Part 3, carried by hand into Part 7's runs and Part 9's matrix: those checks earn
+    half their points, with words that say so (the trial's slip student lost all 14)"""
+    from test_slips import graded
+
+    parts = [("Part 3: a short fall (3 points)", f"{CHAPTER}.fall", 3.0),
+             ("Part 7: the flaw in a fall (6 points)", f"{CHAPTER}.fall_flaw", 6.0),
+             ("Part 9: derive the step's matrix on a damped joint (8 points)",
+              f"{CHAPTER}.damped_step_matrix", 8.0)]
+    from armlab.grading.references import forward_dynamics as ref
+
+    index = {name: lookup(f"{CHAPTER}.{name}").slips.index(ref.ORDER_SLIP)
+             for name in ("fall", "fall_flaw", "damped_step_matrix")}
+    verdicts, points, result = graded(index, parts)
+    assert points == {"test_fall_worked": 0.0, "test_fall_fresh": 0.0,
+                      "test_fall_flaw_worked": 0.75, "test_fall_flaw_fresh": 2.25,
+                      "test_damped_step_matrix_worked": 1.0,
+                      "test_damped_step_matrix_fresh": 3.0}
+    assert f"The same slip as Part 3 ({ref.ORDER_SLIP})" in (
+        verdicts["test_fall_flaw_fresh"][0][1])
+    assert len(result.carried) == 4
+
+
+def test_the_lowest_point_hint_asks_and_does_not_answer():
+    """Part 4's hint for the lowest point taken where link 1 hangs names that fault and asks
+    where the potential energy is lowest; it said where (the centre of mass straight along
+    gravity from the shoulder), which is the part's answer (issue 34: feedback names what
+    failed, never the method that passes)"""
+    messages = [message for _wrong, message in lookup(f"{CHAPTER}.locked_swing_speed").mistakes]
+    lowest = next(m for m in messages if m.startswith("the swing's lowest point"))
+    assert "not where link 1 hangs" in lowest and lowest.endswith("lowest?")
+    assert not any("straight along gravity" in m or "centre of mass is" in m for m in messages)

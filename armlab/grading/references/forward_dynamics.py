@@ -34,8 +34,12 @@ def _other_arms(rng):
 
 # ---------------------------------------------------------------- Part 1: qdd from tau
 FRICTION_SLIP = "a damping torque's sign: with the motion, not against it"
-"""The set's one conceptual slip that carries (``slip=``): friction's sign in Part 1, the
-claimed fall's friction run in Part 7, the damper's sign in Part 9."""
+"""A conceptual slip that carries (``slip=``): friction's sign in Part 1, the claimed fall's
+friction run in Part 7, the damper's sign in Part 9."""
+ORDER_SLIP = "the step's order: the angle moved first, the speed then from the new angle"
+"""The other slip that carries: semi-implicit Euler taken as "the acceleration at the new
+angle", written by hand in Part 3's fall (from rest it lands exactly one step behind the
+right fall), in Part 7's runs and in Part 9's matrix (the trial class's slip student)."""
 
 
 def _acceleration(arm, q, qd, tau, friction=1.0, gravity=1.0, velocity=1.0, multiply=False):
@@ -198,8 +202,10 @@ fall.mistake(
     "count the steps: a fall of duration T in steps of h takes round(T / h) steps, no more",
     partial(_fall, extra=1))
 fall.mistake(
-    "count the steps: a fall of duration T in steps of h takes round(T / h) steps, no fewer",
-    partial(_fall, extra=-1))
+    "the fall ends one step short: count the steps (a fall of duration T in steps of h takes "
+    "round(T / h) steps, no fewer), and which of q and qd does each step update first? From "
+    "rest, a step that moves the angle first lands exactly one step behind",
+    partial(_fall, extra=-1), slip=ORDER_SLIP)
 
 
 # ---------------------------------------------------------------- Part 4: a locked swing
@@ -251,9 +257,9 @@ def _locked_cases(rng):
 
 
 locked_swing_speed.mistake(
-    "the swing's lowest point is where the whole locked arm's centre of mass is straight "
-    "along gravity from the shoulder, not where link 1 hangs", partial(_locked_speed,
-                                                                      bottom="link 1"))
+    "the swing's lowest point is not where link 1 hangs: with the elbow locked and bent, "
+    "where along the swing is the whole arm's potential energy lowest?",
+    partial(_locked_speed, bottom="link 1"))
 locked_swing_speed.mistake(
     "the elbow is locked: its angle q2 does not change, so the joint speeds are (qd1, 0)",
     partial(_locked_speed, inertia="all"))
@@ -295,8 +301,9 @@ def _mj(energy):
 @design(worked=[Case(arm=SWING, q0=deg(-60, 0), duration=2.0, tolerance=0.005,
                      label="the first two seconds of the swing of the chapter's energy figure "
                            "(Fig. 5.4)"),
-                Case(arm=SWING, q0=deg(-60, 0), duration=2.0, tolerance=0.02,
-                     label="the same swing within 20 mJ")],
+                Case(arm=SWING, q0=deg(30, 45), duration=0.25, tolerance=0.01,
+                     label="the first 0.25 s of Example 3's fall without friction, within "
+                           "10 mJ")],
         allow=("simulate", "Simulation", "kinetic_energy", "potential_energy"),
         units={"tolerance": "J"})
 def swing_step(arm, q0, duration, tolerance, answer):
@@ -356,24 +363,26 @@ FLAWS = ("none", "explicit Euler", "friction's sign", "one step too many")
 """The slips a claimed fall may have, by the number the part asks for."""
 
 
-def _flawed_fall(arm, q0, duration, h, flaw=0, push=2.0):
+def _flawed_fall(arm, q0, duration, h, flaw=0, push=2.0, late=False):
     """The fall of Part 3 with one of the ``FLAWS``: explicit Euler moves the angle with the
     old speed; friction's sign makes M qdd = -c - g + B qd (a torque of ``push`` B qd = 2 B qd
     on the true equation; -2 B qd is that run built by a student who has friction's sign
-    reversed, from their own equation); one step too many takes round(T / h) + 1 steps."""
-    if flaw == 0:
+    reversed, from their own equation); one step too many takes round(T / h) + 1 steps.
+    ``late``: the run stepped with the angle first (``ORDER_SLIP``), which from rest is the
+    run one step behind (explicit Euler's run is its own: it takes the old values anyway)."""
+    if flaw == 0 and not late:
         return np.asarray(fall(arm, q0, duration, h))
     q, qd = np.asarray(q0, dtype=float), np.zeros(2)
     damping = np.asarray(arm.damping, dtype=float)
-    for _ in range(round(duration / h) + (flaw == 3)):
+    for _ in range(round(duration / h) + (flaw == 3) - (late and flaw != 1)):
         tau = push * damping * qd if flaw == 2 else np.zeros(2)
         qd_new = qd + h * np.asarray(acceleration(arm, q, qd, tau))
         q, qd = q + h * (qd if flaw == 1 else qd_new), qd_new
     return q
 
 
-def _diagnosis(arm, q0, duration, h, q_claimed, order=(0, 1, 2, 3), push=2.0):
-    ends = [_flawed_fall(arm, q0, duration, h, flaw, push) for flaw in range(len(FLAWS))]
+def _diagnosis(arm, q0, duration, h, q_claimed, order=(0, 1, 2, 3), push=2.0, late=False):
+    ends = [_flawed_fall(arm, q0, duration, h, flaw, push, late) for flaw in range(len(FLAWS))]
     gaps = [float(np.abs(end - np.asarray(q_claimed, dtype=float)).max()) for end in ends]
     return order[int(np.argmin(gaps))]
 
@@ -426,6 +435,10 @@ fall_flaw.mistake(
     "friction's sign: the claimed run with friction pushing has + B qd where the right fall "
     "has - B qd; your run with friction pushing is off by the other sign (is B qd added to "
     "tau in your Part 1?)", partial(_diagnosis, push=-2.0), slip=FRICTION_SLIP)
+fall_flaw.mistake(
+    "your runs other than explicit Euler's end one step behind Part 3's fall: which of q and "
+    "qd does your step update first? From rest, a step that moves the angle first lands "
+    "exactly one step behind", partial(_diagnosis, late=True), slip=ORDER_SLIP)
 
 
 # ---------------------------------------------------------------- Part 8: stable steps
@@ -572,7 +585,7 @@ damped_step_matrix.mistakes_of(_damped_step, [
     ("that is explicit Euler: the angle's update uses the new speed, qd_(k+1), "
      "not qd_k", {"method": "explicit"}),
     ("that updates the angle first: the chapter's semi-implicit Euler updates the speed "
-     "first and the angle from the new speed", {"method": "angle first"}),
+     "first and the angle from the new speed", {"method": "angle first"}, ORDER_SLIP),
     ("A maps x_k to x_(k+1): row i holds the new x_i's coefficients (is it transposed?)",
      {"transpose": True}),
     ("the damper's sign: its torque -D qd opposes the motion", {"damping": -1}, FRICTION_SLIP),
