@@ -359,3 +359,11 @@ def test_the_payload_part_asks_for_the_change_of_b():
     by_a = da / (np.hypot(*arm.gravity) * arm.lengths[0])
     hints = [m for w, m in payload.mistakes if abs(w(*args) - by_a) < 1e-12]
     assert len(hints) == 1 and "change of b" in hints[0], hints
+
+
+def test_the_regressors_labels_read_after_at():
+    """A check's message says "<call> at <label>": Part 8's hidden labels read "at on a wall,
+    gravity along -x" in the trial class's feedback; every label is now a noun phrase"""
+    for key in ("", "x"):
+        for case in lookup("gravity.three_link_regressor").cases("fresh", key=key):
+            assert case.label.split()[0] in {"a", "an", "the", "all"}, case.label

@@ -563,8 +563,8 @@ def _(rng):
 
     drawn, _ = exact_draws(rng, Y_PARAMS)
     g0 = sympy.Rational(981, 100)
-    return [drawn("on a table, gravity along -y", gx=sympy.Integer(0), gy=-g0),
-            drawn("on a wall, gravity along -x", gx=-g0, gy=sympy.Integer(0)),
+    return [drawn("an arm on a table, gravity along -y", gx=sympy.Integer(0), gy=-g0),
+            drawn("an arm on a wall, gravity along -x", gx=-g0, gy=sympy.Integer(0)),
             drawn("a tilted mounting", gx=sympy.Rational(rng.integer(-40, 40), 10),
                   gy=sympy.Rational(rng.integer(-90, -10), 10)),
             drawn("all symbols")]
