@@ -367,3 +367,15 @@ def test_the_regressors_labels_read_after_at():
     for key in ("", "x"):
         for case in lookup("gravity.three_link_regressor").cases("fresh", key=key):
             assert case.label.split()[0] in {"a", "an", "the", "all"}, case.label
+
+
+def test_no_code_span_in_the_text_holds_a_comparison():
+    """The feedback page escapes < and > in a markdown cell, and a code span shows the escape:
+    Part 6's `q_low[j] <= q[j] <= q_high[j]` read "q_low[j] &lt;= q[j] &lt;= q_high[j]" on
+    the trial class's pages (formulas are mended by the sanitizer, code spans are not)"""
+    import re
+
+    for cell in SET.source()["cells"]:
+        if cell["cell_type"] == "markdown":
+            spans = re.findall(r"`[^`\n]*`", "".join(cell["source"]))
+            assert not [s for s in spans if "<" in s or ">" in s], spans
