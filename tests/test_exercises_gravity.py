@@ -309,3 +309,73 @@ def test_the_three_link_regressor_times_theta_is_armlabs_gravity():
             Y = ref.function(*[sp.Float(x, 30) for x in q], *[sp.Float(x, 30) for x in gravity])
             np.testing.assert_allclose(np.array(Y, dtype=float) @ theta,
                                        al.gravity_torques(arm, q), atol=1e-12)
+
+
+SLIP_DOWN = "gravity taken along -y whatever the mounting"
+
+
+def test_gravity_along_minus_y_is_one_slip_counted_once():
+    """The trial class's slip: gravity read as pointing along -y in the arm's frame (g0 =
+    -gy, or its size straight down), made in Part 2 (dg/dq by hand, wrong on the wall case)
+    and written again in Part 8's regressor (-gy cos phi, gx left out): Part 8 earns half and
+    says why, and Part 2's wall case names the mounting, not a sign (its value, 0 there, was
+    also the sign mistake's, whose hint it showed)"""
+    from test_slips import graded
+
+    parts = [("Part 1: the energy of a lift (4 points)", "gravity.lift_energy", 4.0),
+             ("Part 2: the softest PD that holds a pose (5 points)", "gravity.least_gain", 5.0),
+             ("Part 8: derive the regressor of a three-link arm (6 points)",
+              "gravity.three_link_regressor", 6.0)]
+    gain, regressor = lookup("gravity.least_gain"), lookup("gravity.three_link_regressor")
+    y_part = next(i for i, (_w, m) in enumerate(gain.mistakes)
+                  if gain.slips[i] == SLIP_DOWN and "y part" in m)
+    verdicts, points, _result = graded({"lift_energy": "right", "least_gain": y_part,
+                                        "three_link_regressor": regressor.slips.index(SLIP_DOWN)},
+                                       parts)
+    assert points == pytest.approx({
+        "test_lift_energy_worked": 1.0, "test_lift_energy_fresh": 3.0,
+        "test_least_gain_worked": 1.25, "test_least_gain_fresh": 0.0,
+        "test_three_link_regressor_worked": 0.75, "test_three_link_regressor_fresh": 2.25},
+        abs=0.006)
+    wall = verdicts["test_least_gain_fresh"][0][1]
+    assert "mounted on a wall" in wall and "arm.gravity" in wall and "wrong sign" not in wall
+    assert (f"The same slip as Part 2 ({SLIP_DOWN})"
+            in verdicts["test_three_link_regressor_fresh"][0][1])
+    assert lookup("gravity.lift_energy").slips.count(SLIP_DOWN) == 1
+
+
+def test_the_payload_part_asks_for_the_change_of_b():
+    """Part 5 asked for "the payload's mass from the two runs", and the trial class's other
+    route (the changes of a and b together, a payload adding m_p g0 L1 to a too) was marked
+    wrong by a check that wants the change of b; the text now asks for it, and the change of
+    a alone is a named mistake that says so"""
+    text = next("".join(c["source"]) for c in SET.source()["cells"]
+                if c["metadata"].get("nbgrader", {}).get("grade_id") == "part5")
+    assert "from the change of $b$ between the two fits, as the note does" in text
+    payload = lookup("gravity.payload_mass")
+    args = payload.arguments(payload.cases("worked")[0])
+    arm = args[0]
+    da = np.subtract(*[ref._fit(q, t)[0] for q, t in ((args[3], args[4]), (args[1], args[2]))])
+    by_a = da / (np.hypot(*arm.gravity) * arm.lengths[0])
+    hints = [m for w, m in payload.mistakes if abs(w(*args) - by_a) < 1e-12]
+    assert len(hints) == 1 and "change of b" in hints[0], hints
+
+
+def test_the_regressors_labels_read_after_at():
+    """A check's message says "<call> at <label>": Part 8's hidden labels read "at on a wall,
+    gravity along -x" in the trial class's feedback; every label is now a noun phrase"""
+    for key in ("", "x"):
+        for case in lookup("gravity.three_link_regressor").cases("fresh", key=key):
+            assert case.label.split()[0] in {"a", "an", "the", "all"}, case.label
+
+
+def test_no_code_span_in_the_text_holds_a_comparison():
+    """The feedback page escapes < and > in a markdown cell, and a code span shows the escape:
+    Part 6's `q_low[j] <= q[j] <= q_high[j]` read "q_low[j] &lt;= q[j] &lt;= q_high[j]" on
+    the trial class's pages (formulas are mended by the sanitizer, code spans are not)"""
+    import re
+
+    for cell in SET.source()["cells"]:
+        if cell["cell_type"] == "markdown":
+            spans = re.findall(r"`[^`\n]*`", "".join(cell["source"]))
+            assert not [s for s in spans if "<" in s or ">" in s], spans

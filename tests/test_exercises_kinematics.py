@@ -210,7 +210,8 @@ def test_fresh_cases_cover_the_edges():
     assert {"a start beyond half a turn", "a start below minus half a turn"} <= set(
         labels("kinematics.nearest_pose"))
     assert {"a shoulder range across 180°", "an elbow range beyond 180°",
-            "both elbows within the limits"} <= set(labels("kinematics.pose_within_limits"))
+            "both elbows within the limits", "a shoulder range below -180°"} <= set(
+        labels("kinematics.pose_within_limits"))
 
 
 def test_the_fresh_cases_decide_what_their_labels_say():
@@ -360,3 +361,64 @@ def test_the_slider_jacobian_is_the_tips_finite_difference():
         by_q1 = (tip(q1 + h, d, L1, alpha) - tip(q1 - h, d, L1, alpha)) / (2 * h)
         by_d = (tip(q1, d + h, L1, alpha) - tip(q1, d - h, L1, alpha)) / (2 * h)
         np.testing.assert_allclose(J, np.column_stack([by_q1, by_d]), atol=1e-8)
+
+
+def test_the_lever_to_the_next_joint_is_one_slip_counted_once():
+    """The trial class's slip: column j's lever taken to the next joint, not to the tip, made in
+    Part 2 and written again by hand in Part 3 (J typed with each link's own lever) and in Part
+    9 (column 1 without the slider's d terms): Parts 3 and 9 earn half, and say why (each cost
+    the student its whole part before)"""
+    from test_slips import graded
+
+    slip = "each column's lever taken to the next joint, not to the tip"
+    parts = [("Part 2: the Jacobian, column by column (3 points)", "kinematics.jacobian", 3.0),
+             ("Part 3: the way back (3 points)", "kinematics.joint_speeds", 3.0),
+             ("Part 9: derive the Jacobian of an arm with a sliding joint (6 points)",
+              "kinematics.slider_jacobian", 6.0)]
+    index = {name: lookup(f"kinematics.{name}").slips.index(slip)
+             for name in ("jacobian", "joint_speeds", "slider_jacobian")}
+    verdicts, points, _result = graded(index, parts)
+    assert points == pytest.approx({
+        "test_jacobian_worked": 0.0, "test_jacobian_fresh": 0.0,
+        "test_joint_speeds_worked": 0.375, "test_joint_speeds_fresh": 1.125,
+        "test_slider_jacobian_worked": 0.75, "test_slider_jacobian_fresh": 2.25}, abs=0.006)
+    for name in ("joint_speeds", "slider_jacobian"):
+        assert f"The same slip as Part 2 ({slip})" in verdicts[f"test_{name}_fresh"][0][1]
+
+
+def test_the_way_backs_advice_asks_where_to_look_not_how():
+    """Part 3's advice named the method that passes ("use np.linalg.solve with J"), and told
+    the slip student, who did, to do what they had done"""
+    advice = lookup("kinematics.joint_speeds").advice
+    assert not {"solve", "np.linalg.solve", "inverse", "inv"} & set(
+        advice.replace("(", " ").replace(",", " ").split()), advice
+
+
+def test_the_slider_hint_names_the_lever_not_the_entries():
+    """Part 9's hint for the missing d terms gave column 1's entries outright"""
+    ref = lookup("kinematics.slider_jacobian")
+    hint = next(m for _w, m in ref.mistakes if "lever" in m or "turns with link 1" in m)
+    assert "sin(q1 + alpha)" not in hint and "cos(q1 + alpha)" not in hint, hint
+    assert "from the base to the tip" in hint, hint
+
+
+def test_a_search_of_two_turns_only_fails_a_hidden_limits_case():
+    """A pose tried as it comes and modulo 2 pi (the trial class's typed-in student) met every
+    hidden case of its key: a shoulder range below -180 degrees needs a turn the other way
+    (the case comes last, so the other cases are drawn as before)"""
+    ref = lookup("kinematics.pose_within_limits")
+
+    def two_turns(arm, p, lower, upper):
+        for elbow in ("down", "up"):
+            q = al.inverse_kinematics(REFS.planar_arm(arm), p, elbow=elbow)
+            for cand in (q, q % (2 * np.pi)):
+                if np.all(np.asarray(lower) <= cand) and np.all(cand <= np.asarray(upper)):
+                    return cand.tolist()
+        return al.inverse_kinematics(REFS.planar_arm(arm), p).tolist()
+
+    for key in ("", "x", "y", "z"):
+        shares = {case.label: ref.function(*ref.arguments(case),
+                                           two_turns(*ref.arguments(case)))[0]
+                  for case in ref.cases("fresh", key=key)}
+        assert list(shares)[-1] == "a shoulder range below -180°", key
+        assert shares["a shoulder range below -180°"] == 0.0, key

@@ -24,6 +24,11 @@ WALL_ARM = Arm.from_arm(al.mounted(al.tabletop_arm(), np.pi / 2),
 """The table-top arm of the chapter's mounting table, on a wall."""
 FLOOR = ("use arm.gravity, the acceleration of gravity as a 2-vector: on a wall or a ceiling "
          "it does not point along -y")
+SLIP_DOWN = "gravity taken along -y whatever the mounting"
+"""The slip of Parts 1, 2 and 8 (``slip=``): gravity read as pointing along -y in the arm's
+frame (its size straight down, or its y part alone), written by hand in Part 2's dg/dq and in
+Part 8's regressor; a trial class's student made it in Parts 2, 6 and 8 (Part 6 is a design,
+judged by what its poses give)."""
 SIGMA = 0.05
 """The chapter's torque noise (one standard deviation) [N m]."""
 
@@ -31,6 +36,11 @@ SIGMA = 0.05
 def _floor(arm):
     """The arm with gravity of the same size straight down (a mistake)."""
     return planar_arm(arm, gravity=float(np.hypot(*arm.gravity)))
+
+
+def _y_part(arm):
+    """The arm with the y part of its gravity alone, along y (a mistake: g0 = -gy)."""
+    return planar_arm(arm, gravity=float(-arm.gravity[1]))
 
 
 def _book_runs():
@@ -107,15 +117,18 @@ lift_energy.mistakes_of(_lift, [
     ("that is the path's whole range of potential energy: the lift starts at the first pose, "
      "which need not be the lowest", {"which": "range"}),
     ("right size, wrong sign: the potential energy grows as the weights rise", {"sign": -1.0}),
-    (FLOOR, {"floor": True}),
+    (FLOOR, {"floor": True}, SLIP_DOWN),
 ])
 
 
 # ---------------------------------------------------------------- Part 2: the least stiffness
-def _least_gain(arm, q, ratio, *, sign=1.0, use_ratio=True, coupled=True, clip=True):
+def _least_gain(arm, q, ratio, *, sign=1.0, use_ratio=True, coupled=True, clip=True,
+                floor=None):
     """The smallest shoulder gain k [N m/rad] with Kp = diag(k, ratio k) for which
-    Kp + dg/dq is positive (semi)definite; the switches make a likely mistake."""
-    K = sign * al.gravity_stiffness(planar_arm(arm), q)
+    Kp + dg/dq is positive (semi)definite; the switches make a likely mistake (``floor``:
+    gravity along -y, ``"size"`` its size, ``"y"`` its y part)."""
+    real = {"size": _floor, "y": _y_part}.get(floor, planar_arm)(arm)
+    K = sign * al.gravity_stiffness(real, q)
     d = np.array([1.0, ratio if use_ratio else 1.0])
     if coupled:
         scaled = -K / np.sqrt(np.outer(d, d))           # D^-1/2 (-K) D^-1/2
@@ -163,6 +176,9 @@ least_gain.mistakes_of(_least_gain, [
      "the diagonal couple the joints", {"coupled": False}),
     ("a gain is not negative: where gravity alone holds the pose stably, any gain does, and "
      "the smallest is 0", {"clip": False}),
+    # before the sign: on a wall the slip's value can be the sign mistake's too (0)
+    (FLOOR + " (its y part alone is not all of it)", {"floor": "y"}, SLIP_DOWN),
+    (FLOOR, {"floor": "size"}, SLIP_DOWN),
     ("right size, wrong sign: where dg/dq has a negative eigenvalue gravity pushes a nudge "
      "further, and the gain must make up for it", {"sign": -1.0}),
 ])
@@ -366,6 +382,14 @@ def _payload_earth(arm, q_empty, tau_empty, q_loaded, tau_loaded):
     return _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, g0=9.81)
 
 
+@payload_mass.mistake("that is the payload from the change of a (a payload at the tip adds "
+                      "m_p g0 L1 to a as well): the part asks for the change of b, as the "
+                      "note uses, and each fit's noise makes the two estimates differ")
+def _payload_from_a(arm, q_empty, tau_empty, q_loaded, tau_loaded):
+    da = _fit(q_loaded, tau_loaded)[0] - _fit(q_empty, tau_empty)[0]
+    return float(da / (np.hypot(*arm.gravity) * arm.lengths[0]))
+
+
 @payload_mass.mistake("right size, wrong sign: the loaded arm's b is the larger one, "
                       "b_loaded - b_empty")
 def _payload_negated(arm, q_empty, tau_empty, q_loaded, tau_loaded):
@@ -508,7 +532,7 @@ Y_PARAMS = ("q1", "q2", "q3", "gx", "gy")
 
 
 def _three_link_regressor(q1, q2, q3, gx, gy, *, sign=1, relative=False, transpose=False,
-                          swap=False):
+                          swap=False, floor=False):
     """Y(q) (3, 3) with g(q) = Y theta, theta = (a, b, c) the first moments of mass about
     the three links' absolute angles, gravity (gx, gy) any direction; the switches make
     a likely mistake."""
@@ -517,7 +541,8 @@ def _three_link_regressor(q1, q2, q3, gx, gy, *, sign=1, relative=False, transpo
     if swap:
         gx, gy = gy, gx
     angles = (q1, q2, q3) if relative else (q1, q1 + q2, q1 + q2 + q3)
-    column = [sign * (gx * sympy.sin(a) - gy * sympy.cos(a)) for a in angles]
+    column = [sign * ((0 if floor else gx * sympy.sin(a)) - gy * sympy.cos(a))
+              for a in angles]
     Y = sympy.Matrix(3, 3, lambda j, k: column[k] if j <= k and (
         relative != "in V" or j == k) else 0)
     return Y.T if transpose else Y
@@ -538,8 +563,8 @@ def _(rng):
 
     drawn, _ = exact_draws(rng, Y_PARAMS)
     g0 = sympy.Rational(981, 100)
-    return [drawn("on a table, gravity along -y", gx=sympy.Integer(0), gy=-g0),
-            drawn("on a wall, gravity along -x", gx=-g0, gy=sympy.Integer(0)),
+    return [drawn("an arm on a table, gravity along -y", gx=sympy.Integer(0), gy=-g0),
+            drawn("an arm on a wall, gravity along -x", gx=-g0, gy=sympy.Integer(0)),
             drawn("a tilted mounting", gx=sympy.Rational(rng.integer(-40, 40), 10),
                   gy=sympy.Rational(rng.integer(-90, -10), 10)),
             drawn("all symbols")]
@@ -556,4 +581,7 @@ three_link_regressor.mistakes_of(_three_link_regressor, [
      "(is it transposed?)", {"transpose": True}),
     ("the gravity's components: gx along x, gy along y (are they swapped?)",
      {"swap": True}),
+    ("gravity's x part is missing: on a wall or a tilted mounting the weights pull along "
+     "(gx, gy), and a link's lever arm is measured across that direction, not across -y",
+     {"floor": True}, SLIP_DOWN),
 ])

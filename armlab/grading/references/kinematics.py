@@ -121,6 +121,12 @@ mounted_tip.mistake("theta added to every joint angle: the base's turn changes l
 
 
 # ---------------------------------------------------------------- the Jacobian
+SLIP_LEVER = "each column's lever taken to the next joint, not to the tip"
+"""The slip of Parts 2, 3 and 9 (``slip=``): column j turns the lever from joint j to the next
+joint (its own link), written again by hand in Part 3's J and in Part 9's column 1 (the
+slider's d terms left out). A trial class's student made it in all three."""
+
+
 def _turned_levers(arm, q, next_joint=False):
     """z x (lever) per joint, as columns: the lever to the tip, or to the next joint."""
     p = al.joint_positions(planar_arm(arm), q)
@@ -162,7 +168,7 @@ def _jacobian_negated(arm, q):
 
 
 @jacobian.mistake("the lever of column j runs from joint j to the tip, not to the next joint: "
-                  "turning joint j swings everything beyond it")
+                  "turning joint j swings everything beyond it", slip=SLIP_LEVER)
 def _jacobian_next_joint(arm, q):
     return listed(_turned_levers(arm, q, next_joint=True))
 
@@ -176,7 +182,8 @@ def _jacobian_absolute(arm, q):
 @reference(worked=Case(arm=ARM, q=deg(30, 60), v=[0.0, 0.1],
                        label="the wall pose's lift, 0.1 m/s straight up"),
            uses={"jacobian": jacobian}, units={"v": "m/s"},
-           advice="the joint speeds solve J(q) qd = v: use np.linalg.solve with J")
+           advice="the tip's velocity is J(q) qd: which qd makes it v? Is the J you used "
+                  "the book's at this pose (Part 2's try-it cell prints it)?")
 def joint_speeds(arm, q, v):
     """Joint speeds (2,) [rad/s] that move the tip with velocity v: J qd = v."""
     return listed(np.linalg.solve(al.jacobian(planar_arm(arm), q), v))
@@ -203,6 +210,13 @@ def _speeds_solve_transposed(arm, q, v):
                       "solves J qd = v")
 def _speeds_forward(arm, q, v):
     return listed(al.jacobian(planar_arm(arm), q) @ v)
+
+
+@joint_speeds.mistake("these joint speeds give v with a J whose column j turns the lever from "
+                      "joint j to the next joint: the lever runs to the tip, and turning joint "
+                      "j swings everything beyond it", slip=SLIP_LEVER)
+def _speeds_next_joint(arm, q, v):
+    return listed(np.linalg.solve(_turned_levers(arm, q, next_joint=True), v))
 
 
 # ---------------------------------------------------------------- Part 4: a claim, checked
@@ -522,6 +536,8 @@ def _limits_cases(rng):
                       q1_limits=wide, q2_limits=(185, 355), q2_turn=360),
         _limited_case(rng, other, "both elbows within the limits", q1_limits=wide,
                       q2_limits=wide),
+        _limited_case(rng, other, "a shoulder range below -180°", q1_range=(-330, -200),
+                      q1_limits=(-350, -185)),
     ]
 
 
@@ -566,8 +582,9 @@ def _(rng):
 
 
 slider_jacobian.mistakes_of(_slider_jacobian, [
-    ("the slider turns with link 1: its extension d moves the tip as q1 turns too, "
-     "-d sin(q1 + alpha) and d cos(q1 + alpha) in column 1", {"carried": False}),
+    ("column 1 leaves out the slider: turning q1 swings the slider with link 1, so q1's "
+     "lever runs from the base to the tip, not to the end of link 1", {"carried": False},
+     SLIP_LEVER),
     ("alpha is measured from link 1: the slider's direction is q1 + alpha", {"relative": False}),
     ("the derivatives' sign: d/dq1 cos(q1) = -sin(q1)", {"sign": -1}),
     ("column j of J is the derivative by the j-th joint variable, (q1, d) (is it "
