@@ -117,8 +117,11 @@ def test_a_comparison_inside_a_formula_reaches_mathjax_as_tex(tmp_path):
     markdown renderer escapes that again inside a formula. A comparison inside a formula
     reaches MathJax as \\lt / \\gt; one in prose stays an entity the browser shows as <"""
     page = feedback_page(tmp_path, [r"within the limit, $|g_j(q)| <$ `limit`, and $s > 0$; "
-                                    r"$$|\det J| < 10^{-9}$$ and in words a < b"]).read_text()
+                                    r"$$|\det J| < 10^{-9}$$ and in words a < b; the limits "
+                                    r"set's matrix $$\begin{bmatrix} m & 0 \end{bmatrix}$$"]
+                         ).read_text()
     body = page[page.index("within the limit"):]
-    assert "&amp;lt;" not in body and "&amp;gt;" not in body
+    assert "&amp;lt;" not in body and "&amp;gt;" not in body and "&amp;amp;" not in body
+    assert r"\begin{bmatrix} m &amp; 0 \end{bmatrix}" in body
     assert r"$|g_j(q)| \lt $" in body and r"$s \gt  0$" in body
     assert r"$$|\det J| \lt  10^{-9}$$" in body and "in words a &lt; b" in body

@@ -92,15 +92,17 @@ class SanitizeFeedback(SanitizeHTML):
     """nbconvert's HTML sanitizer on every cell of a feedback page (markdown, raw and
     rich outputs), removing what it does not know rather than showing it escaped.
 
-    It escapes ``<`` and ``>`` in a markdown cell as ``&lt;``, ``&gt;``; inside a formula the
-    markdown renderer would escape those again and MathJax would show ``&lt;``: there they
-    become TeX's ``\\lt`` and ``\\gt``, still no HTML.
+    It escapes ``<``, ``>`` and ``&`` in a markdown cell as ``&lt;``, ``&gt;``, ``&amp;``;
+    inside a formula the markdown renderer would escape those again and MathJax would show
+    ``&lt;`` (or ``amp;`` in a matrix): there they become TeX's ``\\lt`` and ``\\gt``, and
+    ``&`` again (which can make an entity, never a tag). A code span keeps the entity, which
+    the page shows as such: an exercise's text writes no ``<`` in code.
 
     >>> from nbformat.v4 import new_markdown_cell
     >>> cell, _ = SanitizeFeedback().preprocess_cell(
-    ...     new_markdown_cell("$|g| < 8$ N m, $s > 0$, a < b"), {}, 0)
+    ...     new_markdown_cell("$|g| < 8$ N m, $s > 0$, $[a & b]$, a < b"), {}, 0)
     >>> print(cell.source)
-    $|g| \\lt  8$ N m, $s \\gt  0$, a &lt; b
+    $|g| \\lt  8$ N m, $s \\gt  0$, $[a & b]$, a &lt; b
     """
 
     enabled = Bool(True).tag(config=True)
@@ -109,7 +111,7 @@ class SanitizeFeedback(SanitizeHTML):
         cell, resources = super().preprocess_cell(cell, resources, cell_index)
         if cell.cell_type == "markdown":
             cell.source = _FORMULA.sub(lambda m: m.group(0).replace("&lt;", "\\lt ").replace(
-                "&gt;", "\\gt "), cell.source)
+                "&gt;", "\\gt ").replace("&amp;", "&"), cell.source)
         return cell, resources
 
 
