@@ -312,3 +312,28 @@ def test_only_a_derivation_gives_a_named_mistake_credit():
     assert points == {"test_computed_torque_law_worked": 0.0,
                       "test_computed_torque_law_fresh": 0.0}
     assert judge.NAMED == 0.5
+
+
+def _two_slips():
+    """y = x, with two slips that agree at x = 1: B, -x ** 3, declared before A, -x"""
+    from armlab.grading.cases import Case
+
+    ref = Reference(lambda x: x, "demo.twoslips", worked=(), allow=(), uses=None, rtol=1e-9,
+                    atol=1e-12, units=None, advice=None)
+    ref.mistake("the cube's sign", lambda x: -x ** 3, slip="B")
+    ref.mistake("the sign", lambda x: -x, slip="A")
+    return ref, [Case(x=1.0), Case(x=2.0)]
+
+
+def test_a_slip_is_carried_whichever_mistake_matches_first():
+    """The sign slip A at x = 1 and 2: at x = 1 slip B's mistake (declared before A's) fits
+    too; A is the one slip that fits at both (it was lost when only the first slip that fits
+    counted); where only x = 1 is wrong, both fit and the earlier part's slip is it"""
+    ref, cases = _two_slips()
+    recs = [{"kind": "value", "value": -x} for x in (1.0, 2.0)]
+    assert judge.carried(ref, cases, recs) == "A"
+    assert judge.slips_made(ref, cases, recs) == ["A", "B"]
+    recs = [{"kind": "value", "value": -1.0}, {"kind": "value", "value": 2.0}]
+    assert judge.carried(ref, cases, recs) is None
+    assert judge.carried(ref, cases, recs, made={"B": "Part 1"}) == "B"
+    assert judge.carried(ref, cases, recs, made={"A": "Part 1"}) == "A"

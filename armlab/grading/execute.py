@@ -470,7 +470,7 @@ class Grading:
         say so. Otherwise the verdict as it was, and its slips noted in ``made``."""
         ref, cases, spec = check["ref"], check["cases"], check["spec"]
         part = self.part_of(check["cell"]) or ref.quantity
-        slip = judge.carried(ref, cases, recs)
+        slip = judge.carried(ref, cases, recs, made)
         if slip is not None and made.get(slip, part) != part:
             label = _nbgrader(self.nb.cells[check["cell"]]).get("grade_id", spec["label"])
             self.carried.append(f"{label} ({ref.quantity}): the same slip as {made[slip]} "

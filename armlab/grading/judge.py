@@ -153,6 +153,12 @@ def _mistake(ref, args, value):
 def _mistake_index(ref, args, value, only=None):
     """The index in ``ref.mistakes`` of the first mistake (of those ``only`` lists, if given)
     whose value matches ``value``, or None."""
+    return next(_mistakes_matching(ref, args, value, only), None)
+
+
+def _mistakes_matching(ref, args, value, only=None):
+    """The indices in ``ref.mistakes`` (of those ``only`` lists, if given) whose values
+    match ``value``, in order."""
     for index, (wrong, _message) in enumerate(ref.mistakes):
         if only is not None and index not in only:
             continue
@@ -161,8 +167,7 @@ def _mistake_index(ref, args, value, only=None):
         except (ArithmeticError, ValueError, AssertionError, TypeError):
             continue
         if shape(alt) == shape(value) and close(value, alt, ref.rtol, ref.atol):
-            return index
-    return None
+            yield index
 
 
 def _same_numbers(value, want):
@@ -441,10 +446,18 @@ def matched(ref, case, rec):
 def _derivation_matched(ref, case, rec, args):
     """:func:`matched` for a derivation's SymPy answer, by the equivalence its check uses."""
     from armlab.grading import symbolic
-    from armlab.grading.runner import tree_of
 
     if symbolic.verdict(ref, case, rec) is None:
         return RIGHT
+    return next(_derivation_mistakes(ref, rec, args), None)
+
+
+def _derivation_mistakes(ref, rec, args):
+    """The indices of the mistakes a derivation's answer (one case's record) agrees with,
+    by the equivalence its check uses, in order."""
+    from armlab.grading import symbolic
+    from armlab.grading.runner import tree_of
+
     names = symbolic.symbols_of(args)
     kind = rec.get("kind") if isinstance(rec, dict) else None
     try:
@@ -452,9 +465,9 @@ def _derivation_matched(ref, case, rec, args):
         mine = symbolic.rebuild(tree, names) if kind in ("value", "expr") else None
         right = symbolic.rebuild(tree_of(ref.function(*args)), names)
     except (symbolic.Refused, TypeError, ValueError, ArithmeticError):
-        return None
+        return
     if mine is None:
-        return None
+        return
     where = (symbolic.points(names, ref.quantity)
              if symbolic.shape(mine) == symbolic.shape(right) else None)
     for index, (wrong, _message) in enumerate(ref.mistakes):
@@ -462,10 +475,9 @@ def _derivation_matched(ref, case, rec, args):
             alt = symbolic.rebuild(tree_of(wrong(*args)), names)
             if symbolic.shape(alt) == symbolic.shape(mine) and (
                     where is None or not symbolic.differs(mine, alt, where)):
-                return index
+                yield index
         except (symbolic.Refused, TypeError, ValueError, ArithmeticError):
             continue
-    return None
 
 
 def slips_made(ref, cases, recs):
@@ -475,44 +487,47 @@ def slips_made(ref, cases, recs):
         return []
     found = set()
     for case, rec in zip(cases, recs):
-        index = matched(ref, case, rec)
-        if isinstance(index, int) and ref.slips[index]:
-            found.add(ref.slips[index])
+        if isinstance(matched(ref, case, rec), int):
+            found |= _slips_matched(ref, case, rec)
     return sorted(found)
 
 
-def carried(ref, cases, recs):
+def carried(ref, cases, recs, made=()):
     """The slip a failed check is, when it is its only fault: at every case the value is
     right or matches a mistake of that one slip (at one case or more; a value that another
     mistake matches first counts when a mistake of the slip matches it too); else None.
+    Where the values fit two slips' mistakes at every case, the one made in an earlier
+    part (``made``) is it.
 
     A case that raised, a value no mistake explains, a mistake that is no slip or two
     different slips: None, and the check fails as it did.
     """
     if not any(ref.slips) or not cases or len(recs) != len(cases):
         return None
-    found = set()
+    common = None
     for case, rec in zip(cases, recs):
         index = matched(ref, case, rec)
         if index == RIGHT:
             continue
-        if index is not None and not ref.slips[index]:
-            index = _slip_matched(ref, case, rec)
-        if index is None:
+        slips = set() if index is None else _slips_matched(ref, case, rec)
+        common = slips if common is None else common & slips
+        if not common:
             return None
-        found.add(ref.slips[index])
-    return found.pop() if len(found) == 1 else None
-
-
-def _slip_matched(ref, case, rec):
-    """The index of the first mistake that is a slip and matches the value at this case
-    (where another mistake matches it first, as a slip's value can coincide with another
-    mistake's at one case), or None."""
-    if ref.is_derivation:
+    if common is None:
         return None
-    value = _same_numbers(value_of(rec, "the value"), shape(ref.function(*ref.arguments(case))))
-    return _mistake_index(ref, ref.arguments(case), value,
-                          only={i for i, slip in enumerate(ref.slips) if slip})
+    earlier = sorted(common & set(made))
+    return earlier[0] if earlier else common.pop() if len(common) == 1 else None
+
+
+def _slips_matched(ref, case, rec):
+    """The slips whose mistakes match the value at this case: a slip's value can coincide
+    with another mistake's, or another slip's, at
+    one case."""
+    args = ref.arguments(case)
+    if ref.is_derivation:
+        return {ref.slips[i] for i in _derivation_mistakes(ref, rec, args) if ref.slips[i]}
+    value = _same_numbers(value_of(rec, "the value"), shape(ref.function(*args)))
+    return {ref.slips[i] for i in _mistakes_matching(ref, args, value) if ref.slips[i]}
 
 
 def named_only(ref, cases, recs):
