@@ -365,3 +365,28 @@ def test_the_turrets_other_arm_has_every_term():
         assert case.label.startswith("another arm")
         numbers = {k: v for k, v in case.args.items() if not isinstance(v, sympy.Symbol)}
         assert numbers and all(v != 0 for v in numbers.values()), (key, numbers)
+
+
+def test_the_free_joints_inertia_is_one_slip_across_parts_3_and_4():
+    """The trial class's slip student took joint j's inertia as 1/(M^-1)_jj (the other joints
+    free) in Part 3's prediction and again in Part 4's simulation: 0 in both before, with the
+    general advice; now Part 3 names it and costs in full, Part 4 earns half, for either form
+    of Part 4's equation (with the inertia's m'/2 qd^2 term, as Lagrange gives, or without)"""
+    from test_slips import graded, slip_index
+
+    parts = [("Part 3: predict a swing (3 points)", f"{CHAPTER}.small_swing_period", 3.0),
+             ("Part 4: then simulate it (7 points)", f"{CHAPTER}.swing_period", 7.0)]
+    ref4 = lookup(f"{CHAPTER}.swing_period")
+    forms = [k for k, slip in enumerate(ref4.slips) if slip == REFS.FREE]
+    assert len(forms) == 2
+    for form in forms:
+        kinds = {"small_swing_period": slip_index(f"{CHAPTER}.small_swing_period", REFS.FREE),
+                 "swing_period": form}
+        verdicts, points, _result = graded(kinds, parts)
+        assert points == pytest.approx({
+            "test_small_swing_period_worked": 0.0, "test_small_swing_period_fresh": 0.0,
+            "test_swing_period_worked": 0.875, "test_swing_period_fresh": 2.625}, abs=0.01)
+        assert "free to move" in verdicts["test_small_swing_period_worked"][0][1]
+        assert verdicts["test_swing_period_fresh"][0][1].endswith(
+            f"The same slip as Part 3 ({REFS.FREE}), counted once there: this check earns "
+            "half its points")
