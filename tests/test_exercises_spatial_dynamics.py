@@ -15,6 +15,8 @@ Part 7's mass matrix of a turret arm (a SymPy derivation) agrees with armlab at 
 accepts three equivalent forms and rejects each named mistake with its hint.
 """
 
+import json
+
 import numpy as np
 import pytest
 
@@ -365,3 +367,55 @@ def test_the_turrets_other_arm_has_every_term():
         assert case.label.startswith("another arm")
         numbers = {k: v for k, v in case.args.items() if not isinstance(v, sympy.Symbol)}
         assert numbers and all(v != 0 for v in numbers.values()), (key, numbers)
+
+
+def test_the_free_joints_inertia_is_one_slip_across_parts_3_and_4():
+    """The trial class's slip student took joint j's inertia as 1/(M^-1)_jj (the other joints
+    free) in Part 3's prediction and again in Part 4's simulation: 0 in both before, with the
+    general advice; now Part 3 names it and costs in full, Part 4 earns half, for either form
+    of Part 4's equation (with the inertia's m'/2 qd^2 term, as Lagrange gives, or without)"""
+    from test_slips import graded, slip_index
+
+    parts = [("Part 3: predict a swing (3 points)", f"{CHAPTER}.small_swing_period", 3.0),
+             ("Part 4: then simulate it (7 points)", f"{CHAPTER}.swing_period", 7.0)]
+    ref4 = lookup(f"{CHAPTER}.swing_period")
+    forms = [k for k, slip in enumerate(ref4.slips) if slip == REFS.FREE]
+    assert len(forms) == 2
+    for form in forms:
+        kinds = {"small_swing_period": slip_index(f"{CHAPTER}.small_swing_period", REFS.FREE),
+                 "swing_period": form}
+        verdicts, points, _result = graded(kinds, parts)
+        assert points == pytest.approx({
+            "test_small_swing_period_worked": 0.0, "test_small_swing_period_fresh": 0.0,
+            "test_swing_period_worked": 0.875, "test_swing_period_fresh": 2.625}, abs=0.01)
+        assert "free to move" in verdicts["test_small_swing_period_worked"][0][1]
+        assert verdicts["test_swing_period_fresh"][0][1].endswith(
+            f"The same slip as Part 3 ({REFS.FREE}), counted once there: this check earns "
+            "half its points")
+
+
+def test_a_duration_at_the_ratings_to_rounding_meets_the_spec():
+    """The trial class's strong student solved the move's 101 samples exactly (tau = A/T^2 + g
+    per joint, from M, c and g): the judge's inverse dynamics put the largest torque a few
+    parts in 1e16 over the rating, and the page said '✗ meets 3 of 4 cases' spec (100% of the
+    points)' for full marks; a design within the ratings to rounding meets the spec"""
+    ref = lookup(f"{CHAPTER}.move_duration")
+    for case in ref.cases("worked"):
+        args = ref.arguments(case)
+        best = REFS.shortest(*args)
+        for T in (best * (1 - 1e-13), best * (1 - 1e-11)):
+            assert ref.function(*args, T)[0] == 1.0
+        assert ref.function(*args, best * (1 - 1e-6))[0] < 1.0
+
+
+def test_part_4_says_the_amplitude_may_be_negative():
+    """Part 4's hidden swings start to either side (the trial's literals student, whose event
+    assumed a positive amplitude, was told 'that is half a swing'); the part's text said only
+    'swings of 0.3 to 1 rad'"""
+    amplitudes = [case.args["amplitude"] for case in lookup(f"{CHAPTER}.swing_period").cases("fresh")]
+    assert min(amplitudes) < 0 < max(amplitudes)
+    for where in ("solutions", "exercises"):
+        nb = json.load(open(f"{where}/{CHAPTER}/{CHAPTER}.ipynb"))
+        part4 = next("".join(c["source"]) for c in nb["cells"]
+                     if c["metadata"].get("nbgrader", {}).get("grade_id") == "part4")
+        assert "to either side (`amplitude` may be negative)" in part4

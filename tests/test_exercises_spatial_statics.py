@@ -409,3 +409,27 @@ def test_the_turrets_other_arm_has_every_term():
         assert case.label.startswith("another arm")
         numbers = {k: v for k, v in case.args.items() if not isinstance(v, sympy.Symbol)}
         assert numbers and all(v != 0 for v in numbers.values()), (key, numbers)
+
+
+def test_the_reversed_lever_is_one_slip_across_parts_1_2_and_6():
+    """The trial class's slip student moved the sensor's moment with f x p (Part 1), built the
+    tool Jacobian's revolute columns with r x w (Part 2) and the turret's torques with f x r
+    (Part 6): 0 in all three before, Part 1 with only the general advice; now Part 1 names the
+    lever's order and costs in full, Parts 2 and 6 earn half"""
+    from test_slips import graded, slip_index
+
+    parts = [("Part 1: a force-torque sensor's reading at the tip (5 points)",
+              f"{CHAPTER}.tip_wrench", 5.0),
+             ("Part 2: the Jacobian of a tool point (3 points)", f"{CHAPTER}.tool_jacobian", 3.0),
+             ("Part 6: derive the torques of a turret arm (8 points)",
+              f"{CHAPTER}.turret_torques", 8.0)]
+    kinds = {name.split(".")[1]: slip_index(name, REFS.LEVER) for _h, name, _p in parts}
+    verdicts, points, _result = graded(kinds, parts)
+    assert points == pytest.approx({
+        "test_tip_wrench_worked": 0.0, "test_tip_wrench_fresh": 0.0,
+        "test_tool_jacobian_worked": 0.375, "test_tool_jacobian_fresh": 1.125,
+        "test_turret_torques_worked": 1.0, "test_turret_torques_fresh": 3.0}, abs=0.01)
+    assert "f x p is its opposite" in verdicts["test_tip_wrench_worked"][0][1]
+    assert verdicts["test_turret_torques_fresh"][0][1].endswith(
+        f"The same slip as Part 1 ({REFS.LEVER}), counted once there: this check earns half "
+        "its points")

@@ -30,6 +30,9 @@ Q_WORK = [0.4, -0.3, 0.5, 0.6, 0.2]
 """The chapter's work pose [rad]."""
 W_EXAMPLE = [0.0, 0.0, 0.2, 0.0, 0.0, -10.0]
 """Example 1's wrench: the tip presses down with 10 N and twists with 0.2 N m [N m, N]."""
+LEVER = "a lever's cross product taken the other way round"
+"""The slip of Parts 1, 2 and 6 (``slip=``): a moment moved with f x r for r x f, a point's
+velocity with r x w for w x r, written again by hand in each part."""
 UNITS = {"q": "rad or m", "T": "", "T_ts": "", "F_sensor": "N m, N", "W": "N m, N", "c": "m",
          "h": "rad or m",
          "r": "m", "mass": "kg"}
@@ -139,6 +142,18 @@ tip_wrench.mistakes_of(_wrench, [
 ])
 
 
+@tip_wrench.mistake("moved to the tip point, the moment gains the moment of f about the tip, "
+                    "p x f with p from the tip to the sensor's origin; f x p is its opposite",
+                    slip=LEVER)
+def _tip_wrench_lever_reversed(T, T_ts, F_sensor):
+    R_ts, p_ts = np.asarray(T_ts)[:3, :3], np.asarray(T_ts)[:3, 3]
+    F = np.asarray(F_sensor, dtype=float)
+    f_t = R_ts @ F[3:]
+    m_t = R_ts @ F[:3] - np.cross(p_ts, f_t)
+    R = np.asarray(T)[:3, :3]
+    return np.concatenate([R @ m_t, R @ f_t]).tolist()
+
+
 # ---------------------------------------------------------------- Part 2: a tool point's Jacobian
 def _tool_jacobian(chain, q, c, rotate=True, sign=1.0):
     ch = real(chain)
@@ -178,12 +193,12 @@ tool_jacobian.mistakes_of(_tool_jacobian, [
     ("c is given in the tip frame and is used here as a lever arm in world axes",
      {"rotate": False}),
     ("the tool point's lever-arm term has the wrong sign: the cross product is the other way "
-     "round", {"sign": -1.0}),
+     "round", {"sign": -1.0}, LEVER),
 ])
 
 
 @tool_jacobian.mistake("each revolute column's linear part has the wrong sign: the axis and "
-                       "the lever arm are crossed the other way round")
+                       "the lever arm are crossed the other way round", slip=LEVER)
 def _tool_reversed(chain, q, c):
     J = np.array(_tool_jacobian(chain, q, c))
     J[3:] = -J[3:] + 2 * _prismatic_part(chain, q)
@@ -426,11 +441,14 @@ def _turret_cases(rng):
             drawn("all symbols")]
 
 
+# The reversed lever before the reversed sign: for a load's weight alone without the offset
+# the two give the same column, and a derivation's carried slip must match the slip first
+# (judge.carried looks past a first match for values only).
 turret_torques.mistakes_of(_turret_torques, [
+    ("a revolute column's linear part has the wrong sign: the cross product is the other "
+     "way round", {"cross": -1}, LEVER),
     ("W is what the tip applies to its environment: the motors hold it with tau = Jᵀ W, "
      "not its opposite", {"sign": -1}),
-    ("a revolute column's linear part has the wrong sign: the cross product is the other "
-     "way round", {"cross": -1}),
     ("the moment m's share of the torques is missing: only the force's is counted",
      {"moment": False}),
     ("joint 2's lever arm is taken from the origin, which is not on joint 2's axis",
