@@ -209,7 +209,8 @@ class Case:
 
 
 LONG = 8
-"""A list of more numbers than this is described by its size, not printed."""
+"""A list of more numbers than this is described by its size, not printed; but a 4×4
+transform is printed, so that a student can rebuild a failed case."""
 
 
 def describe(case, params, units=None):
@@ -224,6 +225,8 @@ def describe(case, params, units=None):
     'q = ((-109°, -22°), (28.65°, 57.3°))'
     >>> describe(Case(q=[[0.1, 0.2]] * 9, tau=[[1.0, 2.0]] * 9), ("q", "tau"))
     'q = 9×2 angles, tau = 9×2 values [N m]'
+    >>> describe(Case(T=[[1, 0, 0, 0.5], [0, 1, 0, 0], [0, 0, 1, 0.2], [0, 0, 0, 1]]), ("T",))
+    'T = ((1, 0, 0, 0.5), (0, 1, 0, 0), (0, 0, 1, 0.2), (0, 0, 0, 1))'
     """
     table = dict(UNITS)
     if units:
@@ -239,7 +242,7 @@ def describe(case, params, units=None):
                 words.append(f"{name} = {value}")
             continue
         unit = table.get(name, "")
-        if _count(value) > LONG:
+        if _count(value) > LONG and not _transform(value):
             words.append(f"{name} = {_size(value, unit)}")
         elif unit == "deg":
             words.append(f"{name} = {_show(value, 180.0 / pi, 2, '°')}")
@@ -268,6 +271,12 @@ def _count(value):
     if isinstance(value, (list, tuple)):
         return sum(_count(v) for v in value)
     return 1
+
+
+def _transform(value):
+    """Whether ``value`` is a 4×4 matrix (a homogeneous transform)."""
+    return (isinstance(value, (list, tuple)) and len(value) == 4
+            and all(isinstance(row, (list, tuple)) and len(row) == 4 for row in value))
 
 
 def _size(value, unit):
