@@ -394,12 +394,9 @@ def _run_notebook(path, paths, release_nb, student, secret, config, outcome):
     (:func:`armlab.grading.worker.grade_one`: nbgrader's ``autograde`` with
     :class:`~armlab.grading.execute.SandboxExecute`, in a course folder of its own): its
     :class:`~armlab.grading.result.Result`, or ``(None, why nothing could run)``."""
-    from nbgrader.apps import NbGraderAPI
-    from nbgrader.coursedir import CourseDirectory
-
     from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
     from armlab.grading.safefiles import NotRegular, copy_regular
-    from armlab.grading.worker import grade_one, worker_config
+    from armlab.grading.worker import grade_one, grading_api
 
     assignment = config["assignment"]
     notebook = f"{assignment}.ipynb"
@@ -428,12 +425,10 @@ def _run_notebook(path, paths, release_nb, student, secret, config, outcome):
                         course / "source" / assignment / notebook)
         url = "sqlite:///" + str(course / "gradebook.db")
         shutil.copyfile(paths.source / "assignment" / "gradebook.db", course / "gradebook.db")
-        cfg = worker_config(course, url, secret=secret if student else "",
-                            cpu=config.get("cpu", 30), memory_mb=config.get("memory_mb", 2048),
-                            max_chars=config.get("max_chars", 20_000),
-                            isolate=outcome.isolate,
-                            submission_seconds=config.get("submission_seconds", 600.0))
-        api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
+        api = grading_api(course, url, secret=secret if student else "",
+                          cpu=config.get("cpu", 30), memory_mb=config.get("memory_mb", 2048),
+                          max_chars=config.get("max_chars", 20_000), isolate=outcome.isolate,
+                          submission_seconds=config.get("submission_seconds", 600.0))
         result = grade_one(api, assignment, who, url, feedback=False)
     for kind, detail in result.problems():
         if kind != "graded without isolation":       # said on every test instead
