@@ -28,8 +28,6 @@ import zipfile
 
 from armlab.grading.release import REPO, limit_options, skip_iri_syntax, venv_on_path
 
-SPEC = "https://gradescope-autograders.readthedocs.io/en/latest/specs/"
-METADATA_SPEC = "https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/"
 ROOT_ENV = "ARMLAB_GRADESCOPE_ROOT"
 SECRET_ENV = "ARMLAB_GRADING_SECRET"
 VENV = "/opt/armlab/venv"
