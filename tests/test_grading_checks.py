@@ -15,13 +15,14 @@ import numpy as np
 import pytest
 
 import armlab as al
-from armlab.grading import check_choice, check_function, check_shape, check_value, deg
+from armlab.grading import check_choice, check_function, deg
 from armlab.grading import cases
 from armlab.grading.outputs import HideHiddenTests
 from armlab.grading.purepy import fmt
 from armlab.grading.references import lookup, quantities
 
 ARM = al.statics_arm()
+CASE_ARM = cases.Arm.from_arm(ARM, "the chapter's arm")
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -63,18 +64,17 @@ def test_honest_answers_print_one_line_each(capfd):
         for which in ("worked", "fresh"):
             check_function(good_jacobian, "statics.jacobian", which)
             check_function(good_torques, "statics.joint_torques", which)
-        check_value(al.gravity_torques(ARM, deg(30, 60)), "statics.gravity_torques", ARM,
-                    deg(30, 60))
-        check_shape(np.zeros(2), (2,))
+        check_function(al.gravity_torques, "statics.gravity_torques",
+                       [cases.Case(arm=CASE_ARM, q=deg(30, 60), label="the arm at (30°, 60°)")])
         check_choice(" B ", "b", ["a", "b", "c"])
     out, err = capfd.readouterr()
     assert err == ""
     lines = out.splitlines()
-    assert len(lines) == 7 and all(line.startswith("\u2713 ") for line in lines), lines
+    assert len(lines) == 6 and all(line.startswith("\u2713 ") for line in lines), lines
     assert lines[0] == ("\u2713 good_jacobian(arm, q) gives the book's value at the wall pose "
                         "of Example 1")
     assert lines[2].startswith("\u2713 good_jacobian(arm, q) is right at all ")
-    assert lines[4:] == ["\u2713 your answer is right", "\u2713 your answer has the shape (2,)",
+    assert lines[4:] == ["\u2713 gravity_torques(arm, q) is right at all 1 cases checked",
                          "\u2713 your answer is right"]
 
 
@@ -155,22 +155,30 @@ def test_shape_and_type_messages():
     assert "raised ZeroDivisionError" in message(
         check_function, lambda arm, q: 1 / 0, "statics.jacobian")
     assert "not a function" in message(check_function, 3.0, "statics.jacobian")
-    assert "contains nan" in message(check_value, float("nan"), "statics.max_push", ARM,
-                                     deg(0, 30), [1.0, 0.0], 20.0)
+    assert "contains nan" in message(check_function, lambda arm, q, direction, limit: np.nan,
+                                     "statics.max_push", [cases.Case(
+                                         arm=CASE_ARM, q=deg(0, 30), direction=[1.0, 0.0],
+                                         limit=20.0, label="a push")])
 
 
 def test_force_error_bound_at_a_singular_pose():
     """At a singular pose the reference once said ZeroDivisionError; now it is
     unbounded, an infinite answer passes, and the hint follows the case's torque error."""
-    check_value(np.inf, "statics.force_error_bound", ARM, deg(0, 0), 0.5)
-    text = message(check_value, 37.0, "statics.force_error_bound", ARM, deg(0, 0), 0.5)
-    assert text.startswith("your answer is 37, which is not right")
+    def singular(label="the stretched arm", q=deg(0, 0), dtau=0.5):
+        return [cases.Case(arm=CASE_ARM, q=q, dtau=dtau, label=label)]
+
+    check_function(lambda arm, q, dtau: np.inf, "statics.force_error_bound", singular())
+    text = message(check_function, lambda arm, q, dtau: 37.0, "statics.force_error_bound",
+                   singular(), name="bound")
+    assert text.startswith("bound(arm, q, dtau) is wrong at the stretched arm (q = (0°, 0°), "
+                           "dtau = 0.5 N m on the chapter's arm): yours is 37.")
 
     def weakest_only(arm, q, dtau):
         return dtau / al.singular_values(arm, q)[-1]
     check = lookup("statics.force_error_bound")
     sigma2 = float(al.singular_values(ARM, deg(0, 60))[-1])
-    text = message(check_value, 2.0 / sigma2, "statics.force_error_bound", ARM, deg(0, 60), 2.0)
+    text = message(check_function, lambda arm, q, dtau: 2.0 / sigma2,
+                   "statics.force_error_bound", singular("a bent arm", deg(0, 60), 2.0))
     assert "weakest direction only" in text and "0.5" not in text
     assert check.mistakes[0][1] in " ".join(text.split())
 
@@ -284,8 +292,6 @@ class Duck:
 @pytest.mark.parametrize("answer", [np.zeros(2).view(Agreeable), Duck(), [Yes(0.0), Yes(0.0)],
                                     np.array([Yes(0.0), Yes(0.0)], dtype=object), True])
 def test_lying_objects_are_refused(answer):
-    with pytest.raises(AssertionError):
-        check_value(answer, "statics.gravity_torques", ARM, deg(30, 60))
     with pytest.raises(AssertionError):
         check_function(lambda arm, q: answer, "statics.gravity_torques")
 

@@ -120,7 +120,7 @@ def test_a_round_that_fails_midway_leaves_the_previous_results(tmp_path, previou
 
     def broken(*args):
         raise RuntimeError("the disk is full")
-    monkeypatch.setattr(autograde, "register", broken)
+    monkeypatch.setattr(autograde, "inspect", broken)
     with pytest.raises(RuntimeError, match="disk is full"):
         autograde.grade("statics", export, out=previous, progress=False)
     assert _snapshot(previous.parent) == before
@@ -175,14 +175,13 @@ def test_inspect_runs_the_census(tmp_path):
 
 
 @pytest.mark.slow
-def test_prepare_register_tally(tmp_path):
+def test_prepare_tally(tmp_path):
     """The gradebook steps without grading: every student gets an empty submission, scores
     zero, and the gradebook passes its check."""
     r = Round("statics", tmp_path, out=tmp_path / "out", progress=False)
     autograde.stage(r)
     parts = autograde.parts_of(autograde.prepare(r)[0])
     students = ["ann", "bob"]
-    autograde.register(r, students, [])
     grades, issues = autograde.tally(r, students, [], {}, parts, Problems())
     assert grades == {s: dict({k: 0.0 for k, *_ in parts}, total=0.0) for s in students}
     assert issues == []
@@ -205,7 +204,6 @@ def test_the_round_writes_its_gradebook_from_the_results(tmp_path):
     r = Round("statics", tmp_path, out=tmp_path / "out", progress=False)
     autograde.stage(r)
     parts = autograde.parts_of(autograde.prepare(r)[0])
-    autograde.register(r, ["ann"], ["ann"])
     shutil.copyfile(r.template, tmp_path / "own.db")
     own = "sqlite:///" + str(tmp_path / "own.db")
     with Gradebook(own) as gb:

@@ -14,8 +14,6 @@ Column j is z x (p_tip - p_j): work it out on paper at this pose
 How to write a chapter's exercise set: ``armlab/grading/AUTHORING.md``.
 """
 
-from armlab.grading.checks import (check_choice, check_function, check_shape, check_value,
-                                   checked_when_graded, deg)
+from armlab.grading.checks import check_choice, check_function, checked_when_graded, deg
 
-__all__ = ["check_function", "check_value", "check_choice", "check_shape",
-           "checked_when_graded", "deg"]
+__all__ = ["check_function", "check_choice", "checked_when_graded", "deg"]

@@ -5,9 +5,9 @@
 LMS's grade file, ``report.csv``/``report.md``, ``feedback/``, nbgrader's export, the
 round's gradebook and ``logs/``. A round is a chain of steps, functions of its settings
 (a frozen :class:`Round`) and its data that return what they make: :func:`check_inputs`,
-:func:`stage`, :func:`prepare`, :func:`collect`, :func:`inspect`, :func:`register`,
-:func:`grade_all`, :func:`tally`, :func:`write_outputs` and :func:`publish`, which
-replaces the previous results only once the round has succeeded.
+:func:`stage`, :func:`prepare`, :func:`collect`, :func:`inspect`, :func:`grade_all`,
+:func:`tally`, :func:`write_outputs` and :func:`publish`, which replaces the previous
+results only once the round has succeeded.
 An input error stops the round with one line and exit status 2. The instructors' page
 says what each output holds.
 """
@@ -22,7 +22,6 @@ import re
 import shutil
 import sys
 import time
-import warnings
 import zipfile
 from typing import NamedTuple
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -31,8 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from armlab.grading import lms as lms_formats
 from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
 from armlab.grading.gradebook import check_gradebook, drop_assignment, export_csv, record
-from armlab.grading.release import (REPO, limit_options, load_config, skip_iri_syntax,
-                                    venv_on_path)
+from armlab.grading.release import REPO, limit_options, skip_iri_syntax, venv_on_path
 from armlab.grading.safefiles import NotRegular, copy_regular, walk
 from armlab.grading.sandbox import available
 from armlab.grading import worker
@@ -245,17 +243,13 @@ def prepare(r):
     """``generate_assignment`` from the solutions into the round's course and gradebook (with
     ``--db-url``, the course's: this assignment's earlier round is removed from it first).
     Returns the source and release notebooks, as dicts."""
-    from nbgrader.apps import NbGraderAPI
-    from nbgrader.coursedir import CourseDirectory
-
-    from armlab.grading.release import generate
+    from armlab.grading.release import generate, nbgrader_api
 
     generate(r.assignment, r.master, r.solutions)
     shutil.copyfile(r.master / "gradebook.db", r.template)
     if r.db_url:
         drop_assignment(r.db_url, r.assignment)
-        cfg = load_config(r.master, **{"CourseDirectory.db_url": r.db_url})
-        done = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg) \
+        done = nbgrader_api(r.master, **{"CourseDirectory.db_url": r.db_url}) \
             .generate_assignment(r.assignment, force=True, create=True)
         if not done["success"]:
             raise GradingError(f"generate_assignment into {r.db_url} failed: "
@@ -473,22 +467,7 @@ def inspect(r, students, release_nb, problems):
     return runnable
 
 
-# ================================================================== 6. the gradebook's students
-def register(r, students, runnable):
-    """Every student into the round's gradebook; one with nothing to run gets an empty
-    submission, which nbgrader scores zero."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(r.url) as gb, \
-            warnings.catch_warnings():
-        warnings.simplefilter("ignore")       # SQLAlchemy's autoflush notes inside nbgrader
-        for student in students:
-            gb.update_or_create_student(student)
-            if student not in runnable:
-                gb.add_submission(r.assignment, student)
-
-
-# ================================================================== 7. the pool
+# ================================================================== 6. the pool
 def grade_all(r, runnable, problems):
     """Grade the ``runnable`` students in a pool of ``r.workers`` processes side by side, all in
     the one course folder (each process into a gradebook of its own,
@@ -551,14 +530,12 @@ def _submit(pool, student):
     return future
 
 
-# ================================================================== 8. scores and problems
+# ================================================================== 7. scores and problems
 def tally(r, students, runnable, results, parts, problems):
     """Each student's problems (into ``problems``) and scores per part, from their result
     (zero without one), the results written into the round's gradebook (:func:`record`),
     and the gradebook's check against them. Returns ``(grades, issues)``: ``{student:
     {part key: points, "total": points}}`` and the check's findings."""
-    from nbgrader.api import Gradebook, MissingEntry
-
     for student in runnable:
         if student not in results:
             problems.add(student, "grading failed", "the worker grading it stopped twice "
@@ -566,14 +543,7 @@ def tally(r, students, runnable, results, parts, problems):
     for student, result in results.items():
         for problem, detail in result.problems():
             problems.add(student, problem, detail)
-    record(r.url, r.assignment, results)
-    with Gradebook(r.url) as gb, warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for student in students:                   # nbgrader failed before it made one
-            try:
-                gb.find_submission(r.assignment, student)
-            except MissingEntry:
-                gb.add_submission(r.assignment, student)
+    record(r.url, r.assignment, students, results)
     grades = {}
     for student in students:
         scores = results[student].scores if student in results else {}
@@ -583,7 +553,7 @@ def tally(r, students, runnable, results, parts, problems):
     return grades, check_gradebook(r.url, r.assignment, students, grades, parts)
 
 
-# ================================================================== 9. files
+# ================================================================== 8. files
 def write_outputs(r, source_nb, parts, roster, grades, problems, issues, lms_target):
     """grades.csv, the LMS file, the report, the feedback pages and nbgrader's export."""
     from armlab.grading import outputs   # here: a pool process imports this module first
@@ -626,7 +596,6 @@ def grade(assignment, submissions, **options):
         parts = parts_of(source_nb)
         roster = collect(r, problems)
         runnable = inspect(r, roster.students, release_nb, problems)
-        register(r, roster.students, runnable)
         results = grade_all(r, runnable, problems)
         grades, issues = tally(r, roster.students, runnable, results, parts, problems)
         write_outputs(r, source_nb, parts, roster, grades, problems, issues, lms_target)

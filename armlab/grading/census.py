@@ -21,9 +21,6 @@ class Problems:
     def add(self, student, problem, detail=""):
         self.rows.add((student, problem, detail))
 
-    def for_student(self, student):
-        return sorted(r for r in self.rows if r[0] == student)
-
     def needs_review(self, student):
         return any(r[1] in self.REVIEW for r in self.rows if r[0] == student)
 

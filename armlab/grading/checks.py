@@ -13,12 +13,11 @@ import warnings
 
 import armlab
 from armlab.grading import judge, runner
-from armlab.grading.cases import Arm, decode, encode
+from armlab.grading.cases import decode, encode
 from armlab.grading.references import lookup
 from armlab.grading.runner import record, student_args
 
-__all__ = ["check_function", "check_value", "check_choice", "check_shape",
-           "checked_when_graded", "deg"]
+__all__ = ["check_function", "check_choice", "checked_when_graded", "deg"]
 
 CheckFailed = judge.CheckFailed
 
@@ -157,37 +156,6 @@ def check_function(func, quantity, cases="worked", *, name=None):
     _passed(judge.passed(ref, selected, "worked" if show else "fresh", label))
 
 
-def check_value(answer, quantity, *args, name="your answer", rtol=1e-3, atol=None,
-                decimals=None):
-    """Check a number (or a few) a student found, for a case the chapter does not work out.
-
-    ``args`` are the reference's arguments (an arm may be the notebook's ``PlanarArm``).
-    The answer may carry a relative error up to ``rtol``, or be rounded to ``decimals``
-    places. The expected value is never shown.
-    """
-    from armlab.grading.purepy import close, fmt, shape
-
-    ref = lookup(quantity)
-    if len(args) != len(ref.params):
-        raise TypeError(f"{quantity} takes {ref.params}, got {len(args)} arguments")
-    plain_args = [a if isinstance(a, Arm) else decode(runner.encode(a)) for a in args]
-    expected = ref.function(*plain_args)
-    try:
-        value = judge.value_of(record(answer), name)
-    except CheckFailed as failed:
-        _fail(str(failed))
-    tol = ref.atol if atol is None else atol
-    if decimals is not None:
-        tol = max(tol, 0.5 * 10.0 ** (-decimals) * 1.0001)
-    if shape(value) == shape(expected) and close(value, expected, rtol, tol):
-        _passed(f"{name} is right")
-        return
-    hint = judge._mistake(ref, plain_args, value)
-    if shape(value) != shape(expected) and not hint:
-        _fail(f"{name} has shape {shape(value)}, expected {shape(expected)}")
-    _fail(judge.with_hint(f"{name} is {fmt(value)}, which is not right", hint, ref.advice))
-
-
 def check_choice(answer, expected, choices, name="your answer", explain=""):
     """Check a multiple-choice answer given as one of a few short strings.
 
@@ -199,24 +167,6 @@ def check_choice(answer, expected, choices, name="your answer", explain=""):
     if message:
         _fail(message)
     _passed(f"{name} is one of the choices" if expected is None else f"{name} is right")
-
-
-def check_shape(answer, shape_, name="your answer"):
-    """Check that an answer is made of real numbers and has the given shape."""
-    from armlab.grading.purepy import shape
-
-    try:
-        value = judge.value_of(record(answer), name)
-    except CheckFailed as failed:
-        _fail(str(failed))
-    got, want = shape(value), tuple(shape_)
-    if got is None:
-        _fail(f"{name} is a ragged list: expected shape {want}")
-    if got != want:
-        if len(got) == 2 and got == want[::-1]:
-            _fail(f"{name} has shape {got}, expected {want}: is it transposed?")
-        _fail(f"{name} has shape {got}, expected {want}")
-    _passed(f"{name} has the shape {want}")
 
 
 def checked_when_graded():

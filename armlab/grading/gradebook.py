@@ -31,21 +31,25 @@ def submission_rows(url, assignment, student):
     return scores, rows
 
 
-def record(url, assignment, results):
-    """Write each :class:`~armlab.grading.result.Result`'s gradebook rows
-    (:func:`submission_rows`) into the round's gradebook at ``url``, through nbgrader's API:
-    the one writer of a round's grades."""
+def record(url, assignment, students, results):
+    """Write every student of the round into its gradebook at ``url``, through nbgrader's
+    API: the one writer of a round's submissions. A student's
+    :class:`~armlab.grading.result.Result` gives their rows (:func:`submission_rows`); a
+    student without (nothing to run, or nbgrader failed before it made a submission) gets
+    an empty submission, which nbgrader scores zero."""
     from nbgrader.api import Gradebook
     from nbgrader.utils import parse_utc
 
     with Gradebook(url) as gb, warnings.catch_warnings():
         warnings.simplefilter("ignore")       # SQLAlchemy's autoflush notes inside nbgrader
-        for student, result in sorted(results.items()):
-            rows = result.gradebook
+        for student in students:
+            gb.update_or_create_student(student)
+            rows = results[student].gradebook if student in results else {}
+            stamp = {"timestamp": parse_utc(rows["timestamp"])} if rows.get("timestamp") \
+                else {}
+            sub = gb.update_or_create_submission(assignment, student, **stamp)
             if not rows:
                 continue
-            stamp = {"timestamp": parse_utc(rows["timestamp"])} if rows["timestamp"] else {}
-            sub = gb.update_or_create_submission(assignment, student, **stamp)
             for nb in sub.notebooks:
                 kept = rows["notebooks"][nb.name]
                 nb.late_submission_penalty = kept["late_penalty"]

@@ -28,8 +28,6 @@ import zipfile
 
 from armlab.grading.release import REPO, limit_options, skip_iri_syntax, venv_on_path
 
-SPEC = "https://gradescope-autograders.readthedocs.io/en/latest/specs/"
-METADATA_SPEC = "https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/"
 ROOT_ENV = "ARMLAB_GRADESCOPE_ROOT"
 SECRET_ENV = "ARMLAB_GRADING_SECRET"
 VENV = "/opt/armlab/venv"
@@ -298,12 +296,6 @@ def _numbered(source_nb):
     return out
 
 
-def _unscored(source_nb, reason, visibility_of_all=None):
-    """Every test at 0 with the same reason (nothing could be graded)."""
-    return [_test(number, name, 0, points, reason, visibility_of_all or visibility)
-            for number, name, points, visibility in _numbered(source_nb).values()]
-
-
 def _held(reasons):
     lines = "\n".join(f"- {r}" for r in reasons)
     return _test("0", "Held for review: a fault of the grading, not a grade", 0, 0,
@@ -320,6 +312,13 @@ class _Outcome:
         self.config, self.assignment = config, assignment
         self.notes, self.review, self.isolate, self.sandbox = [], [], None, ""
         self.started = time.monotonic()
+
+    def report(self, rows):
+        """The report's ``(problem, detail)`` rows: a reason to hold it for review, or a note."""
+        from armlab.grading.census import Problems
+
+        for kind, detail in rows:
+            (self.review if kind in Problems.REVIEW else self.notes).append(f"{kind}: {detail}")
 
     def results(self, tests, summary):
         if self.review:
@@ -394,12 +393,9 @@ def _run_notebook(path, paths, release_nb, student, secret, config, outcome):
     (:func:`armlab.grading.worker.grade_one`: nbgrader's ``autograde`` with
     :class:`~armlab.grading.execute.SandboxExecute`, in a course folder of its own): its
     :class:`~armlab.grading.result.Result`, or ``(None, why nothing could run)``."""
-    from nbgrader.apps import NbGraderAPI
-    from nbgrader.coursedir import CourseDirectory
-
     from armlab.grading.census import MAX_NOTEBOOK_BYTES, Problems, inspect_submission
     from armlab.grading.safefiles import NotRegular, copy_regular
-    from armlab.grading.worker import grade_one, worker_config
+    from armlab.grading.worker import grade_one, grading_api
 
     assignment = config["assignment"]
     notebook = f"{assignment}.ipynb"
@@ -418,9 +414,7 @@ def _run_notebook(path, paths, release_nb, student, secret, config, outcome):
             return None, f"{path.name} is larger than {MAX_NOTEBOOK_BYTES >> 20} MB"
         problems = Problems()
         runnable = inspect_submission(work, release_nb, student, problems)
-        for _who, kind, detail in problems.sorted():
-            (outcome.review if kind in Problems.REVIEW else outcome.notes).append(
-                f"{kind}: {detail}")
+        outcome.report(row[1:] for row in problems.sorted())
         if not runnable:
             return None, "; ".join(d for _w, _k, d in problems.sorted()) or "not a notebook"
         (course / "source" / assignment).mkdir(parents=True)
@@ -428,17 +422,13 @@ def _run_notebook(path, paths, release_nb, student, secret, config, outcome):
                         course / "source" / assignment / notebook)
         url = "sqlite:///" + str(course / "gradebook.db")
         shutil.copyfile(paths.source / "assignment" / "gradebook.db", course / "gradebook.db")
-        cfg = worker_config(course, url, secret=secret if student else "",
-                            cpu=config.get("cpu", 30), memory_mb=config.get("memory_mb", 2048),
-                            max_chars=config.get("max_chars", 20_000),
-                            isolate=outcome.isolate,
-                            submission_seconds=config.get("submission_seconds", 600.0))
-        api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
+        api = grading_api(course, url, secret=secret if student else "",
+                          cpu=config.get("cpu", 30), memory_mb=config.get("memory_mb", 2048),
+                          max_chars=config.get("max_chars", 20_000), isolate=outcome.isolate,
+                          submission_seconds=config.get("submission_seconds", 600.0))
         result = grade_one(api, assignment, who, url, feedback=False)
-    for kind, detail in result.problems():
-        if kind != "graded without isolation":       # said on every test instead
-            (outcome.review if kind in Problems.REVIEW else outcome.notes).append(
-                f"{kind}: {detail}")
+    outcome.report(row for row in result.problems()   # no isolation: said on every test
+                   if row[0] != "graded without isolation")
     return result, None
 
 
@@ -470,29 +460,30 @@ def grade_submission(paths, *, secret=None, config=None, isolate=None):
         outcome.notes.append("no course secret: the default fresh cases were used")
     numbered = _numbered(source_nb)
     max_total = sum(points for *_, points, _v in numbered.values())
+
+    def nothing(output, why):                 # every test at 0: nothing could be graded
+        tests = [_test(number, name, 0, points, output, visibility)
+                 for number, name, points, visibility in numbered.values()]
+        return outcome.results(tests, f"Nothing graded: {why}. Score 0 / {max_total:g}.")
     odd = refused(paths.submission)
     if odd:
         outcome.review += [f"not a regular file: {what}: refused, not followed nor read"
                            for what in odd]
         why = (f"the submission holds what is not a regular file ({'; '.join(odd)}), so "
                "nothing of it was read")
-        return outcome.results(_unscored(source_nb, f"Not graded: {why}."),
-                               f"Nothing graded: {why}. Score 0 / {max_total:g}.")
+        return nothing(f"Not graded: {why}.", why)
     path, note = choose_notebook(paths.submission, notebook)
     if path is None:
-        return outcome.results(_unscored(source_nb, note),
-                               f"Nothing graded: {note}. Score 0 / {max_total:g}.")
+        return nothing(note, note)
     if note:
         outcome.notes.append(note)
     outcome.isolate = _isolation(paths, outcome, isolate)
     if outcome.isolate is None:
-        return outcome.results(_unscored(source_nb, "Not graded: this container cannot make "
-                                                    "the sandbox your notebook runs in."),
-                               f"Nothing graded: no sandbox. Score 0 / {max_total:g}.")
+        return nothing("Not graded: this container cannot make the sandbox your notebook "
+                       "runs in.", "no sandbox")
     result, why = _run_notebook(path, paths, release_nb, student, secret, config, outcome)
     if result is None:
-        return outcome.results(_unscored(source_nb, f"Not graded: {why}"),
-                               f"Nothing graded: {why}. Score 0 / {max_total:g}.")
+        return nothing(f"Not graded: {why}", why)
     tests = _tests(result, numbered, outcome.isolate)
     total = sum(t["score"] for t in tests)
     how = "in a sandbox" if outcome.isolate else "WITHOUT ISOLATION"

@@ -395,7 +395,7 @@ def _write_moodle(path, rows, assignment, max_total, target):
         for r, known in _kept(rows, target):
             if known is None:
                 w.writerow([f"Participant {r['lms_id']}", r["display"], r["grade"],
-                            _num(max_total), "-"])
+                            fmt_score(max_total), "-"])
                 continue
             grade = _grade(r, known, header.index("Grade"))
             if _moodle_above(r, known, header):
@@ -519,8 +519,8 @@ def grade_file_problems(lms, rows, target, max_total):
     if points not in (None, "") and _number(points) != max_total:
         column = target.get("column", "Grade")
         found.append((None, "points differ", f"the {lms} column {column!r} is worth {points} "
-                      f"points, the set {_num(max_total)}: " + _POINTS_ADVICE[lms].format(
-                          file=fmt.grade_file, points=points, total=_num(max_total))))
+                      f"points, the set {fmt_score(max_total)}: " + _POINTS_ADVICE[lms].format(
+                          file=fmt.grade_file, points=points, total=fmt_score(max_total))))
     if lms == "moodle" and known is not None:
         header = target["header"]
         for r, row in _kept(rows, target):
@@ -535,7 +535,9 @@ def grade_file_problems(lms, rows, target, max_total):
     return found
 
 
-def _num(x):
+def fmt_score(x):
+    """A score or a number of points as the grade files and the report write it: ``8``,
+    ``6.5``."""
     return f"{x:g}"
 
 

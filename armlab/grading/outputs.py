@@ -22,6 +22,7 @@ from nbgrader.preprocessors import ClearHiddenTests
 from traitlets import Bool
 
 from armlab.grading import lms as _lms
+from armlab.grading.lms import fmt_score
 
 MATHJAX = "mathjax/tex-svg-full.js"
 """Where, inside ``feedback/``, the pages find their local copy of MathJax: the build with
@@ -113,10 +114,6 @@ class SanitizeFeedback(SanitizeHTML):
             cell.source = _FORMULA.sub(lambda m: m.group(0).replace("&lt;", "\\lt ").replace(
                 "&gt;", "\\gt ").replace("&amp;", "&"), cell.source)
         return cell, resources
-
-
-def fmt_score(x):
-    return f"{x:g}"
 
 
 # ---------------------------------------------------------------- grades

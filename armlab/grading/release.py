@@ -167,6 +167,15 @@ def load_config(root, **overrides):
     return cfg
 
 
+def nbgrader_api(root, **overrides):
+    """nbgrader's API on the course folder ``root``, configured by :func:`load_config`."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    cfg = load_config(root, **overrides)
+    return NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
+
+
 def generate(assignment, course, solutions=None):
     """Run ``generate_assignment`` for one assignment in the course directory ``course``.
 
@@ -174,9 +183,6 @@ def generate(assignment, course, solutions=None):
     release lands in ``course/release/<assignment>`` and the gradebook in
     ``course/gradebook.db``. Returns nbgrader's log.
     """
-    from nbgrader.apps import NbGraderAPI
-    from nbgrader.coursedir import CourseDirectory
-
     venv_on_path()
     fast_alembic_version()
     solutions = pathlib.Path(solutions or REPO / "solutions")
@@ -191,9 +197,7 @@ def generate(assignment, course, solutions=None):
         fixed = _install_line_in(text)
         if fixed != text:
             notebook.write_text(fixed, encoding="utf-8")
-    cfg = load_config(course)
-    api = NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg)
-    result = api.generate_assignment(assignment, force=True, create=True)
+    result = nbgrader_api(course).generate_assignment(assignment, force=True, create=True)
     if not result["success"]:
         raise RuntimeError(f"generate_assignment {assignment} failed:\n{result['log']}\n"
                            f"{result.get('error', '')}")

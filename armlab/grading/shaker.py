@@ -75,8 +75,7 @@ _GRADING = '''"""The checks, as a graded notebook sees them: the grader runs the
 
 import math as _math
 
-__all__ = ["check_function", "check_value", "check_choice", "check_shape", "checked_when_graded",
-           "deg"]
+__all__ = ["check_function", "check_choice", "checked_when_graded", "deg"]
 
 
 def deg(*angles):
@@ -88,7 +87,7 @@ def _nothing(*args, **kwargs):
     return None
 
 
-check_function = check_value = check_choice = check_shape = checked_when_graded = _nothing
+check_function = check_choice = checked_when_graded = _nothing
 '''
 
 

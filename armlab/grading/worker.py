@@ -14,18 +14,18 @@ import pathlib
 import shutil
 import traceback
 
-from armlab.grading.release import load_config, skip_iri_syntax, venv_on_path
+from armlab.grading.release import nbgrader_api, skip_iri_syntax, venv_on_path
 from armlab.grading.sandbox import UID_MODES
 
 SECRET_ENV = "ARMLAB_GRADING_SECRET"
 
 
-def worker_config(course, db_url, *, secret, cpu, memory_mb, max_chars, isolate,
-                  submission_seconds=600.0):
-    """The repository's ``nbgrader_config.py`` (which puts
-    :class:`~armlab.grading.execute.SandboxExecute` in place of nbgrader's ``Execute``) for
+def grading_api(course, db_url, *, secret, cpu, memory_mb, max_chars, isolate,
+                submission_seconds=600.0):
+    """nbgrader's API as the repository's ``nbgrader_config.py`` sets it up (with
+    :class:`~armlab.grading.execute.SandboxExecute` in place of nbgrader's ``Execute``) on
     ``course`` and the gradebook at ``db_url``, with this round's secret and limits."""
-    return load_config(course, **{
+    return nbgrader_api(course, **{
         "CourseDirectory.db_url": db_url, "SandboxExecute.secret": secret,
         "SandboxExecute.cpu": float(cpu), "SandboxExecute.memory_mb": int(memory_mb),
         "SandboxExecute.max_chars": int(max_chars), "SandboxExecute.isolate":
@@ -61,12 +61,9 @@ _WORKER = {}
 def start(course, assignment, template, logs, secret, limits):
     """Make this pool process ready to grade: worker ``k``'s log (the first ``k`` not taken)
     as its stdout and stderr, the gradebook at ``template`` copied for it alone, and
-    nbgrader's API on ``course`` with ``secret`` and ``limits`` (:func:`worker_config`'s
+    nbgrader's API on ``course`` with ``secret`` and ``limits`` (:func:`grading_api`'s
     keywords)."""
     skip_iri_syntax()                           # before nbgrader imports nbformat
-    from nbgrader.apps import NbGraderAPI
-    from nbgrader.coursedir import CourseDirectory
-
     os.environ.pop(SECRET_ENV, None)
     os.environ.pop("JUPYTER_CONFIG_DIR", None)
     k = 0
@@ -85,8 +82,7 @@ def start(course, assignment, template, logs, secret, limits):
     own = pathlib.Path(template).with_name(f"gradebook{k}.db")
     shutil.copyfile(template, own)
     url = f"sqlite:///{own}"
-    cfg = worker_config(course, url, secret=secret, **limits)
-    _WORKER.update(api=NbGraderAPI(coursedir=CourseDirectory(config=cfg), config=cfg),
+    _WORKER.update(api=grading_api(course, url, secret=secret, **limits),
                    assignment=assignment, url=url)
 
 
