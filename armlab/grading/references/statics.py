@@ -130,7 +130,7 @@ def _torques_next_joint(arm, q, F):
 # ---------------------------------------------------------------- gravity
 # No part of the statics set checks g(q) itself since its Part 2 asks for the worst shoulder
 # torque (armlab's gravity_torques allowed there); it stays registered for the grading
-# package's tests (check_value) and as the gravity the other references share.
+# package's tests and as the gravity the other references share.
 def _weight_moments(arm, q, absolute=False, at_link_end=()):
     """(n, n): entry [j, i], the moment about joint j of the force that balances link i's
     weight (zero for i < j); with the switches of a mistake (``at_link_end``: the links
