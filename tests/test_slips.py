@@ -311,7 +311,7 @@ def test_only_a_derivation_gives_a_named_mistake_credit():
     _v, points, _r = graded({"computed_torque_law": other}, PARTS[1:])
     assert points == {"test_computed_torque_law_worked": 0.0,
                       "test_computed_torque_law_fresh": 0.0}
-    assert judge.NAMED == 0.5
+    assert (judge.NAMED, judge.NAMED_WORDS) == (0.5, "half")
 
 
 def _two_slips():

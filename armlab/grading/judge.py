@@ -150,18 +150,15 @@ def _mistake(ref, args, value):
     return None if index is None else ref.mistakes[index][1]
 
 
-def _mistake_index(ref, args, value, only=None):
-    """The index in ``ref.mistakes`` of the first mistake (of those ``only`` lists, if given)
-    whose value matches ``value``, or None."""
-    return next(_mistakes_matching(ref, args, value, only), None)
+def _mistake_index(ref, args, value):
+    """The index in ``ref.mistakes`` of the first mistake whose value matches ``value``, or
+    None."""
+    return next(_mistakes_matching(ref, args, value), None)
 
 
-def _mistakes_matching(ref, args, value, only=None):
-    """The indices in ``ref.mistakes`` (of those ``only`` lists, if given) whose values
-    match ``value``, in order."""
+def _mistakes_matching(ref, args, value):
+    """The indices in ``ref.mistakes`` whose values match ``value``, in order."""
     for index, (wrong, _message) in enumerate(ref.mistakes):
-        if only is not None and index not in only:
-            continue
         try:
             alt = wrong(*args)
         except (ArithmeticError, ValueError, AssertionError, TypeError):
@@ -406,6 +403,9 @@ a transposed factor, degrees), at every case it is wrong. Half, as a carried sli
 TA gave 3 of 8 for the trial class's rotor speed taken as r qd2; never more, so the right
 derivation always earns more."""
 
+NAMED_WORDS = "half"
+""":data:`NAMED` in a feedback's words."""
+
 RIGHT = "right"
 """What :func:`matched` says of a case whose value is right."""
 
@@ -520,9 +520,8 @@ def carried(ref, cases, recs, made=()):
 
 
 def _slips_matched(ref, case, rec):
-    """The slips whose mistakes match the value at this case: a slip's value can coincide
-    with another mistake's, or another slip's, at
-    one case."""
+    """The slips whose mistakes match the value at this case (a slip's value can coincide
+    with another mistake's, or another slip's, at one case)."""
     args = ref.arguments(case)
     if ref.is_derivation:
         return {ref.slips[i] for i in _derivation_mistakes(ref, rec, args) if ref.slips[i]}
@@ -544,7 +543,7 @@ def named_only(ref, cases, recs):
 def named_words(message):
     """A failed derivation check whose only faults are named mistakes, in words."""
     return (f"{message}\nThat named mistake is the only fault found: this check earns "
-            f"{CARRIED_WORDS} its points")
+            f"{NAMED_WORDS} its points")
 
 
 def carried_words(message, part, slip):
