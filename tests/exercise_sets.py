@@ -195,8 +195,8 @@ class ExerciseSet:
 
     def worked(self, name, index=0):
         """The value a visible check expects, as an array: the reference's answer on its
-        ``index``-th worked case. ``name`` is a quantity of this chapter (``"jacobian"``)
-        or of any chapter (``"statics.jacobian"``)."""
+        ``index``-th worked case. ``name`` is a quantity of this chapter (``"joint_torques"``)
+        or of any chapter (``"kinematics.jacobian"``)."""
         import numpy as np
 
         return np.asarray(worked_value(name if "." in name else f"{self.chapter}.{name}", index))

@@ -89,7 +89,7 @@ def test_the_keys_that_used_to_spin_draw_at_once():
 
 def test_a_generator_that_cannot_finish_is_reported():
     """The check itself can fail: a generator that spins is named, not waited for."""
-    ref = lookup("statics.jacobian")
+    ref = lookup("kinematics.jacobian")
     kept = ref.fresh_cases
 
     def spin(rng):
@@ -101,4 +101,4 @@ def test_a_generator_that_cannot_finish_is_reported():
         problems = _draw_all(["k"])
     finally:
         object.__setattr__(ref, "fresh_cases", kept)
-    assert ("statics.jacobian", "fresh", "k", "never finished") in problems
+    assert ("kinematics.jacobian", "fresh", "k", "never finished") in problems

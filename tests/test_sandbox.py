@@ -22,7 +22,7 @@ from armlab.grading.references import lookup
 OK, WHY = sandbox.available()
 needs_sandbox = pytest.mark.skipif(not OK, reason=f"no sandbox on this machine: {WHY}")
 REPO = pathlib.Path(__file__).resolve().parents[1]
-ARM = encode(lookup("statics.jacobian").cases("worked")[0].args["arm"])
+ARM = encode(lookup("statics.joint_torques").cases("worked")[0].args["arm"])
 
 
 @pytest.fixture(scope="module")
@@ -481,15 +481,15 @@ def test_an_answer_is_large_by_its_numbers_not_its_lists():
 
 
 def test_test_cells_are_read_as_data():
-    checks = execute.checks_of('"""Check J"""\ncheck_function(jacobian, "statics.jacobian", '
+    checks = execute.checks_of('"""Check J"""\ncheck_function(jacobian, "kinematics.jacobian", '
                                '"fresh")\ncheck_choice(x, "b", ["a", "b"], name="x")')
     assert [c["kind"] for c in checks] == ["function", "choice"]
     with pytest.raises(execute.PlanError, match="is not a check"):
         execute.checks_of("import os\nos.system('x')")
     with pytest.raises(execute.PlanError, match="not a literal"):
-        execute.checks_of('check_function(f, "statics.jacobian", cases)')
+        execute.checks_of('check_function(f, "kinematics.jacobian", cases)')
     with pytest.raises(execute.PlanError, match="has no cases 'nope'"):
-        execute.checks_of('check_function(f, "statics.jacobian", "nope")')
+        execute.checks_of('check_function(f, "kinematics.jacobian", "nope")')
 
 
 def test_grading_without_a_sandbox_says_why(monkeypatch, tmp_path):

@@ -118,7 +118,7 @@ def check_function(func, quantity, cases="worked", *, name=None):
     func : callable
         The student's function; its parameters are the reference's.
     quantity : str
-        The reference, ``"<chapter>.<name>"`` (``"statics.jacobian"``).
+        The reference, ``"<chapter>.<name>"`` (``"kinematics.jacobian"``).
     cases : str or list of Case
         ``"worked"``: the chapter's worked case(s), the visible check; a failure shows
         the book's value. ``"fresh"`` (or another set's name): fresh cases, the hidden

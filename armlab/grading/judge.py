@@ -6,10 +6,10 @@ student's value, the book's value (visible checks only) and a hint. A hidden exp
 is never written.
 
 >>> from armlab.grading.references import lookup
->>> ref = lookup("statics.jacobian")
+>>> ref = lookup("kinematics.jacobian")
 >>> case = ref.cases("worked")[0]
 >>> print(verdict(ref, case, {"kind": "value", "value": [[0.0, 0.0], [0.9, 0.4]]}, show=True))
-jacobian(arm, q) at the wall pose of Example 1 (q = (30°, 60°) on the chapter's arm) is ((0, 0), (0.9, 0.4)), the book's value is ((-0.65, -0.4), (0.433, 0)). Column j is z x (p_tip - p_j): work it out on paper at this pose
+jacobian(arm, q) at the wall pose of Example 2 (q = (30°, 60°) on the chapter's arm) is ((0, 0), (0.9, 0.4)), the book's value is ((-0.65, -0.4), (0.433, 0)). Column j is z x (p_tip - p_j), the lever from joint j to the tip turned by +90 degrees
 """
 
 from armlab.grading.cases import describe

@@ -6,7 +6,7 @@ a student's function must return, decorated with :func:`reference`. Nothing
 else needs editing to add a chapter: every module in this folder whose name
 does not start with ``_`` is loaded when :mod:`armlab.grading` is imported,
 and its references are registered as ``"<module>.<function>"``
-(``"statics.jacobian"``), the name a test cell passes to a check.
+(``"kinematics.jacobian"``), the name a test cell passes to a check.
 
 A reference declares what its check needs (see ``armlab/grading/AUTHORING.md``):
 
@@ -383,23 +383,31 @@ def all_symbols(names):
 
 def exact_draws(rng, names):
     """``drawn, frac`` for a derivation's fresh cases: ``drawn(label, **values)`` is the case
-    of the symbols ``names`` with some of them given exact ``values``; ``frac(lo, hi, per)``
-    is a whole number drawn from ``lo`` to ``hi`` with ``rng``, over ``per``, as a
-    ``sympy.Rational``.
+    of the symbols ``names`` with some of them given exact ``values`` (an int becomes a
+    ``sympy.Integer``); ``frac(lo, hi, per)`` is a whole number drawn from ``lo`` to ``hi``
+    with ``rng``, over ``per``, as a ``sympy.Rational``; ``nonzero=True`` draws again until
+    the number is not zero.
 
     >>> from armlab.grading.cases import Rng
-    >>> drawn, frac = exact_draws(Rng.for_quantity("demo.exact", "key"), ("q1", "L1"))
-    >>> case = drawn("a length", L1=frac(10, 10, 20))
-    >>> case.args["L1"], case.args["q1"]
-    (1/2, q1)
+    >>> drawn, frac = exact_draws(Rng.for_quantity("demo.exact", "key"), ("q1", "L1", "m"))
+    >>> case = drawn("a length", L1=frac(10, 10, 20), m=0)
+    >>> case.args["L1"], case.args["q1"], type(case.args["m"]).__name__
+    (1/2, q1, 'Zero')
+    >>> frac(0, 1, 4, nonzero=True)
+    1/4
     """
     import sympy
 
     def drawn(label, **values):
-        return Case(label=label, **dict(symbols(names), **values))
+        exact = {name: sympy.Integer(v) if isinstance(v, int) else v
+                 for name, v in values.items()}
+        return Case(label=label, **dict(symbols(names), **exact))
 
-    def frac(lo, hi, per):
-        return sympy.Rational(rng.integer(lo, hi), per)
+    def frac(lo, hi, per, nonzero=False):
+        whole = rng.integer(lo, hi)
+        while nonzero and whole == 0:
+            whole = rng.integer(lo, hi)
+        return sympy.Rational(whole, per)
     return drawn, frac
 
 
@@ -418,7 +426,7 @@ def _register(function, **options):
 
 
 def lookup(quantity):
-    """The :class:`Reference` registered as ``quantity`` (``"statics.jacobian"``)."""
+    """The :class:`Reference` registered as ``quantity`` (``"kinematics.jacobian"``)."""
     ref = _REGISTRY.get(quantity)
     if ref is None:
         raise LookupError(f"no grading reference {quantity!r}; known: "

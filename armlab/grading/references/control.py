@@ -671,19 +671,6 @@ def _step_cases(rng):
 
 
 # ---------------------------------------------------------------- Part 7: when the clamp holds
-def _clamp(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high):
-    """``[tau the motors give, new integral]`` of one PID tick with the chapter's clamp
-    (eq-control-clamp), the torque clipped as the motors clip it."""
-    integral, q, qd, q_plan, qd_plan, kp, kd, ki, low, high = _a(
-        integral, q, qd, q_plan, qd_plan, kp, kd, ki, low, high)
-    e, de = q_plan - q, qd_plan - qd
-    rest, step = kp * e + kd * de, ki * e * dt
-    trial = rest + integral + step
-    held = ((trial > high) & (step > 0)) | ((trial < low) & (step < 0))
-    new = integral + np.where(held, 0.0, step)
-    return [np.clip(rest + new, low, high).tolist(), new.tolist()]
-
-
 def _engages(integral, q, qd, q_plan, qd_plan, kp, kd, ki, dt, low, high, with_step=True,
              any_sign=False, first=1, sign=1.0):
     """[n_1, n_2, I_1, I_2]: per joint, the tick (counted from ``first`` for this one) at
@@ -833,11 +820,11 @@ def _(rng):
     drawn, frac = exact_draws(rng, V_PARAMS)
     m, c = frac(5, 40, 10), frac(5, 30, 100)
     return [drawn("another link, its model's mass and centre of mass off", m=m, c=c,
-                  I=frac(1, 20, 100), b=frac(1, 9, 100), kp=sympy.Integer(rng.integer(5, 60)),
+                  I=frac(1, 20, 100), b=frac(1, 9, 100), kp=rng.integer(5, 60),
                   kd=frac(5, 40, 10), m_model=m + frac(1, 5, 10), c_model=c - frac(1, 3, 100),
                   g=sympy.Rational(981, 100)),
             drawn("a model whose gravity is exact", m_model=m, c_model=c, m=m, c=c),
-            drawn("a link without friction", b=sympy.Integer(0)),
+            drawn("a link without friction", b=0),
             drawn("all symbols")]
 
 

@@ -504,35 +504,19 @@ def _no_spring(rng):
                                     "that np.inf alone earns nothing")]
 
 
-@stable_steps.mistake("the joints are coupled through M: the frequencies are the square roots "
-                      "of the eigenvalues of M^-1 K, not sqrt(kp_j / M_jj) joint by joint")
-def _(arm, q, kp):
-    return _stable(arm, q, kp, diagonal=True)
-
-
-@stable_steps.mistake("the fastest mode sets the bound: every mode must stay stable, so take "
-                      "the largest frequency, not the smallest")
-def _(arm, q, kp):
-    return _stable(arm, q, kp, mode=min)
-
-
-@stable_steps.mistake("the eigenvalues of M^-1 K are the frequencies squared: omega is their "
-                      "square root")
-def _(arm, q, kp):
-    return _stable(arm, q, kp, root=False)
-
-
-@stable_steps.mistake("RK4 reaches further than semi-implicit Euler: 2 sqrt 2 on the imaginary "
-                      "axis (5.8), not 2")
-def _(arm, q, kp):
-    return _stable(arm, q, kp, reach=(0.0, 2.0, 2.0))
-
-
-@stable_steps.mistake("explicit Euler has no stable step on an undamped spring: its "
-                      "eigenvalues have size sqrt(1 + h^2 omega^2) > 1 at any step, so its "
-                      "bound is 0")
-def _(arm, q, kp):
-    return _stable(arm, q, kp, reach=(2.0, 2.0, RK4_REACH))
+stable_steps.mistakes_of(_stable, [
+    ("the joints are coupled through M: the frequencies are the square roots of the "
+     "eigenvalues of M^-1 K, not sqrt(kp_j / M_jj) joint by joint", {"diagonal": True}),
+    ("the fastest mode sets the bound: every mode must stay stable, so take the largest "
+     "frequency, not the smallest", {"mode": min}),
+    ("the eigenvalues of M^-1 K are the frequencies squared: omega is their square root",
+     {"root": False}),
+    ("RK4 reaches further than semi-implicit Euler: 2 sqrt 2 on the imaginary axis (5.8), not 2",
+     {"reach": (0.0, 2.0, 2.0)}),
+    ("explicit Euler has no stable step on an undamped spring: its eigenvalues have size "
+     "sqrt(1 + h^2 omega^2) > 1 at any step, so its bound is 0",
+     {"reach": (2.0, 2.0, RK4_REACH)}),
+])
 
 
 @stable_steps.mistake("q is in radians already: do not convert it again before mass_matrix")
@@ -570,14 +554,11 @@ def damped_step_matrix(h, K, D, I):
 
 @damped_step_matrix.fresh
 def _(rng):
-    import sympy
-
     drawn, frac = exact_draws(rng, A_PARAMS)
-    return [drawn("another joint and step", h=frac(1, 20, 1000), K=sympy.Integer(
-                rng.integer(20, 900)), D=frac(1, 40, 10), I=frac(1, 50, 100)),
-            drawn("an undamped joint", D=sympy.Integer(0)),
-            drawn("a joint of unit inertia", I=sympy.Integer(1), K=sympy.Integer(
-                rng.integer(20, 900))),
+    return [drawn("another joint and step", h=frac(1, 20, 1000), K=rng.integer(20, 900),
+                  D=frac(1, 40, 10), I=frac(1, 50, 100)),
+            drawn("an undamped joint", D=0),
+            drawn("a joint of unit inertia", I=1, K=rng.integer(20, 900)),
             drawn("all symbols")]
 
 

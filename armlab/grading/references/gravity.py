@@ -53,16 +53,6 @@ def _book_runs():
 (BOOK_Q, BOOK_TAU), (BOOK_Q_LOADED, BOOK_TAU_LOADED) = _book_runs()
 
 
-def _pose_cases(rng):
-    """Two poses on each of three arms, then an arm on a wall and one on a ceiling."""
-    cases = [Case(arm=arm, q=rng.pose(2)) for arm in drawn_arms(rng, 2, ARM) for _ in range(2)]
-    cases.append(Case(arm=rng.arm(gravity=(-9.81, 0.0)), q=rng.pose(2),
-                      label="an arm mounted on a wall"))
-    cases.append(Case(arm=rng.arm(gravity=(0.0, 9.81)), q=rng.pose(2),
-                      label="an arm hanging from a ceiling"))
-    return cases
-
-
 # ---------------------------------------------------------------- Part 1: the lift's energy
 def _lift(arm, poses, *, which="highest", sign=1.0, floor=False):
     """The least energy [J] the motors put in to lift the arm from the path's first pose to
@@ -370,16 +360,12 @@ def _payload_at_com(arm, q_empty, tau_empty, q_loaded, tau_loaded):
     return _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, lever=arm.com[-1])
 
 
-@payload_mass.mistake("the change of b is a torque per unit cosine, m g0 L2: divide by g0 as "
-                      "well as by L2")
-def _payload_no_g0(arm, q_empty, tau_empty, q_loaded, tau_loaded):
-    return _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, g0=1.0)
-
-
-@payload_mass.mistake("the arm's gravity need not be 9.81 m/s²: take g0 from the arm, the "
-                      "length of arm.gravity")
-def _payload_earth(arm, q_empty, tau_empty, q_loaded, tau_loaded):
-    return _payload(arm, q_empty, tau_empty, q_loaded, tau_loaded, g0=9.81)
+payload_mass.mistakes_of(_payload, [
+    ("the change of b is a torque per unit cosine, m g0 L2: divide by g0 as well as by L2",
+     {"g0": 1.0}),
+    ("the arm's gravity need not be 9.81 m/s²: take g0 from the arm, the length of arm.gravity",
+     {"g0": 9.81}),
+])
 
 
 @payload_mass.mistake("that is the payload from the change of a (a payload at the tip adds "
@@ -563,8 +549,8 @@ def _(rng):
 
     drawn, _ = exact_draws(rng, Y_PARAMS)
     g0 = sympy.Rational(981, 100)
-    return [drawn("an arm on a table, gravity along -y", gx=sympy.Integer(0), gy=-g0),
-            drawn("an arm on a wall, gravity along -x", gx=-g0, gy=sympy.Integer(0)),
+    return [drawn("an arm on a table, gravity along -y", gx=0, gy=-g0),
+            drawn("an arm on a wall, gravity along -x", gx=-g0, gy=0),
             drawn("a tilted mounting", gx=sympy.Rational(rng.integer(-40, 40), 10),
                   gy=sympy.Rational(rng.integer(-90, -10), 10)),
             drawn("all symbols")]

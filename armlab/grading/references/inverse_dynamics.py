@@ -635,14 +635,12 @@ def rotor_mass_matrix(q1, q2, L1, L2, m1, m2, J, r):
 
 @rotor_mass_matrix.fresh
 def _(rng):
-    import sympy
-
     drawn, frac = exact_draws(rng, ROTOR_PARAMS)
     return [drawn("another arm", L1=frac(3, 9, 10), L2=frac(2, 8, 10), m1=frac(5, 40, 10),
-                  m2=frac(5, 30, 10), J=frac(1, 9, 10_000), r=sympy.Integer(rng.integer(20, 120))),
+                  m2=frac(5, 30, 10), J=frac(1, 9, 10_000), r=rng.integer(20, 120)),
             drawn("another arm without its rotor", L1=frac(3, 9, 10), L2=frac(2, 8, 10),
-                  J=sympy.Integer(0)),
-            drawn("a direct drive", m1=frac(5, 40, 10), r=sympy.Integer(1)),
+                  J=0),
+            drawn("a direct drive", m1=frac(5, 40, 10), r=1),
             drawn("all symbols")]
 
 

@@ -13,7 +13,6 @@ limits), with angles taken modulo 2 pi, so every pose that does the job is right
 
 import numpy as np
 
-from armlab.grading.judge import sentence
 from armlab.grading.purepy import fmt
 from armlab.grading.references import (Arm, Case, al, all_symbols, deg, derivation, design,
                                        drawn_arms, exact_draws, listed, planar_arm, reference)
@@ -26,7 +25,6 @@ def relative(q):
     return np.diff(np.asarray(q, dtype=float), prepend=0.0)
 
 
-WALL_POSE = Case(arm=ARM, q=deg(30, 60), label="the wall pose of Example 1")
 WALL_TIP = listed(al.tip_position(al.statics_arm(), deg(30, 60)))
 """The tip of the wall pose, (0.433, 0.65) m: the target of Example 6."""
 UP = listed(al.inverse_kinematics(al.statics_arm(), WALL_TIP, elbow="up"))
@@ -42,12 +40,6 @@ def _named(arm):
 def _others(rng, count, n=2):
     """``count`` fresh arms of ``n`` links (other lengths)."""
     return [_named(arm) for arm in drawn_arms(rng, count, n=n)]
-
-
-def _lengths(lengths, label=None):
-    """An arm with these link lengths [m] (the masses, 1 kg each, do not matter here)."""
-    arm = _named(Arm(lengths, [1.0] * len(lengths)))
-    return arm.relabel(label) if label else arm
 
 
 def _three_links(rng, count=3):
@@ -576,7 +568,7 @@ def _(rng):
     drawn, _ = exact_draws(rng, S_PARAMS)
     return [drawn("another arm", L1=sympy.Rational(rng.integer(2, 9), 10),
                   alpha=sympy.pi * sympy.Rational(rng.integer(1, 5), 6)),
-            drawn("a slider along link 1", alpha=sympy.Integer(0)),
+            drawn("a slider along link 1", alpha=0),
             drawn("a slider at right angles", alpha=sympy.pi / 2),
             drawn("all symbols")]
 

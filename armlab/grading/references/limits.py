@@ -401,22 +401,14 @@ def _capacity_no_load(rng):
             _holding(rng, TABLE_TOP, _loaded_pose(rng, TABLE_TOP))]
 
 
-@payload_capacity.mistake("the motors already hold the arm itself: only limit - g(q) is left "
-                          "for the payload")
-def _(arm, q, limit):
-    return _capacity(arm, q, limit, subtract=False)
-
-
-@payload_capacity.mistake("the unit load is the weight of 1 kg, g0 newtons, not 1 N: divide by "
-                          "it to get kilograms")
-def _(arm, q, limit):
-    return _capacity(arm, q, limit, load=[0.0, 1.0])
-
-
-@payload_capacity.mistake("where (J^T F)_j is negative the load pushes joint j towards its "
-                          "minimum: use -limit_j there")
-def _(arm, q, limit):
-    return _capacity(arm, q, limit, mirror=False)
+payload_capacity.mistakes_of(_capacity, [
+    ("the motors already hold the arm itself: only limit - g(q) is left for the payload",
+     {"subtract": False}),
+    ("the unit load is the weight of 1 kg, g0 newtons, not 1 N: divide by it to get kilograms",
+     {"load": [0.0, 1.0]}),
+    ("where (J^T F)_j is negative the load pushes joint j towards its minimum: use -limit_j "
+     "there", {"mirror": False}),
+])
 
 
 # ---------------------------------------------------------------- Part 6: friction through a gear
@@ -691,13 +683,11 @@ def curved_path_terms(s, p1, p2, d1, d2, L1, L2, m1, m2):
 
 @curved_path_terms.fresh
 def _(rng):
-    import sympy
-
     drawn, frac = exact_draws(rng, P_PARAMS)
     return [drawn("another arm and path", L1=frac(3, 9, 10), L2=frac(2, 8, 10),
                   m1=frac(5, 40, 10), m2=frac(5, 30, 10), d1=frac(-20, 20, 10),
                   d2=frac(5, 20, 10), p1=frac(-10, 10, 10), p2=frac(5, 25, 10)),
-            drawn("a path that is straight after all", d2=sympy.Integer(0)),
+            drawn("a path that is straight after all", d2=0),
             drawn("all symbols")]
 
 
@@ -706,10 +696,8 @@ def _(rng):
     """``s`` a number, in a hidden cell of its own (1 point): a right derivation that
     differentiates with respect to the argument ``s`` fails only here (the trial class's
     other-methods student lost all 7 hidden points to it when this case was among them)."""
-    import sympy
-
     drawn, _frac = exact_draws(rng, P_PARAMS)
-    return [drawn("the path's start", s=sympy.Integer(0))]
+    return [drawn("the path's start", s=0)]
 
 
 curved_path_terms.mistakes_of(_curved_path_terms, [

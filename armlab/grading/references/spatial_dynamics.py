@@ -333,9 +333,9 @@ swing_period.mistakes_of(_free_swing, [
 ])
 
 
-@swing_period.mistake("that is half a swing, to the other side")
-def _swing_half(chain, q0, j, amplitude):
-    return _swing(chain, q0, j, amplitude, fraction=0.5)
+swing_period.mistakes_of(_swing, [
+    ("that is half a swing, to the other side", {"fraction": 0.5}),
+])
 
 
 # ---------------------------------------------------------------- Part 4: the shortest move
@@ -510,22 +510,14 @@ def turret_mass_matrix(q1, q2, d, L, m, mp, J):
 
 @turret_mass_matrix.fresh
 def _turret_cases(rng):
-    import sympy
-
     drawn, frac = exact_draws(rng, TURRET_PARAMS)
-    zero = sympy.Integer(0)
-
-    def nonzero(lo, hi, per):          # "another arm" has every term: none of it is zero
-        value = zero
-        while value == 0:
-            value = frac(lo, hi, per)
-        return value
-    return [drawn("another arm in exact numbers", d=nonzero(-10, 10, 100),
+    # "another arm" has every term: none of it is zero
+    return [drawn("another arm in exact numbers", d=frac(-10, 10, 100, nonzero=True),
                   L=frac(10, 40, 100), m=frac(2, 30, 10), mp=frac(1, 20, 10),
                   J=frac(1, 50, 1000)),
-            drawn("no payload", mp=zero),
-            drawn("no shoulder offset", d=zero),
-            drawn("a massless link carrying the payload", m=zero),
+            drawn("no payload", mp=0),
+            drawn("no shoulder offset", d=0),
+            drawn("a massless link carrying the payload", m=0),
             drawn("all symbols")]
 
 

@@ -420,24 +420,17 @@ def turret_torques(q1, q2, h, d, L, mx, my, mz, fx, fy, fz):
 
 @turret_torques.fresh
 def _turret_cases(rng):
-    import sympy
-
     drawn, frac = exact_draws(rng, TURRET_PARAMS)
-    zero = sympy.Integer(0)
-
-    def nonzero(lo, hi, per):          # "another arm" has every term: none of it is zero
-        value = zero
-        while value == 0:
-            value = frac(lo, hi, per)
-        return value
-    return [drawn("another arm and wrench", h=frac(5, 40, 100), d=nonzero(-10, 10, 100),
-                  L=frac(10, 40, 100), mx=nonzero(-20, 20, 10), my=nonzero(-20, 20, 10),
-                  mz=nonzero(-20, 20, 10), fx=nonzero(-30, 30, 1), fy=nonzero(-30, 30, 1),
-                  fz=nonzero(-30, 30, 1)),
-            drawn("a pure force", mx=zero, my=zero, mz=zero),
-            drawn("a pure moment", fx=zero, fy=zero, fz=zero),
-            drawn("no shoulder offset, the weight of a load alone", d=zero, mx=zero, my=zero,
-                  mz=zero, fx=zero, fy=zero),
+    # "another arm and wrench" has every term: none of it is zero
+    return [drawn("another arm and wrench", h=frac(5, 40, 100),
+                  d=frac(-10, 10, 100, nonzero=True), L=frac(10, 40, 100),
+                  mx=frac(-20, 20, 10, nonzero=True), my=frac(-20, 20, 10, nonzero=True),
+                  mz=frac(-20, 20, 10, nonzero=True), fx=frac(-30, 30, 1, nonzero=True),
+                  fy=frac(-30, 30, 1, nonzero=True), fz=frac(-30, 30, 1, nonzero=True)),
+            drawn("a pure force", mx=0, my=0, mz=0),
+            drawn("a pure moment", fx=0, fy=0, fz=0),
+            drawn("no shoulder offset, the weight of a load alone", d=0, mx=0, my=0, mz=0,
+                  fx=0, fy=0),
             drawn("all symbols")]
 
 
