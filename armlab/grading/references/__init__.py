@@ -404,6 +404,8 @@ def exact_draws(rng, names):
         return Case(label=label, **dict(symbols(names), **exact))
 
     def frac(lo, hi, per, nonzero=False):
+        if nonzero and lo == hi == 0:
+            raise ValueError("frac: lo = hi = 0 has no nonzero number to draw")
         whole = rng.integer(lo, hi)
         while nonzero and whole == 0:
             whole = rng.integer(lo, hi)
